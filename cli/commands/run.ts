@@ -1,0 +1,67 @@
+import {Command, Option} from 'clipanion'
+import {colorOption, parseSettings, useColor} from '../options.js'
+
+/** `pipe run --preset <name> <files…>`: the engine over files and globs, with vfile-reporter output. */
+export class RunCommand extends Command {
+  static override paths = [['run']]
+
+  static override usage = Command.Usage({
+    description: 'Run a preset of plugins over files and globs',
+    details: `
+      Runs the pipeline engine (unified-engine): reads the files, finds \`.piperc*\` config and \`.pipeignore\`,
+      runs the preset's plugins and any \`--use\` plugins, reports findings as \`file:line:column severity reason
+      rule\`, and writes the outputs plugins produce (beside each input, or into \`--output\`). Exits 1 on any error,
+      or on warnings with \`--frail\`.
+
+      Built-in presets: \`catalogue\` (validate, then write the page and sentences) and \`validate\` (only check).
+      A path to a module exporting \`{plugins, settings}\` works too.
+    `,
+    examples: [
+      ['Check every catalogue in a folder', 'pipe run --preset catalogue specs/'],
+      ['Add a plugin of your own', 'pipe run --preset catalogue --use ./my-plugin.js api.endpoints.json'],
+      ['Change a setting', "pipe run --preset catalogue --setting 'rules.summary=\"off\"' api.endpoints.json"],
+      ['Write outputs into a folder', 'pipe run --preset catalogue --output build/ specs/*.json']
+    ]
+  })
+
+  preset = Option.String('--preset', 'catalogue', {description: 'Preset name or module path (default: `catalogue`), e.g. `--preset validate`'})
+
+  use = Option.Array('--use', [], {description: 'Plugin module to add after the preset (repeatable), e.g. `--use ./my-plugin.js`'})
+
+  setting = Option.Array('--setting', [], {description: 'Setting as `key=value`, value in JSON when it parses (repeatable), e.g. `--setting rules.size=\'["warn",{"max":120}]\'`'})
+
+  output = Option.String('--output,-o', {description: 'Write outputs into this folder instead of beside the inputs, e.g. `--output build/`'})
+
+  frail = Option.Boolean('--frail', false, {description: 'Exit 1 on warnings too'})
+
+  quiet = Option.Boolean('--quiet,-q', false, {description: 'Report only files with warnings or errors'})
+
+  silent = Option.Boolean('--silent,-S', false, {description: 'Report only errors'})
+
+  color = colorOption()
+
+  files = Option.Rest({required: 1, name: 'files or globs'})
+
+  override async execute(): Promise<number> {
+    const [{runEngine}, {loadPreset}] = await Promise.all([import('../../pipeline/engine.js'), import('../load-preset.js')])
+    const preset = await loadPreset(this.preset)
+    if (typeof preset === 'string') {
+      this.context.stderr.write(preset + '\n')
+      return 2
+    }
+    const {code} = await runEngine({
+      preset,
+      files: this.files,
+      use: this.use,
+      settings: parseSettings(this.setting),
+      output: this.output,
+      frail: this.frail,
+      quiet: this.quiet,
+      silent: this.silent,
+      color: useColor(this.color),
+      streamError: this.context.stderr,
+      streamOut: this.context.stdout
+    })
+    return code
+  }
+}

@@ -1,0 +1,31 @@
+/** The `pipe` command line: registers the commands; each command loads what it needs only when it runs. */
+import {readFileSync} from 'node:fs'
+import {Builtins, Cli} from 'clipanion'
+import {useColor} from './options.js'
+import {RunCommand} from './commands/run.js'
+import {ValidateCommand} from './commands/validate.js'
+
+const {version} = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {version: string}
+
+/** Every command, in the order `pipe --help` lists them. */
+export const commands = [ValidateCommand, RunCommand]
+
+/** Build the CLI. */
+export function createCli(): Cli {
+  const cli = new Cli({binaryLabel: 'apipe', binaryName: 'pipe', binaryVersion: version, enableCapture: false, enableColors: useColor(undefined, process.stdout)})
+  cli.register(Builtins.HelpCommand)
+  cli.register(Builtins.VersionCommand)
+  for (const command of commands) cli.register(command)
+  return cli
+}
+
+/** Run `pipe` with `args`; resolves to the exit code. */
+export async function main(args: string[]): Promise<number> {
+  const cli = createCli()
+  try {
+    return await cli.run(args.length === 0 ? ['--help'] : args, Cli.defaultContext)
+  } catch (error) {
+    process.stderr.write(`pipe: ${(error as Error).message}\n`)
+    return 2
+  }
+}

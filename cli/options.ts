@@ -1,0 +1,39 @@
+/** Flags shared by commands, and helpers to turn them into engine options. */
+import {Option} from 'clipanion'
+
+/** Whether to colour output: off with `--no-color`, `NO_COLOR`, or a non-terminal stream. */
+export function useColor(flag: boolean | undefined, stream: NodeJS.WriteStream = process.stderr): boolean {
+  if (flag === false || process.env.NO_COLOR) return false
+  return flag === true || Boolean(stream.isTTY)
+}
+
+/** Parse `key=value` settings; values are JSON when they parse as JSON (`max=100`, `rules={"summary":"off"}`). */
+export function parseSettings(pairs: string[]): Record<string, unknown> {
+  const settings: Record<string, unknown> = {}
+  for (const pair of pairs) {
+    const equals = pair.indexOf('=')
+    const key = equals === -1 ? pair : pair.slice(0, equals)
+    const raw = equals === -1 ? 'true' : pair.slice(equals + 1)
+    let value: unknown = raw
+    try {
+      value = JSON.parse(raw)
+    } catch {
+      // A plain string.
+    }
+    setPath(settings, key.split('.'), value)
+  }
+  return settings
+}
+
+function setPath(target: Record<string, unknown>, keys: string[], value: unknown) {
+  let node = target
+  for (const key of keys.slice(0, -1)) {
+    if (!node[key] || typeof node[key] !== 'object') node[key] = {}
+    node = node[key] as Record<string, unknown>
+  }
+  node[keys[keys.length - 1]] = value
+}
+
+/** `--color` / `--no-color`. */
+export const colorOption = () =>
+  Option.Boolean('--color', {description: 'Colour the report (default: when writing to a terminal and NO_COLOR is unset); `--no-color` turns it off'})

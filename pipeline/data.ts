@@ -1,0 +1,56 @@
+/**
+ * What plugins hand each other through `file.data` and `processor.data()`, typed by interface merging.
+ */
+import type {VFile} from 'vfile'
+import type {Node} from 'unist'
+import type {Catalogue} from '../schemas/types/endpoints.js'
+import type {RuleSetting} from './rule.js'
+
+/** The catalogue tree: one spec, as parsed. */
+export interface CatalogueTree extends Node {
+  type: 'catalogue'
+  spec: Catalogue
+}
+
+/** An OpenAPI 3.x or Swagger 2.0 document, as parsed. */
+export interface OpenApiTree extends Node {
+  type: 'openapi'
+  document: Record<string, unknown>
+  /** The `openapi` or `swagger` field, e.g. `3.1.0` or `2.0`. */
+  version: string
+}
+
+declare module 'vfile' {
+  interface DataMap {
+    /** Files a plugin produced from this one (a page, sentences, a migration); written only when this file has no error. */
+    outputs: VFile[]
+    /** The syntax the source was parsed as. */
+    syntax: 'json' | 'yaml'
+  }
+}
+
+declare module 'unified' {
+  interface Settings {
+    /** Severity (and options) per rule id, e.g. `{summary: 'off', size: ['warn', {max: 120}]}`. */
+    rules?: Record<string, RuleSetting>
+    /** Directory that outputs are written to (default: beside the input). */
+    output?: string
+  }
+}
+
+declare module 'vfile-message' {
+  interface VFileMessage {
+    /** The JSON path of the field at fault, as users read it (`endpoints[2].group`). */
+    jsonPath?: string
+  }
+}
+
+/** Add a produced file to `file.data.outputs`. */
+export function addOutput(file: VFile, output: VFile): void {
+  ;(file.data.outputs ??= []).push(output)
+}
+
+/** Whether `file` has an error: outputs of such a file are never written, and later stages may skip it. */
+export function hasErrors(file: VFile): boolean {
+  return file.messages.some((message) => message.fatal === true)
+}

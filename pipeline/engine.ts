@@ -1,0 +1,73 @@
+/**
+ * `pipe run`: unified-engine over files and globs, with apipe's config names (`.piperc*`, the `pipe` field in
+ * package.json, `.pipeignore`), a preset, extra plugins (`--use`) and settings, vfile-reporter output, and a
+ * completer that writes `file.data.outputs` once every file has passed.
+ */
+import {engine, type Options as UnifiedEngineOptions} from 'unified-engine'
+import {unified, type PluggableList, type Preset, type Processor, type Settings} from 'unified'
+import type {VFile} from 'vfile'
+import {writeOutputs} from './outputs.js'
+
+/** Options of {@link runEngine}. */
+export interface EngineOptions {
+  preset: Preset
+  /** Files, folders and globs. */
+  files: string[]
+  /** Plugins to add after the preset's: module specifiers (resolved from `cwd`) or attachers. */
+  use?: PluggableList | string[]
+  /** Settings merged over the preset's. */
+  settings?: Settings
+  /** Directory outputs are written to (default: beside each input). */
+  output?: string
+  cwd?: string
+  color?: boolean
+  frail?: boolean
+  quiet?: boolean
+  silent?: boolean
+  /** Extensions searched in folders (default: json, yaml, yml). */
+  extensions?: string[]
+  /** A reporter (default: vfile-reporter). */
+  reporter?: UnifiedEngineOptions['reporter']
+  streamError?: NodeJS.WritableStream
+  streamOut?: NodeJS.WritableStream
+}
+
+/** Run the engine; resolves to the exit code and the processed files. */
+export function runEngine(options: EngineOptions): Promise<{code: number; files: VFile[]}> {
+  const completer = async (fileSet: {valueOf(): VFile[]}) => {
+    await writeOutputs(fileSet.valueOf(), {outputDir: options.output})
+  }
+  function writeProducedFiles(this: Processor, _options: unknown, fileSet?: {use(completer: unknown): unknown}) {
+    fileSet?.use(completer)
+  }
+  return new Promise((resolve, reject) => {
+    engine(
+      {
+        processor: unified(),
+        files: options.files,
+        cwd: options.cwd ?? process.cwd(),
+        extensions: options.extensions ?? ['json', 'yaml', 'yml'],
+        rcName: '.piperc',
+        packageField: 'pipe',
+        ignoreName: '.pipeignore',
+        pluginPrefix: 'pipe',
+        detectConfig: true,
+        detectIgnore: true,
+        plugins: [...(options.preset.plugins ?? []), ...((options.use ?? []) as PluggableList), [writeProducedFiles]] as PluggableList,
+        settings: {...options.preset.settings, ...options.settings},
+        color: options.color ?? false,
+        frail: options.frail ?? false,
+        quiet: options.quiet ?? false,
+        silent: options.silent ?? false,
+        reporter: options.reporter,
+        out: false,
+        streamError: options.streamError ?? process.stderr,
+        streamOut: options.streamOut ?? process.stdout
+      },
+      (error, code, context) => {
+        if (error) reject(error)
+        else resolve({code: code ?? 0, files: (context?.files ?? []) as VFile[]})
+      }
+    )
+  })
+}

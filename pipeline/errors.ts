@@ -1,0 +1,34 @@
+/**
+ * Programmer errors: bad options, bad presets, a plugin that cannot be loaded.
+ * What a *user* wrote wrong in a spec is never one of these; it is a vfile message.
+ * One table, like fastify's `FST_ERR_*`, so that codes are stable and greppable.
+ */
+export const codes = {
+  APIPE_ERR_OPTION: 'Unexpected value %s for `%s`, expected %s',
+  APIPE_ERR_PRESET: 'Unknown preset `%s`, expected one of %s',
+  APIPE_ERR_RULE_SEVERITY: 'Unexpected severity %s for rule `%s`, expected `off`, `warn` or `error`',
+  APIPE_ERR_INPUT: 'Unexpected input %s, expected a file path, a vfile or `{path, value}`'
+} as const
+
+/** A stable error code from {@link codes}. */
+export type ErrorCode = keyof typeof codes
+
+/** An error made by a programmer (options, presets), carrying an `APIPE_ERR_*` code and its cause. */
+export class ApipeError extends Error {
+  /** The `APIPE_ERR_*` code. */
+  readonly code: ErrorCode
+
+  constructor(code: ErrorCode, values: readonly unknown[], options?: {cause?: unknown}) {
+    let index = 0
+    super(codes[code].replace(/%s/g, () => String(values[index++])), options)
+    this.name = 'ApipeError'
+    this.code = code
+  }
+}
+
+/** Format a value for an error or finding reason: strings and numbers in backticks, the rest as JSON. */
+export function show(value: unknown): string {
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return '`' + value + '`'
+  if (value === undefined) return '`undefined`'
+  return '`' + JSON.stringify(value) + '`'
+}

@@ -1,0 +1,52 @@
+/**
+ * Turn inputs (paths or in-memory values) into vfiles. A missing file, a folder or an unreadable file becomes one
+ * fatal `read` finding on the vfile, never an exception.
+ */
+import {access, readFile, stat} from 'node:fs/promises'
+import {constants} from 'node:fs'
+import {VFile} from 'vfile'
+import {ApipeError, show} from './errors.js'
+import {docsUrl, source} from './rule.js'
+
+/** An input: a file path, a vfile, or a value with an optional path (used for the file's name and syntax). */
+export type Input = string | VFile | {path?: string; value: string}
+
+/** Read one input into a vfile. */
+export async function readInput(input: Input, cwd = process.cwd()): Promise<VFile> {
+  if (input instanceof VFile) return input
+  if (typeof input === 'object' && input !== null && typeof input.value === 'string') {
+    return new VFile({path: input.path, value: input.value, cwd})
+  }
+  if (typeof input !== 'string') throw new ApipeError('APIPE_ERR_INPUT', [show(input)])
+  const file = new VFile({path: input, cwd})
+  if (!(await checkFile(file))) return file
+  try {
+    file.value = await readFile(file.path, 'utf8')
+  } catch (error) {
+    fail(file, `Cannot read file \`${file.path}\`: ${(error as Error).message}`)
+  }
+  return file
+}
+
+/** Check that `file.path` is a readable file without reading it; adds a fatal `read` finding and returns false if not. */
+export async function checkFile(file: VFile): Promise<boolean> {
+  const shown = file.history[0] ?? file.path
+  try {
+    const info = await stat(file.path)
+    if (info.isDirectory()) return fail(file, `Unexpected folder \`${shown}\`, expected a file`)
+    await access(file.path, constants.R_OK)
+    return true
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'ENOENT') return fail(file, `Cannot find file \`${shown}\``)
+    if (code === 'EACCES') return fail(file, `Cannot read file \`${shown}\`: permission denied`)
+    return fail(file, `Cannot read file \`${shown}\`: ${(error as Error).message}`)
+  }
+}
+
+function fail(file: VFile, reason: string): false {
+  const message = file.message(reason, {ruleId: 'read', source})
+  message.fatal = true
+  message.url = `${docsUrl}#read`
+  return false
+}

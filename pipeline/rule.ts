@@ -1,0 +1,126 @@
+/**
+ * The one helper that every rule goes through, in the spirit of unified-lint-rule: it owns the rule id, resolves the
+ * severity (plugin option, else `settings.rules[id]`, else the rule's default) and stamps `ruleId`, `source`, `url`,
+ * the JSON path and the place on every finding.
+ */
+import type {Plugin, Processor} from 'unified'
+import type {Node, Point} from 'unist'
+import type {VFile} from 'vfile'
+import {VFileMessage} from 'vfile-message'
+import {ApipeError, show} from './errors.js'
+import {formatJsonPath, type JsonPath} from './json-path.js'
+import {locate} from './position.js'
+
+/** How seriously a rule's findings count. */
+export type Severity = 'off' | 'warn' | 'error'
+
+/** A rule's setting: a severity, `false` (off), `true` (default severity), or `[severity, options]`. */
+export type RuleSetting = Severity | boolean | [Severity, unknown?]
+
+/** `source` of every apipe finding. */
+export const source = 'apipe'
+
+/** Where rule documentation lives; each rule has an anchor. */
+export const docsUrl = 'https://github.com/apipe/apipe/blob/main/docs/rules.md'
+
+/** What a rule says about one place. */
+export interface Finding {
+  /** Path of the field at fault. */
+  path: JsonPath
+  /** A second place the finding is about (the first definition of a clashing id). */
+  also?: {path: JsonPath; reason: string}
+  expected?: string[]
+  actual?: string
+  note?: string
+}
+
+/** Report a finding: `report('Unexpected …, expected …', {path})`. */
+export type Report = (reason: string, finding: Finding) => VFileMessage
+
+/** The check a rule runs on each tree. */
+export type Check<Tree extends Node, Options> = (tree: Tree, file: VFile, report: Report, options: Options | undefined) => void
+
+/** What a rule declares about itself. */
+export interface RuleMeta {
+  /** kebab-case rule id, also the finding's `ruleId`. */
+  id: string
+  /** Severity when nothing sets one. */
+  severity: 'warn' | 'error'
+}
+
+/** A rule: usable alone as a unified plugin taking a {@link RuleSetting}, or in a group through {@link ruleSet}. */
+export type Rule<Tree extends Node> = Plugin<[RuleSetting?], Tree> & {meta: RuleMeta; check: Check<Tree, any>}
+
+/** Define a rule. */
+export function defineRule<Tree extends Node, Options = unknown>(meta: RuleMeta, check: Check<Tree, Options>): Rule<Tree> {
+  function rule(this: Processor, setting?: RuleSetting) {
+    return ruleSet([rule as unknown as Rule<Tree>], {[meta.id]: setting}, this.data('settings')?.rules)
+  }
+  Object.defineProperty(rule, 'name', {value: meta.id})
+  return Object.assign(rule, {meta, check}) as unknown as Rule<Tree>
+}
+
+/**
+ * One transformer running a group of rules in order. Each rule's setting comes from `settings` (plugin options),
+ * else from `fallback` (the processor's `settings.rules`), else its default severity. Returns undefined when all are off.
+ */
+export function ruleSet<Tree extends Node>(
+  rules: ReadonlyArray<Rule<Tree>>,
+  settings: Record<string, RuleSetting | undefined> = {},
+  fallback: Record<string, RuleSetting | undefined> = {}
+): ((tree: Tree, file: VFile) => void) | undefined {
+  const known = new Set(rules.map((rule) => rule.meta.id))
+  for (const id of Object.keys(settings)) {
+    if (!known.has(id)) throw new ApipeError('APIPE_ERR_OPTION', [show(id), 'rules', `one of ${[...known].join(', ')}`])
+  }
+  const enabled = rules
+    .map((rule) => ({rule, setting: resolveSetting(rule.meta, settings[rule.meta.id] ?? fallback[rule.meta.id])}))
+    .filter(({setting}) => setting[0] !== 'off')
+  if (enabled.length === 0) return undefined
+  return (tree, file) => {
+    for (const {rule, setting} of enabled) {
+      rule.check(tree, file, createReport(rule.meta.id, setting[0] as 'warn' | 'error', file), setting[1])
+    }
+  }
+}
+
+/** Create a finding at `path` with the apipe fields set; used by rules and by parse and read stages. */
+export function createFinding(file: VFile, reason: string, ruleId: string, path: JsonPath, place?: Point): VFileMessage {
+  const message = file.message(reason, {place: place ?? locate(file, path), ruleId, source})
+  message.url = `${docsUrl}#${ruleId}`
+  message.jsonPath = formatJsonPath(path)
+  return message
+}
+
+function createReport(ruleId: string, severity: 'warn' | 'error', file: VFile): Report {
+  return (reason, finding) => {
+    const message = createFinding(file, reason, ruleId, finding.path)
+    message.fatal = severity === 'error'
+    if (finding.also) {
+      const cause = new VFileMessage(finding.also.reason, {place: locate(file, finding.also.path), ruleId, source})
+      cause.jsonPath = formatJsonPath(finding.also.path)
+      cause.file = file.path ?? ''
+      message.cause = cause
+    }
+    if (finding.expected) message.expected = finding.expected
+    if (finding.actual !== undefined) message.actual = finding.actual
+    if (finding.note) message.note = finding.note
+    return message
+  }
+}
+
+function resolveSetting(meta: RuleMeta, setting: unknown): [Severity, unknown] {
+  if (setting === undefined || setting === null || setting === true) return [meta.severity, undefined]
+  if (setting === false) return ['off', undefined]
+  const [level, options] = Array.isArray(setting) ? setting : [setting, undefined]
+  const severity = level === true || level === 'on' ? meta.severity : normalizeSeverity(level)
+  if (!severity) throw new ApipeError('APIPE_ERR_RULE_SEVERITY', [show(level), meta.id])
+  return [severity, options]
+}
+
+function normalizeSeverity(level: unknown): Severity | undefined {
+  if (level === 'off' || level === 0 || level === false) return 'off'
+  if (level === 'warn' || level === 'warning' || level === 1) return 'warn'
+  if (level === 'error' || level === 2) return 'error'
+  return undefined
+}

@@ -1,0 +1,127 @@
+/**
+ * Parse a JSON or YAML source into a plain tree: `{type: 'openapi', document, version}` when the document has an
+ * `openapi` or `swagger` field, else `{type: 'catalogue', spec}`. JSON goes through the fast `JSON.parse`; only a
+ * failure pays for a second, position-aware scan to say where. A source that cannot be parsed is one fatal `parse`
+ * finding with line:column.
+ */
+import {parse as parseJsonc, printParseErrorCode, type ParseError} from 'jsonc-parser'
+import {LineCounter, parseDocument} from 'yaml'
+import type {Processor} from 'unified'
+import type {Point} from 'unist'
+import type {VFile} from 'vfile'
+import type {CatalogueTree, OpenApiTree} from '../pipeline/data.js'
+import {rememberYamlDocument} from '../pipeline/position.js'
+import {docsUrl, source} from '../pipeline/rule.js'
+import type {Catalogue} from '../schemas/types/endpoints.js'
+
+/** Options of the parse plugin. */
+export interface Options {
+  /** Force a syntax instead of choosing by extension and content (default: by extension, then content). */
+  syntax?: 'json' | 'yaml'
+}
+
+/** The tree the parser makes. */
+export type ParsedTree = CatalogueTree | OpenApiTree
+
+/** Set the processor's parser. */
+export default function parse(this: Processor, options: Options = {}) {
+  this.parser = (text: string, file: VFile) => parseSource(text, file, options)
+}
+
+/** Parse `text` (the contents of `file`) into a tree; throws a fatal vfile message when it cannot. */
+export function parseSource(text: string, file: VFile, options: Options = {}): ParsedTree {
+  const value = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text
+  if (value.trim() === '') fail(file, 'Unexpected empty file, expected a JSON or YAML document', {line: 1, column: 1})
+  const syntax = options.syntax ?? chooseSyntax(file, value)
+  file.data.syntax = syntax
+  const data = syntax === 'json' ? parseJson(value, file) : parseYaml(value, file)
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) {
+    const kind = data === null ? 'null' : Array.isArray(data) ? 'array' : typeof data
+    fail(file, `Unexpected ${kind} at the top level, expected an object`, {line: 1, column: 1})
+  }
+  const record = data as Record<string, unknown>
+  const version = record.openapi ?? record.swagger
+  if (typeof version === 'string' || typeof version === 'number') {
+    return {type: 'openapi', document: record, version: String(version)}
+  }
+  return {type: 'catalogue', spec: record as unknown as Catalogue}
+}
+
+function chooseSyntax(file: VFile, value: string): 'json' | 'yaml' {
+  const extension = file.extname?.toLowerCase()
+  if (extension === '.json') return 'json'
+  if (extension === '.yaml' || extension === '.yml') return 'yaml'
+  const first = value.trimStart()[0]
+  return first === '{' || first === '[' ? 'json' : 'yaml'
+}
+
+function parseJson(value: string, file: VFile): unknown {
+  try {
+    return JSON.parse(value)
+  } catch (error) {
+    // Only now pay for a scan that knows where the problem is.
+    const errors: ParseError[] = []
+    parseJsonc(value, errors, {disallowComments: true, allowTrailingComma: false, allowEmptyContent: false})
+    const first = errors[0]
+    if (!first) fail(file, `Cannot parse JSON: ${(error as Error).message}`, {line: 1, column: 1})
+    const found = value.slice(first.offset, first.offset + Math.max(first.length, 1))
+    const what = first.offset >= value.length ? 'end of file' : '`' + found.slice(0, 20) + '`'
+    fail(file, `Unexpected ${what}, expected ${expectation(printParseErrorCode(first.error))}`, pointAt(value, first.offset))
+  }
+}
+
+function expectation(code: string): string {
+  const expected: Record<string, string> = {
+    InvalidSymbol: 'a JSON value',
+    InvalidNumberFormat: 'a valid number',
+    PropertyNameExpected: 'a property name in double quotes',
+    ValueExpected: 'a value',
+    ColonExpected: '`:`',
+    CommaExpected: '`,`',
+    CloseBraceExpected: '`}`',
+    CloseBracketExpected: '`]`',
+    EndOfFileExpected: 'the end of the file',
+    InvalidCommentToken: 'no comments (JSON has none)',
+    UnexpectedEndOfComment: 'no comments (JSON has none)',
+    UnexpectedEndOfString: 'a closing `"`',
+    UnexpectedEndOfNumber: 'a digit',
+    InvalidUnicode: 'a valid `\\u` escape',
+    InvalidEscapeCharacter: 'a valid escape',
+    InvalidCharacter: 'no control characters in strings'
+  }
+  return expected[code] ?? code
+}
+
+function parseYaml(value: string, file: VFile): unknown {
+  const lines = new LineCounter()
+  // Real-world documents repeat keys and use tags that strict parsers reject; keep what tools accept.
+  const document = parseDocument(value, {lineCounter: lines, uniqueKeys: false, prettyErrors: false, strict: false})
+  const error = document.errors[0]
+  if (error) {
+    const {line, col} = lines.linePos(error.pos[0])
+    fail(file, `Cannot parse YAML: ${firstLine(error.message)}`, {line, column: col})
+  }
+  rememberYamlDocument(file, document, lines)
+  return document.toJS({maxAliasCount: 10_000})
+}
+
+function firstLine(text: string): string {
+  return text.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '')
+}
+
+function pointAt(value: string, offset: number): Point {
+  let line = 1
+  let lineStart = 0
+  for (let index = value.indexOf('\n'); index !== -1 && index < offset; index = value.indexOf('\n', index + 1)) {
+    line++
+    lineStart = index + 1
+  }
+  return {line, column: offset - lineStart + 1, offset}
+}
+
+function fail(file: VFile, reason: string, place: Point): never {
+  const message = file.message(reason, {place, ruleId: 'parse', source})
+  message.fatal = true
+  message.url = `${docsUrl}#parse`
+  throw message
+}

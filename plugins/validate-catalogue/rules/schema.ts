@@ -1,0 +1,23 @@
+/**
+ * Rules `missing`, `type` and `schema`: the catalogue against `schemas/endpoints.schema.json`.
+ *
+ * - `missing` (error): a required field is absent (`endpoints[3].id`).
+ * - `type` (error): a value of the wrong type, outside an enum, or not the constant (`method: "get"`).
+ * - `schema` (error): any other violation: an unknown field (only `x-*` keys may be added), an empty id, a status
+ *   outside 100–599.
+ */
+import type {CatalogueTree} from '../../../pipeline/data.js'
+import {defineRule} from '../../../pipeline/rule.js'
+import {schemaProblems, type SchemaProblem} from '../schema-check.js'
+
+function schemaRule(id: SchemaProblem['kind']) {
+  return defineRule<CatalogueTree>({id, severity: 'error'}, (tree, _file, report) => {
+    for (const problem of schemaProblems(tree)) {
+      if (problem.kind === id) report(problem.reason, {path: problem.path})
+    }
+  })
+}
+
+export const missing = schemaRule('missing')
+export const type = schemaRule('type')
+export const schema = schemaRule('schema')

@@ -1,0 +1,112 @@
+/**
+ * The catalogue's JSON-Schema check with ajv, compiled once per process and run once per tree; the `missing`,
+ * `type` and `schema` rules each report their share of its errors.
+ */
+import {Ajv2020, type ErrorObject, type ValidateFunction} from 'ajv/dist/2020.js'
+import type {CatalogueTree} from '../../pipeline/data.js'
+import {pointerToPath, type JsonPath} from '../../pipeline/json-path.js'
+import {loadSchema} from '../../pipeline/schemas.js'
+
+/** A schema violation, ready to report. */
+export interface SchemaProblem {
+  kind: 'missing' | 'type' | 'schema'
+  path: JsonPath
+  reason: string
+}
+
+let validate: ValidateFunction | undefined
+const results = new WeakMap<object, SchemaProblem[]>()
+
+/** The schema problems of a catalogue (memoized per spec object). */
+export function schemaProblems(tree: CatalogueTree): SchemaProblem[] {
+  let problems = results.get(tree.spec)
+  if (!problems) {
+    problems = check(tree.spec)
+    results.set(tree.spec, problems)
+  }
+  return problems
+}
+
+function compile(): ValidateFunction {
+  const ajv = new Ajv2020({allErrors: true, strict: true, validateFormats: false})
+  ajv.addKeyword('tsType')
+  return ajv.compile(loadSchema('endpoints'))
+}
+
+function check(spec: unknown): SchemaProblem[] {
+  validate ??= compile()
+  if (validate(spec)) return []
+  const problems: SchemaProblem[] = []
+  const seen = new Set<string>()
+  for (const error of validate.errors ?? []) {
+    const problem = describe(error, spec)
+    const key = problem.path.join('\u0000')
+    if (seen.has(key)) continue
+    seen.add(key)
+    problems.push(problem)
+  }
+  return problems
+}
+
+function describe(error: ErrorObject, spec: unknown): SchemaProblem {
+  const path = pointerToPath(error.instancePath, spec)
+  const params = error.params as Record<string, unknown>
+  const field = label(path)
+  switch (error.keyword) {
+    case 'required': {
+      const name = String(params.missingProperty)
+      return {kind: 'missing', path: [...path, name], reason: `Missing required field \`${name}\``}
+    }
+    case 'type':
+      return {kind: 'type', path, reason: `Unexpected ${typeOf(valueAt(spec, path))} for \`${field}\`, expected ${article(String(params.type))}`}
+    case 'enum':
+      return {kind: 'type', path, reason: `Unexpected value ${quote(valueAt(spec, path))} for \`${field}\`, expected one of ${(params.allowedValues as unknown[]).map(quote).join(', ')}`}
+    case 'const':
+      return {kind: 'type', path, reason: `Unexpected value ${quote(valueAt(spec, path))} for \`${field}\`, expected ${quote(params.allowedValue)}`}
+    case 'additionalProperties': {
+      const name = String(params.additionalProperty)
+      return {kind: 'schema', path: [...path, name], reason: `Unexpected field \`${name}\`, expected a known field or an \`x-\` extension key`}
+    }
+    case 'minLength':
+      return {kind: 'schema', path, reason: `Unexpected empty string for \`${field}\`, expected at least ${params.limit} character(s)`}
+    case 'minimum':
+    case 'maximum':
+    case 'exclusiveMinimum':
+    case 'exclusiveMaximum':
+      return {kind: 'schema', path, reason: `Unexpected value ${quote(valueAt(spec, path))} for \`${field}\`, expected a value ${params.comparison} ${params.limit}`}
+    default:
+      return {kind: 'schema', path, reason: `Unexpected value for \`${field}\`: ${error.message ?? error.keyword}`}
+  }
+}
+
+/** The name a reader knows a field by: `group`, `status[0]`, `(root)`. */
+function label(path: JsonPath): string {
+  const last = path.at(-1)
+  if (last === undefined) return '(root)'
+  if (typeof last === 'number') return `${String(path.at(-2) ?? '')}[${last}]`
+  return last
+}
+
+function valueAt(spec: unknown, path: JsonPath): unknown {
+  let node = spec
+  for (const segment of path) node = (node as Record<string | number, unknown> | undefined)?.[segment]
+  return node
+}
+
+function typeOf(value: unknown): string {
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return 'array'
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number'
+  return typeof value
+}
+
+function article(type: string): string {
+  return type
+    .split(',')
+    .map((name) => (/^[aeiou]/.test(name) ? `an ${name}` : `a ${name}`))
+    .join(' or ')
+}
+
+function quote(value: unknown): string {
+  return '`' + (typeof value === 'string' ? value : JSON.stringify(value)) + '`'
+}
