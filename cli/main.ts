@@ -1,11 +1,13 @@
 /** The `pipe` command line: registers the commands; each command loads what it needs only when it runs. */
 import {readFileSync} from 'node:fs'
+import path from 'node:path'
 import {Builtins, Cli} from 'clipanion'
+import {packageRoot} from '../pipeline/schemas.js'
 import {useColor} from './options.js'
 import {RunCommand} from './commands/run.js'
 import {ValidateCommand} from './commands/validate.js'
 
-const {version} = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {version: string}
+const {version} = JSON.parse(readFileSync(path.join(packageRoot, 'package.json'), 'utf8')) as {version: string}
 
 /** Every command, in the order `pipe --help` lists them. */
 export const commands = [ValidateCommand, RunCommand]

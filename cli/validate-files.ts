@@ -1,7 +1,12 @@
-/** Run the `validate` preset through the engine (so `.piperc*` rule settings apply) and collect the vfiles. */
+/**
+ * Validate spec files with the `validate` preset. With configuration in reach (`.piperc*`, a `pipe` field) the files
+ * go through unified-engine so that its plugins and rule settings apply; without, straight through the processor.
+ */
+import path from 'node:path'
 import {VFile} from 'vfile'
+import {findConfig} from '../pipeline/config-probe.js'
+import {runPreset} from '../pipeline/process.js'
 import {checkFile} from '../pipeline/read.js'
-import {runEngine} from '../pipeline/engine.js'
 import {presets} from '../presets/index.js'
 
 /** Validate spec files; missing files and folders become `read` findings. */
@@ -13,8 +18,13 @@ export async function validateFiles(paths: string[]): Promise<VFile[]> {
       files.push(checked)
       continue
     }
-    const {files: processed} = await runEngine({preset: presets.validate, files: [specPath], silent: true, reporter: () => ''})
-    files.push(...processed)
+    if (await findConfig(path.dirname(path.resolve(specPath)))) {
+      const {runEngine} = await import('../pipeline/engine.js')
+      const {files: processed} = await runEngine({preset: presets.validate, files: [specPath], silent: true, reporter: () => ''})
+      files.push(...processed)
+    } else {
+      files.push(...(await runPreset(presets.validate, [specPath])))
+    }
   }
   return files
 }

@@ -2,11 +2,11 @@
  * Pointer-to-position lookup. Parsing uses the fast `JSON.parse`; the index from JSON paths to line:column is built
  * only when the first finding of a file asks for a place, then cached for that file.
  */
-import {visit} from 'jsonc-parser'
-import {isMap, isPair, isScalar, isSeq, LineCounter, type Document, type Node as YamlNode} from 'yaml'
+import type {Document, LineCounter, Node as YamlNode} from 'yaml'
 import type {Point} from 'unist'
 import type {VFile} from 'vfile'
 import type {JsonPath} from './json-path.js'
+import {jsonc, yaml} from './lazy.js'
 
 type Index = Map<string, Point>
 
@@ -50,7 +50,7 @@ function indexJson(text: string): Index {
     const id = key(path)
     if (!index.has(id)) index.set(id, {line: line + 1, column: character + 1})
   }
-  visit(text, {
+  jsonc().visit(text, {
     onObjectProperty(property, _offset, _length, line, character, pathSupplier) {
       record([...pathSupplier(), property], line, character)
     },
@@ -68,6 +68,7 @@ function indexJson(text: string): Index {
 }
 
 function indexYaml(document: Document, lines: LineCounter): Index {
+  const {isMap, isPair, isScalar, isSeq} = yaml()
   const index: Index = new Map()
   const record = (path: JsonPath, offset: number | undefined) => {
     if (offset === undefined) return

@@ -2,6 +2,7 @@
  * Reporters for single-purpose commands (`pipe validate`): the contract's plain lines, JSON for scripts, and GitHub
  * Actions annotations for CI. `pipe run` uses vfile-reporter instead.
  */
+import path from 'node:path'
 import type {VFile} from 'vfile'
 import type {VFileMessage} from 'vfile-message'
 
@@ -53,7 +54,7 @@ export function formatFindings(files: VFile[], format: Format): string {
   }
   const lines: string[] = []
   for (const file of files) {
-    if (format === 'text' && files.length > 1 && file.messages.length > 0) lines.push(file.path ?? '<stdin>')
+    if (format === 'text' && files.length > 1 && file.messages.length > 0) lines.push(displayPath(file))
     for (const message of file.messages) lines.push(format === 'github' ? githubLine(file, message) : textLine(file, message))
   }
   lines.push(totalLine(files))
@@ -67,7 +68,7 @@ function severityOf(message: VFileMessage): FindingData['severity'] {
 function location(file: VFile, message: VFileMessage): string {
   if (message.jsonPath) return message.jsonPath
   if (message.line) return `${message.line}:${message.column ?? 1}`
-  return file.path ?? '<stdin>'
+  return displayPath(file)
 }
 
 /** `error dangling-ref endpoints[2].group Unknown group …` */
@@ -76,7 +77,7 @@ function textLine(file: VFile, message: VFileMessage): string {
 }
 
 function githubLine(file: VFile, message: VFileMessage): string {
-  const properties = [`file=${escapeProperty(file.path ?? '')}`]
+  const properties = [`file=${escapeProperty(displayPath(file))}`]
   if (message.line) properties.push(`line=${message.line}`, `col=${message.column ?? 1}`)
   properties.push(`title=${escapeProperty(`apipe ${message.ruleId ?? ''}`.trim())}`)
   const kind = message.fatal === true ? 'error' : message.fatal === false ? 'warning' : 'notice'
@@ -95,7 +96,7 @@ function escapeProperty(value: string): string {
 function toData(file: VFile): FindingData[] {
   return file.messages.map((message) => {
     const data: FindingData = {
-      file: file.path ?? '<stdin>',
+      file: displayPath(file),
       severity: severityOf(message),
       ruleId: message.ruleId ?? null,
       path: message.jsonPath ?? null,
@@ -111,4 +112,10 @@ function toData(file: VFile): FindingData[] {
     }
     return data
   })
+}
+
+/** A file's path relative to the working directory (what GitHub annotations and readers expect). */
+function displayPath(file: VFile): string {
+  if (!file.path) return '<stdin>'
+  return path.relative(file.cwd, path.resolve(file.cwd, file.path)) || file.path
 }

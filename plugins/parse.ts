@@ -4,12 +4,12 @@
  * failure pays for a second, position-aware scan to say where. A source that cannot be parsed is one fatal `parse`
  * finding with line:column.
  */
-import {parse as parseJsonc, printParseErrorCode, type ParseError} from 'jsonc-parser'
-import {LineCounter, parseDocument} from 'yaml'
+import type {ParseError} from 'jsonc-parser'
 import type {Processor} from 'unified'
 import type {Point} from 'unist'
 import type {VFile} from 'vfile'
 import type {CatalogueTree, OpenApiTree} from '../pipeline/data.js'
+import {jsonc, yaml} from '../pipeline/lazy.js'
 import {rememberYamlDocument} from '../pipeline/position.js'
 import {docsUrl, source} from '../pipeline/rule.js'
 import type {Catalogue} from '../schemas/types/endpoints.js'
@@ -61,6 +61,7 @@ function parseJson(value: string, file: VFile): unknown {
   } catch (error) {
     // Only now pay for a scan that knows where the problem is.
     const errors: ParseError[] = []
+    const {parse: parseJsonc, printParseErrorCode} = jsonc()
     parseJsonc(value, errors, {disallowComments: true, allowTrailingComma: false, allowEmptyContent: false})
     const first = errors[0]
     if (!first) fail(file, `Cannot parse JSON: ${(error as Error).message}`, {line: 1, column: 1})
@@ -93,6 +94,7 @@ function expectation(code: string): string {
 }
 
 function parseYaml(value: string, file: VFile): unknown {
+  const {LineCounter, parseDocument} = yaml()
   const lines = new LineCounter()
   // Real-world documents repeat keys and use tags that strict parsers reject; keep what tools accept.
   const document = parseDocument(value, {lineCounter: lines, uniqueKeys: false, prettyErrors: false, strict: false})

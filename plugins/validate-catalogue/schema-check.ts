@@ -2,10 +2,12 @@
  * The catalogue's JSON-Schema check with ajv, compiled once per process and run once per tree; the `missing`,
  * `type` and `schema` rules each report their share of its errors.
  */
-import {Ajv2020, type ErrorObject, type ValidateFunction} from 'ajv/dist/2020.js'
+import {createRequire} from 'node:module'
+import path from 'node:path'
+import type {ErrorObject, ValidateFunction} from 'ajv'
 import type {CatalogueTree} from '../../pipeline/data.js'
 import {pointerToPath, type JsonPath} from '../../pipeline/json-path.js'
-import {loadSchema} from '../../pipeline/schemas.js'
+import {loadSchema, packageRoot} from '../../pipeline/schemas.js'
 
 /** A schema violation, ready to report. */
 export interface SchemaProblem {
@@ -27,10 +29,18 @@ export function schemaProblems(tree: CatalogueTree): SchemaProblem[] {
   return problems
 }
 
+const require = createRequire(import.meta.url)
+
+/** The validator `npm run build` compiled (scripts/build-validators.js), else one compiled now. */
 function compile(): ValidateFunction {
-  const ajv = new Ajv2020({allErrors: true, strict: true, validateFormats: false})
-  ajv.addKeyword('tsType')
-  return ajv.compile(loadSchema('endpoints'))
+  try {
+    return require(path.join(packageRoot, 'schemas', 'validators', 'endpoints.cjs')) as ValidateFunction
+  } catch {
+    const {Ajv2020} = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js')
+    const ajv = new Ajv2020({allErrors: true, strict: true, validateFormats: false})
+    ajv.addKeyword('tsType')
+    return ajv.compile(loadSchema('endpoints'))
+  }
 }
 
 function check(spec: unknown): SchemaProblem[] {

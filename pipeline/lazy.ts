@@ -1,0 +1,20 @@
+/**
+ * Modules that only some runs need (YAML, position scanning), loaded synchronously on first use so that start-up
+ * pays nothing for them: `pipe validate` on a clean JSON spec never loads either.
+ */
+import {createRequire} from 'node:module'
+
+const require = createRequire(import.meta.url)
+
+let yamlModule: typeof import('yaml') | undefined
+let jsoncModule: typeof import('jsonc-parser') | undefined
+
+/** The `yaml` package. */
+export function yaml(): typeof import('yaml') {
+  return (yamlModule ??= require('yaml') as typeof import('yaml'))
+}
+
+/** The `jsonc-parser` package. */
+export function jsonc(): typeof import('jsonc-parser') {
+  return (jsoncModule ??= require('jsonc-parser') as typeof import('jsonc-parser'))
+}

@@ -1,0 +1,81 @@
+import {test} from 'uvu'
+import * as assert from 'uvu/assert'
+import {ApipeError, catalogueRules, createProcessor, defineRule, pipeline, presets, type CatalogueTree} from '../index.js'
+import {formatFindings} from '../pipeline/report.js'
+
+const spec = (endpoints: unknown[]) => JSON.stringify({schema_version: 1, diagram_type: 'endpoints', meta: {title: 'T'}, endpoints}, null, 2)
+
+test('pipeline runs a preset over strings and returns vfiles with located findings', async () => {
+  const [file] = await pipeline('validate', [{path: 'api.json', value: spec([{id: 'a', method: 'GET', path: '/a'}])}])
+  assert.is(file.messages.length, 1)
+  const [message] = file.messages
+  assert.is(message.reason, 'Endpoint `a` has no summary')
+  assert.is(message.ruleId, 'summary')
+  assert.is(message.source, 'apipe')
+  assert.is(message.jsonPath, 'endpoints[0]')
+  assert.is(message.fatal, false)
+  assert.equal([message.line, message.column], [8, 5])
+})
+
+test('pipeline accepts a preset object and settings that change rule severities', async () => {
+  const files = await pipeline(presets.validate, [{path: 'api.json', value: spec([{id: 'a', method: 'GET', path: '/a'}])}], {
+    settings: {rules: {summary: 'error'}}
+  })
+  assert.is(formatFindings(files, 'text'), 'error summary endpoints[0] Endpoint `a` has no summary\n1 error(s), 0 warning(s)\n')
+})
+
+test('pipeline locates findings in YAML sources', async () => {
+  const value = 'schema_version: 1\ndiagram_type: endpoints\nmeta:\n  title: T\nendpoints:\n  - id: a\n    method: GET\n    path: /a\n    group: nope\n'
+  const [file] = await pipeline('validate', [{path: 'api.yaml', value}])
+  const dangling = file.messages.find((message) => message.ruleId === 'dangling-ref')
+  assert.equal([dangling?.line, dangling?.column], [9, 5])
+})
+
+test('pipeline rejects an unknown preset name with an APIPE_ERR code', async () => {
+  try {
+    await pipeline('nope' as 'validate', [])
+    assert.unreachable()
+  } catch (error) {
+    assert.instance(error, ApipeError)
+    assert.is((error as ApipeError).code, 'APIPE_ERR_PRESET')
+  }
+})
+
+test('a bad rule severity is a programmer error with an APIPE_ERR code', () => {
+  assert.throws(
+    () => createProcessor(presets.validate, {rules: {summary: 'loud' as 'warn'}}).parse('{}'),
+    (error: ApipeError) => error.code === 'APIPE_ERR_RULE_SEVERITY' && /Unexpected severity `loud` for rule `summary`/.test(error.message)
+  )
+})
+
+test('defineRule makes a plugin whose findings carry ruleId, source, url and the configured severity', async () => {
+  const noDelete = defineRule<CatalogueTree>({id: 'no-delete', severity: 'warn'}, (tree, _file, report) => {
+    tree.spec.endpoints.forEach((endpoint, index) => {
+      if (endpoint.method === 'DELETE') report('Unexpected `DELETE`, expected soft deletes', {path: ['endpoints', index, 'method']})
+    })
+  })
+  const preset = {plugins: [...(presets.validate.plugins ?? []), [noDelete, 'error']]} as typeof presets.validate
+  const [file] = await pipeline(preset, [{path: 'a.json', value: spec([{id: 'd', method: 'DELETE', path: '/a', summary: 'Delete'}])}])
+  assert.equal(
+    file.messages.map((message) => [message.ruleId, message.fatal, message.source, message.url, message.jsonPath]),
+    [['no-delete', true, 'apipe', 'https://github.com/apipe/apipe/blob/main/docs/rules.md#no-delete', 'endpoints[0].method']]
+  )
+})
+
+test('the catalogue rules are exported in report order', () => {
+  assert.equal(
+    catalogueRules.map((rule) => rule.meta.id),
+    ['missing', 'type', 'schema', 'dangling-ref', 'id-clash', 'duplicate-route', 'summary', 'size']
+  )
+})
+
+test('a plugin that throws becomes a fatal finding on its file, not a crash', async () => {
+  const explode = () => () => {
+    throw new Error('boom')
+  }
+  const preset = {plugins: [...(presets.validate.plugins ?? []), [explode]]} as typeof presets.validate
+  const [file] = await pipeline(preset, [{path: 'a.json', value: spec([])}])
+  assert.equal(file.messages.map((message) => [message.ruleId, message.fatal, message.reason]), [['crash', true, 'Cannot process file: boom']])
+})
+
+test.run()
