@@ -8,9 +8,15 @@ import type {VFile} from 'vfile'
 import type {JsonPath} from './json-path.js'
 import {jsonc, yaml} from './lazy.js'
 
-type Index = Map<string, Point>
+/** A node of the position tree: where a value starts, and its members or items. */
+interface PlaceNode {
+  line: number
+  column: number
+  members?: Map<string, PlaceNode>
+  items?: PlaceNode[]
+}
 
-const indexes = new WeakMap<VFile, Index>()
+const indexes = new WeakMap<VFile, PlaceNode | undefined>()
 const yamlDocuments = new WeakMap<VFile, {document: Document; lines: LineCounter}>()
 
 /** Let position lookup reuse the YAML document the parser built (YAML keeps its own ranges). */
@@ -23,76 +29,92 @@ export function rememberYamlDocument(file: VFile, document: Document, lines: Lin
  * that does not exist (a missing field) resolves to its closest existing ancestor.
  */
 export function locate(file: VFile, path: JsonPath): Point | undefined {
-  let index = indexes.get(file)
-  if (!index) {
-    index = buildIndex(file)
-    indexes.set(file, index)
+  if (!indexes.has(file)) indexes.set(file, buildIndex(file))
+  let node: PlaceNode | undefined = indexes.get(file)
+  if (!node) return undefined
+  for (const segment of path) {
+    const child: PlaceNode | undefined = typeof segment === 'number' ? node.items?.[segment] : node.members?.get(segment)
+    if (!child) break
+    node = child
   }
-  for (let length = path.length; length >= 0; length--) {
-    const point = index.get(key(path.slice(0, length)))
-    if (point) return point
-  }
-  return undefined
+  return {line: node.line, column: node.column}
 }
 
-function key(path: JsonPath): string {
-  return path.join('\u0000')
-}
-
-function buildIndex(file: VFile): Index {
+function buildIndex(file: VFile): PlaceNode | undefined {
   const yamlSource = yamlDocuments.get(file)
   return yamlSource ? indexYaml(yamlSource.document, yamlSource.lines) : indexJson(String(file.value ?? ''))
 }
 
-function indexJson(text: string): Index {
-  const index: Index = new Map()
-  const record = (path: JsonPath, line: number, character: number) => {
-    const id = key(path)
-    if (!index.has(id)) index.set(id, {line: line + 1, column: character + 1})
+/**
+ * One streaming pass over the JSON text with a stack of open containers: no path arrays or string keys are built,
+ * so a 50 MB document indexes in about a second. A member is placed at its key, an array item at its value.
+ */
+function indexJson(text: string): PlaceNode | undefined {
+  let root: PlaceNode | undefined
+  const stack: PlaceNode[] = []
+  let pendingKey: {name: string; line: number; column: number} | undefined
+  const attach = (line: number, character: number, node: PlaceNode) => {
+    const parent = stack[stack.length - 1]
+    if (!parent) {
+      root ??= node
+    } else if (parent.items) {
+      parent.items.push(node)
+    } else if (parent.members && pendingKey) {
+      node.line = pendingKey.line
+      node.column = pendingKey.column
+      if (!parent.members.has(pendingKey.name)) parent.members.set(pendingKey.name, node)
+      pendingKey = undefined
+    }
+    return node
   }
   jsonc().visit(text, {
-    onObjectProperty(property, _offset, _length, line, character, pathSupplier) {
-      record([...pathSupplier(), property], line, character)
+    onObjectBegin(_offset, _length, line, character) {
+      stack.push(attach(line, character, {line: line + 1, column: character + 1, members: new Map()}))
     },
-    onObjectBegin(_offset, _length, line, character, pathSupplier) {
-      record(pathSupplier(), line, character)
+    onArrayBegin(_offset, _length, line, character) {
+      stack.push(attach(line, character, {line: line + 1, column: character + 1, items: []}))
     },
-    onArrayBegin(_offset, _length, line, character, pathSupplier) {
-      record(pathSupplier(), line, character)
+    onObjectEnd() {
+      stack.pop()
     },
-    onLiteralValue(_value, _offset, _length, line, character, pathSupplier) {
-      record(pathSupplier(), line, character)
+    onArrayEnd() {
+      stack.pop()
+    },
+    onObjectProperty(name, _offset, _length, line, character) {
+      pendingKey = {name, line: line + 1, column: character + 1}
+    },
+    onLiteralValue(_value, _offset, _length, line, character) {
+      attach(line, character, {line: line + 1, column: character + 1})
     }
   })
-  return index
+  return root
 }
 
-function indexYaml(document: Document, lines: LineCounter): Index {
+function indexYaml(document: Document, lines: LineCounter): PlaceNode | undefined {
   const {isMap, isPair, isScalar, isSeq} = yaml()
-  const index: Index = new Map()
-  const record = (path: JsonPath, offset: number | undefined) => {
-    if (offset === undefined) return
-    const id = key(path)
-    if (index.has(id)) return
-    const {line, col} = lines.linePos(offset)
-    index.set(id, {line, column: col})
+  const place = (offset: number | undefined): PlaceNode => {
+    const {line, col} = lines.linePos(offset ?? 0)
+    return {line, column: col}
   }
-  const walk = (node: unknown, path: JsonPath) => {
+  const walk = (node: unknown, at?: number): PlaceNode | undefined => {
+    const range = (node as YamlNode | null)?.range
     if (isMap(node)) {
-      record(path, node.range?.[0])
+      const result = place(at ?? range?.[0])
+      result.members = new Map()
       for (const pair of node.items) {
         if (!isPair(pair)) continue
         const name = isScalar(pair.key) ? String(pair.key.value) : String(pair.key)
-        record([...path, name], (pair.key as YamlNode | null)?.range?.[0])
-        walk(pair.value, [...path, name])
+        const child = walk(pair.value, (pair.key as YamlNode | null)?.range?.[0]) ?? place((pair.key as YamlNode | null)?.range?.[0])
+        if (!result.members.has(name)) result.members.set(name, child)
       }
-    } else if (isSeq(node)) {
-      record(path, node.range?.[0])
-      node.items.forEach((item, position) => walk(item, [...path, position]))
-    } else if (isScalar(node)) {
-      record(path, node.range?.[0])
+      return result
     }
+    if (isSeq(node)) {
+      const result = place(at ?? range?.[0])
+      result.items = node.items.map((item) => walk(item) ?? place((item as YamlNode | null)?.range?.[0]))
+      return result
+    }
+    return isScalar(node) ? place(at ?? range?.[0]) : at === undefined ? undefined : place(at)
   }
-  walk(document.contents, [])
-  return index
+  return walk(document.contents)
 }

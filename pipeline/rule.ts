@@ -86,7 +86,15 @@ export function ruleSet<Tree extends Node>(
 
 /** Create a finding at `path` with the apipe fields set; used by rules and by parse and read stages. */
 export function createFinding(file: VFile, reason: string, ruleId: string, path: JsonPath, place?: Point): VFileMessage {
-  const message = file.message(reason, {place: place ?? locate(file, path), ruleId, source})
+  // A finding is data: its stack trace says nothing, and capturing one costs more than the rest of the message.
+  const limit = Error.stackTraceLimit
+  Error.stackTraceLimit = 0
+  let message: VFileMessage
+  try {
+    message = file.message(reason, {place: place ?? locate(file, path), ruleId, source})
+  } finally {
+    Error.stackTraceLimit = limit
+  }
   message.url = `${docsUrl}#${ruleId}`
   message.jsonPath = formatJsonPath(path)
   return message
