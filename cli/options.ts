@@ -36,4 +36,4 @@ function setPath(target: Record<string, unknown>, keys: string[], value: unknown
 
 /** `--color` / `--no-color`. */
 export const colorOption = () =>
-  Option.Boolean('--color', {description: 'Colour the report (default: when writing to a terminal and NO_COLOR is unset); `--no-color` turns it off'})
+  Option.Boolean('--color', {description: 'Colour the report (default: when writing to a terminal and NO_COLOR is unset); `--no-color` turns it off, e.g. `pipe run --no-color specs/`'})

@@ -32,11 +32,11 @@ export class RunCommand extends Command {
 
   output = Option.String('--output,-o', {description: 'Write outputs into this folder instead of beside the inputs, e.g. `--output build/`'})
 
-  frail = Option.Boolean('--frail', false, {description: 'Exit 1 on warnings too'})
+  frail = Option.Boolean('--frail', false, {description: 'Exit 1 on warnings too, e.g. `pipe run --frail specs/`'})
 
-  quiet = Option.Boolean('--quiet,-q', false, {description: 'Report only files with warnings or errors'})
+  quiet = Option.Boolean('--quiet,-q', false, {description: 'Report only files with warnings or errors, e.g. `pipe run -q specs/`'})
 
-  silent = Option.Boolean('--silent,-S', false, {description: 'Report only errors'})
+  silent = Option.Boolean('--silent,-S', false, {description: 'Report only errors, e.g. `pipe run -S specs/`'})
 
   color = colorOption()
 
