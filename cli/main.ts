@@ -5,12 +5,13 @@ import {Builtins, Cli} from 'clipanion'
 import {packageRoot} from '../pipeline/schemas.js'
 import {useColor} from './options.js'
 import {RunCommand} from './commands/run.js'
+import {SentencesCommand} from './commands/sentences.js'
 import {ValidateCommand} from './commands/validate.js'
 
 const {version} = JSON.parse(readFileSync(path.join(packageRoot, 'package.json'), 'utf8')) as {version: string}
 
 /** Every command, in the order `pipe --help` lists them. */
-export const commands = [ValidateCommand, RunCommand]
+export const commands = [ValidateCommand, RunCommand, SentencesCommand]
 
 /** Build the CLI. */
 export function createCli(): Cli {

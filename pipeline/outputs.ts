@@ -29,7 +29,7 @@ export async function writeOutputs(files: VFile[], options: WriteOptions = {}): 
         await mkdir(path.dirname(target), {recursive: true})
         await writeFile(target, output.value ?? '')
         written.push(target)
-        if (options.announce !== false) file.info(`Wrote \`${path.relative(file.cwd, target) || target}\``, {ruleId: 'write', source})
+        if (options.announce !== false) file.info(`Wrote \`${shortPath(file.cwd, target)}\``, {ruleId: 'write', source})
       } catch (error) {
         const message = file.message(`Cannot write \`${target}\`: ${(error as Error).message}`, {ruleId: 'write', source})
         message.fatal = true
@@ -38,4 +38,10 @@ export async function writeOutputs(files: VFile[], options: WriteOptions = {}): 
     }
   }
   return written
+}
+
+/** `target` relative to `cwd` when it is inside it, else absolute. */
+function shortPath(cwd: string, target: string): string {
+  const relative = path.relative(cwd, target)
+  return relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : target
 }

@@ -20,10 +20,15 @@ export function createProcessor(preset: Preset, settings: Settings = {}): Proces
 
 /** Parse and transform one vfile in place; returns it. Never throws for what is in the file. */
 export async function processFile(processor: Processor<Node, Node, Node>, file: VFile): Promise<VFile> {
-  if (hasErrors(file)) return file
+  await transformFile(processor, file)
+  return file
+}
+
+/** Parse and transform one vfile in place; resolves to the transformed tree, or undefined when the file failed. */
+export async function transformFile(processor: Processor<Node, Node, Node>, file: VFile): Promise<Node | undefined> {
+  if (hasErrors(file)) return undefined
   try {
-    const tree = processor.parse(file)
-    await processor.run(tree, file)
+    return await processor.run(processor.parse(file), file)
   } catch (error) {
     if (error instanceof VFileMessage && file.messages.includes(error)) {
       error.fatal = true
@@ -36,8 +41,8 @@ export async function processFile(processor: Processor<Node, Node, Node>, file: 
       message.fatal = true
       message.url = `${docsUrl}#crash`
     }
+    return undefined
   }
-  return file
 }
 
 /** Options of {@link runPreset}. */

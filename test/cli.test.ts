@@ -14,6 +14,7 @@ test('pipe --help lists every command with one line each', async () => {
   assert.is(code, 0)
   assert.match(stdout, /pipe validate \[--format #0\] \[--frail\] <spec_file>\n\s+Check an endpoint catalogue against its contract\n/)
   assert.match(stdout, /pipe run .*<files or globs> \.\.\.\n\s+Run a preset of plugins over files and globs\n/)
+  assert.match(stdout, /pipe sentences \[--section #0\] \[--format #0\] <spec_file>\n\s+Print the documentation sentences of a catalogue\n/)
   assert.not.match(stdout, /\u001b\[/, 'no colour when NO_COLOR is set')
 })
 
@@ -145,7 +146,7 @@ test('pipe run --quiet hides clean files and --silent hides warnings', async () 
 
 test('pipe run names an unknown preset and the known ones', async () => {
   const result = await runPipe(['run', '--preset', 'nope', 'x.json'])
-  assert.equal(result, {code: 2, stdout: '', stderr: 'Unknown preset `nope`, expected one of catalogue, validate or a module path\n'})
+  assert.equal(result, {code: 2, stdout: '', stderr: 'Unknown preset `nope`, expected one of catalogue, docs, sentences, validate or a module path\n'})
 })
 
 test.run()
