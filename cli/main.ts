@@ -4,6 +4,7 @@ import path from 'node:path'
 import {Builtins, Cli} from 'clipanion'
 import {packageRoot} from '../pipeline/schemas.js'
 import {useColor} from './options.js'
+import {RenderCommand} from './commands/render.js'
 import {RunCommand} from './commands/run.js'
 import {SentencesCommand} from './commands/sentences.js'
 import {ValidateCommand} from './commands/validate.js'
@@ -11,7 +12,7 @@ import {ValidateCommand} from './commands/validate.js'
 const {version} = JSON.parse(readFileSync(path.join(packageRoot, 'package.json'), 'utf8')) as {version: string}
 
 /** Every command, in the order `pipe --help` lists them. */
-export const commands = [ValidateCommand, RunCommand, SentencesCommand]
+export const commands = [ValidateCommand, RenderCommand, SentencesCommand, RunCommand]
 
 /** Build the CLI. */
 export function createCli(): Cli {

@@ -1,5 +1,6 @@
 /** The `catalogue` preset: check an endpoint catalogue and write its page and sentences. */
 import type {Preset} from 'unified'
+import renderHtml from '../plugins/render-html/index.js'
 import sentenceGenerate from '../plugins/sentence-generate.js'
 import validate from './validate.js'
 
@@ -8,7 +9,9 @@ const catalogue: Preset = {
     // parse, validate-catalogue.
     ...(validate.plugins ?? []),
     // The documentation sentences (`file.data.endpoints`), for the page and for documents.
-    [sentenceGenerate]
+    [sentenceGenerate],
+    // `<name>.html` beside `<name>.json`: the self-contained page.
+    [renderHtml]
   ]
 }
 

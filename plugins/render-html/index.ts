@@ -1,0 +1,72 @@
+/**
+ * render-html: one self-contained HTML page for a catalogue (inline CSS and script, no network request, light and
+ * dark), added as an output beside the spec: `x.endpoints.json` -> `x.endpoints.html`, `x.json` or `x.yaml` ->
+ * `x.html`. Rows are rendered on the server so the first screen needs no script; the script adds search, details,
+ * tables, type jumps, deep links and keys. Warnings of earlier plugins show as finding chips on their endpoints.
+ */
+import {readFileSync} from 'node:fs'
+import {createRequire} from 'node:module'
+import path from 'node:path'
+import {VFile} from 'vfile'
+import type {ParsedTree} from '../parse.js'
+import {addOutput, hasErrors} from '../../pipeline/data.js'
+import {ApipeError, show} from '../../pipeline/errors.js'
+import {packageRoot} from '../../pipeline/schemas.js'
+import type {Catalogue} from '../../schemas/types/endpoints.js'
+import {pageModel} from './model.js'
+
+/** Options of render-html; each overrides the spec's `layout`. */
+export interface Options {
+  /** Columns of group cards, 1 to 4 (default: `layout.columns`, else 3). */
+  columns?: number
+  /** Card width in CSS pixels (default: `layout.card_width`, else 420). */
+  cardWidth?: number
+  /** Whether to show the types section (default: `layout.show_types`, else true). */
+  showTypes?: boolean
+}
+
+const require = createRequire(import.meta.url)
+const assetDir = path.join(packageRoot, 'plugins', 'render-html')
+let assets: {template: import('nunjucks').Template; css: string; js: string} | undefined
+
+/** Render catalogue trees to a page. */
+export default function renderHtml(options: Options = {}) {
+  if (options.columns !== undefined && !(Number.isInteger(options.columns) && options.columns >= 1 && options.columns <= 4)) {
+    throw new ApipeError('APIPE_ERR_OPTION', [show(options.columns), 'columns', '1 to 4'])
+  }
+  if (options.cardWidth !== undefined && !(typeof options.cardWidth === 'number' && options.cardWidth > 0)) {
+    throw new ApipeError('APIPE_ERR_OPTION', [show(options.cardWidth), 'cardWidth', 'a positive number of pixels'])
+  }
+  return (tree: ParsedTree, file: VFile) => {
+    if (tree.type !== 'catalogue' || hasErrors(file)) return
+    addOutput(file, new VFile({cwd: file.cwd, path: pagePath(file.path || 'catalogue.json'), value: renderPage(withLayout(tree.spec, options), file)}))
+  }
+}
+
+/** The page of a valid catalogue, as a string. */
+export function renderPage(spec: Catalogue, file: VFile = new VFile()): string {
+  assets ??= loadAssets()
+  return assets.template.render({...pageModel(spec, file), css: assets.css, js: assets.js})
+}
+
+/** `x.endpoints.json` -> `x.endpoints.html`; `x.json`, `x.yaml` -> `x.html`. */
+export function pagePath(specPath: string): string {
+  const extension = path.extname(specPath)
+  return (extension ? specPath.slice(0, -extension.length) : specPath) + '.html'
+}
+
+function withLayout(spec: Catalogue, options: Options): Catalogue {
+  if (options.columns === undefined && options.cardWidth === undefined && options.showTypes === undefined) return spec
+  const layout = {...spec.layout}
+  if (options.columns !== undefined) layout.columns = options.columns
+  if (options.cardWidth !== undefined) layout.card_width = options.cardWidth
+  if (options.showTypes !== undefined) layout.show_types = options.showTypes
+  return {...spec, layout}
+}
+
+function loadAssets() {
+  const nunjucks = require('nunjucks') as typeof import('nunjucks')
+  const env = new nunjucks.Environment(null, {autoescape: true, trimBlocks: true, lstripBlocks: true})
+  const read = (name: string) => readFileSync(path.join(assetDir, name), 'utf8')
+  return {template: new nunjucks.Template(read('page.njk'), env, 'page.njk', true), css: read('page.css'), js: read('page.client.js')}
+}

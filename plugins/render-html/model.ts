@@ -1,0 +1,157 @@
+/**
+ * The page's view model: what the template prints for each group, endpoint and type, computed once on the server
+ * so the page needs no work before its first screen. Findings (warnings) are attached to the endpoint they name.
+ */
+import type {VFile} from 'vfile'
+import type {Catalogue, Endpoint, TypeDefinition} from '../../schemas/types/endpoints.js'
+
+/** How many status chips a row shows before a `+N` chip. */
+export const maxStatusChips = 4
+
+/** An endpoint as the page shows it. */
+export interface EndpointView {
+  id: string
+  index: number
+  method: string
+  /** `rest`, `graphql` or `event`: the badge family. */
+  family: 'rest' | 'graphql' | 'event'
+  /** The path in pieces, `{params}` marked. */
+  pathParts: Array<{text: string; param: boolean}>
+  path: string
+  summary: string | undefined
+  /** The auth chip; undefined for `none` and for no auth. */
+  auth: string | undefined
+  statuses: Array<{code: number; kind: string}>
+  moreStatuses: number
+  deprecated: boolean
+  findings: string[]
+}
+
+/** A group card. */
+export interface GroupView {
+  id: string
+  label: string
+  description: string | undefined
+  endpoints: EndpointView[]
+}
+
+/** A table of the dashboard, with the endpoints that name it. */
+export interface TableView {
+  name: string
+  endpoints: Array<{id: string; method: string; path: string}>
+}
+
+/** Everything the template needs. */
+export interface PageModel {
+  meta: Catalogue['meta']
+  groups: GroupView[]
+  types: TypeDefinition[]
+  showTypes: boolean
+  tables: TableView[]
+  findingCount: number
+  endpointCount: number
+  layout: {columns: number; cardWidth: number}
+  /** The data the page script reads on selection (details, search), as JSON safe inside `<script>`. */
+  data: string
+}
+
+/** Build the model from a valid catalogue and the findings on its file. */
+export function pageModel(spec: Catalogue, file: VFile): PageModel {
+  const findings = findingsByEndpoint(file)
+  const typeNames = new Set((spec.types ?? []).map((type) => type.name))
+  const groups = new Map<string, GroupView>()
+  for (const group of spec.groups ?? []) groups.set(group.id, {id: group.id, label: group.label ?? group.id, description: group.description, endpoints: []})
+  const tables = new Map<string, TableView>()
+  const views = spec.endpoints.map((endpoint, index) => {
+    const view = endpointView(endpoint, index, findings.get(index) ?? [])
+    const groupId = endpoint.group ?? 'default'
+    if (!groups.has(groupId)) groups.set(groupId, {id: groupId, label: groupId === 'default' ? 'Default' : groupId, description: undefined, endpoints: []})
+    groups.get(groupId)!.endpoints.push(view)
+    for (const entity of endpoint.entities ?? []) {
+      if (!tables.has(entity)) tables.set(entity, {name: entity, endpoints: []})
+      tables.get(entity)!.endpoints.push({id: endpoint.id, method: endpoint.method, path: endpoint.path})
+    }
+    return view
+  })
+  return {
+    meta: spec.meta,
+    groups: [...groups.values()].filter((group) => group.endpoints.length > 0),
+    types: spec.types ?? [],
+    showTypes: spec.layout?.show_types !== false && (spec.types ?? []).length > 0,
+    tables: [...tables.values()].sort((a, b) => a.name.localeCompare(b.name)),
+    findingCount: views.filter((view) => view.findings.length > 0).length,
+    endpointCount: views.length,
+    layout: {columns: spec.layout?.columns ?? 3, cardWidth: spec.layout?.card_width ?? 420},
+    data: scriptJson({
+      title: spec.meta.title,
+      version: spec.meta.version ?? '',
+      repository: repositoryUrl(spec.meta.repository),
+      endpoints: spec.endpoints.map((endpoint, index) => ({
+        id: endpoint.id,
+        method: endpoint.method,
+        path: endpoint.path,
+        group: endpoint.group ?? 'default',
+        summary: endpoint.summary ?? '',
+        description: endpoint.description ?? '',
+        auth: endpoint.auth ?? '',
+        status: [...new Set(endpoint.status ?? [])].sort((a, b) => a - b),
+        tags: endpoint.tags ?? [],
+        entities: endpoint.entities ?? [],
+        params: endpoint.params ?? [],
+        request: typeLink(endpoint.request, typeNames),
+        response: typeLink(endpoint.response, typeNames),
+        sources: endpoint.sources ?? [],
+        deprecated: endpoint.deprecated === true,
+        findings: views[index].findings
+      }))
+    })
+  }
+}
+
+function endpointView(endpoint: Endpoint, index: number, findings: string[]): EndpointView {
+  const statuses = [...new Set(endpoint.status ?? [])].sort((a, b) => a - b)
+  return {
+    id: endpoint.id,
+    index,
+    method: endpoint.method,
+    family: endpoint.method === 'EVENT' ? 'event' : ['QUERY', 'MUTATION', 'SUBSCRIPTION'].includes(endpoint.method) ? 'graphql' : 'rest',
+    pathParts: endpoint.path.split(/(\{[^}]*\})/).filter(Boolean).map((text) => ({text, param: /^\{.*\}$/.test(text)})),
+    path: endpoint.path,
+    summary: endpoint.summary,
+    auth: endpoint.auth && endpoint.auth !== 'none' ? endpoint.auth : undefined,
+    statuses: statuses.slice(0, maxStatusChips).map((code) => ({code, kind: `s${String(code)[0]}xx`})),
+    moreStatuses: Math.max(0, statuses.length - maxStatusChips),
+    deprecated: endpoint.deprecated === true,
+    findings
+  }
+}
+
+/** A request/response type and, when it names a declared type, that type (for the chip that jumps to it). */
+function typeLink(expression: string | undefined, names: Set<string>): {text: string; target: string} | null {
+  if (!expression) return null
+  const base = expression.replace(/[[\]!?\s]/g, '')
+  return {text: expression, target: names.has(base) ? base : ''}
+}
+
+/** Warnings that name an endpoint (`endpoints[3]…`), by endpoint index. */
+function findingsByEndpoint(file: VFile): Map<number, string[]> {
+  const result = new Map<number, string[]>()
+  for (const message of file.messages) {
+    const match = /^endpoints\[(\d+)\]/.exec(message.jsonPath ?? '')
+    if (!match || message.fatal === true) continue
+    const index = Number(match[1])
+    result.set(index, [...(result.get(index) ?? []), `${message.ruleId}: ${message.reason}`])
+  }
+  return result
+}
+
+/** The repository URL without `.git` or a trailing slash, or '' when it is not an http(s) URL. */
+export function repositoryUrl(repository: string | undefined): string {
+  if (!repository || !/^https?:\/\//i.test(repository)) return ''
+  return repository.replace(/\.git$/, '').replace(/\/+$/, '')
+}
+
+/** JSON that cannot end a `<script>` element or open a comment inside it. */
+function scriptJson(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029')
+}

@@ -1,0 +1,288 @@
+// The page's behaviour: search with facets, selection and details, tables, type jumps, deep links and keys.
+// Plain DOM code, inlined into the page; it builds the details panel with textContent only, never with HTML.
+;(function () {
+  'use strict'
+  var data = JSON.parse(document.getElementById('apipe-data').textContent)
+  var endpoints = data.endpoints
+  var search = document.getElementById('apipe-search')
+  var count = document.getElementById('apipe-count')
+  var empty = document.getElementById('apipe-empty')
+  var details = document.getElementById('apipe-details')
+  var findingsButton = document.getElementById('apipe-findings')
+  var rows = []
+  var byId = Object.create(null)
+  document.querySelectorAll('a.row').forEach(function (row) {
+    var index = Number(row.getAttribute('data-index'))
+    rows[index] = row
+    byId[endpoints[index].id] = index
+  })
+  var cards = Array.prototype.slice.call(document.querySelectorAll('.card'))
+  var haystacks = endpoints.map(function (e) {
+    return (e.method + ' ' + e.path + ' ' + e.summary + ' ' + e.tags.join(' ')).toLowerCase()
+  })
+  var visible = rows.map(function () { return true })
+  var selected = -1
+  var facets = {
+    method: function (e, v) { return e.method.toLowerCase() === v },
+    group: function (e, v) { return e.group.toLowerCase() === v },
+    tag: function (e, v) { return e.tags.some(function (t) { return t.toLowerCase() === v }) },
+    auth: function (e, v) { return (e.auth || 'none').toLowerCase() === v },
+    table: function (e, v) { return e.entities.some(function (t) { return t.toLowerCase() === v }) },
+    deprecated: function (e, v) { return e.deprecated === (v === 'true' || v === 'yes') },
+    has: function (e, v) { return v === 'finding' ? e.findings.length > 0 : true }
+  }
+
+  /** Parse `method:GET pets "two words"` into facet tests and free-text terms. */
+  function parse(query) {
+    var tests = []
+    var terms = []
+    var pattern = /(\w+):("[^"]*"|\S+)|"([^"]*)"|(\S+)/g
+    var match
+    while ((match = pattern.exec(query.toLowerCase()))) {
+      if (match[1] && facets[match[1]]) {
+        tests.push({facet: facets[match[1]], value: match[2].replace(/^"|"$/g, '')})
+      } else {
+        terms.push(match[0].replace(/^"|"$/g, ''))
+      }
+    }
+    return {tests: tests, terms: terms}
+  }
+
+  function applySearch() {
+    var query = parse(search.value.trim())
+    var shown = 0
+    for (var index = 0; index < endpoints.length; index++) {
+      var e = endpoints[index]
+      var hay = haystacks[index]
+      var ok = true
+      for (var t = 0; ok && t < query.terms.length; t++) ok = hay.indexOf(query.terms[t]) !== -1
+      for (var f = 0; ok && f < query.tests.length; f++) ok = query.tests[f].facet(e, query.tests[f].value)
+      if (ok) shown++
+      if (ok !== visible[index]) {
+        visible[index] = ok
+        rows[index].parentNode.hidden = !ok
+      }
+    }
+    cards.forEach(function (card) {
+      var any = card.querySelector('.rows > li:not([hidden])') !== null
+      if (card.hidden === any) card.hidden = !any
+    })
+    count.textContent = shown === endpoints.length ? endpoints.length + ' endpoints' : shown + ' of ' + endpoints.length + ' endpoints'
+    empty.hidden = shown !== 0
+    if (findingsButton) findingsButton.setAttribute('aria-pressed', String(/(^|\s)has:finding(\s|$)/.test(search.value)))
+  }
+
+  function element(tag, className, text) {
+    var node = document.createElement(tag)
+    if (className) node.className = className
+    if (text !== undefined) node.textContent = text
+    return node
+  }
+
+  function section(title, content) {
+    var wrap = element('section')
+    wrap.appendChild(element('h3', '', title))
+    wrap.appendChild(content)
+    return wrap
+  }
+
+  function typeChip(type) {
+    if (!type.target) return element('code', '', type.text)
+    var link = element('a', 'chip type-chip', type.text)
+    link.href = '#type-' + type.target
+    return link
+  }
+
+  function renderDetails(e) {
+    details.textContent = ''
+    var close = element('button', 'close', '×')
+    close.type = 'button'
+    close.setAttribute('aria-label', 'Close details')
+    close.addEventListener('click', closeDetails)
+    details.appendChild(close)
+    var title = element('h2')
+    title.appendChild(element('span', 'method m-' + e.method.toLowerCase(), e.method))
+    title.appendChild(element('span', 'path', e.path))
+    details.appendChild(title)
+    var chips = element('div', 'chip-list')
+    if (e.deprecated) chips.appendChild(element('span', 'chip deprecated-chip', 'deprecated'))
+    if (e.auth && e.auth !== 'none') chips.appendChild(element('span', 'chip lock', 'auth: ' + e.auth))
+    e.tags.forEach(function (tag) { chips.appendChild(element('span', 'chip', '#' + tag)) })
+    details.appendChild(chips)
+    if (e.summary) details.appendChild(element('p', 'text', e.summary))
+    if (e.description) details.appendChild(section('Description', element('p', 'text', e.description)))
+    if (e.params.length) {
+      var table = element('table')
+      var head = element('tr')
+      ;['Name', 'In', 'Type', 'Required'].forEach(function (name) { head.appendChild(element('th', '', name)) })
+      table.appendChild(head)
+      e.params.forEach(function (p) {
+        var tr = element('tr')
+        tr.appendChild(element('td', 'field-name', p.name))
+        tr.appendChild(element('td', '', p.in))
+        tr.appendChild(element('td', '', p.type || ''))
+        tr.appendChild(element('td', '', p.required || p.in === 'path' ? 'yes' : 'no'))
+        tr.title = p.description || ''
+        table.appendChild(tr)
+      })
+      details.appendChild(section('Parameters', table))
+    }
+    if (e.request || e.response) {
+      var types = element('div', 'chip-list')
+      if (e.request) { types.appendChild(element('span', '', 'accepts')); types.appendChild(typeChip(e.request)) }
+      if (e.response) { types.appendChild(element('span', '', 'returns')); types.appendChild(typeChip(e.response)) }
+      details.appendChild(section('Types', types))
+    }
+    if (e.status.length) {
+      var codes = element('div', 'chip-list')
+      e.status.forEach(function (code) { codes.appendChild(element('span', 'chip status s' + String(code)[0] + 'xx', String(code))) })
+      details.appendChild(section('Responses', codes))
+    }
+    if (e.entities.length) {
+      var entities = element('div', 'chip-list')
+      e.entities.forEach(function (name) {
+        var chip = element('button', 'chip entity', name)
+        chip.type = 'button'
+        chip.addEventListener('click', function () { selectTable(name) })
+        entities.appendChild(chip)
+      })
+      details.appendChild(section('Tables', entities))
+    }
+    if (e.findings.length) {
+      var list = element('ul')
+      e.findings.forEach(function (finding) { list.appendChild(element('li', 'finding-text', finding)) })
+      details.appendChild(section('Findings', list))
+    }
+    if (data.repository) {
+      if (e.sources.length) {
+        var sources = element('ul')
+        e.sources.forEach(function (s) {
+          var item = element('li')
+          var link = element('a', 'source', s.file + (s.line ? ':' + s.line : ''))
+          link.href = data.repository + '/blob/HEAD/' + s.file.split('/').map(encodeURIComponent).join('/') + (s.line ? '#L' + s.line : '')
+          link.target = '_blank'
+          link.rel = 'noopener'
+          item.appendChild(link)
+          sources.appendChild(item)
+        })
+        details.appendChild(section('Source', sources))
+      }
+      var report = element('a', 'report', 'Report a problem with this endpoint')
+      var subject = '[' + data.title + (data.version ? ' ' + data.version : '') + '] ' + e.method + ' ' + e.path + ' (' + e.id + ')'
+      var body = 'Endpoint: ' + e.method + ' ' + e.path + '\nId: ' + e.id + '\nCatalogue: ' + data.title + (data.version ? ' ' + data.version : '') + '\n\nWhat is wrong:\n'
+      report.href = data.repository + '/issues/new?title=' + encodeURIComponent(subject) + '&body=' + encodeURIComponent(body)
+      report.target = '_blank'
+      report.rel = 'noopener'
+      details.appendChild(report)
+    } else if (e.sources.length) {
+      var files = element('ul')
+      e.sources.forEach(function (s) { files.appendChild(element('li', 'source', s.file + (s.line ? ':' + s.line : ''))) })
+      details.appendChild(section('Source', files))
+    }
+    details.hidden = false
+    document.body.classList.add('with-details')
+  }
+
+  function markTables(names) {
+    document.querySelectorAll('.table').forEach(function (table) {
+      table.classList.toggle('hit', names.indexOf(table.getAttribute('data-table')) !== -1)
+    })
+  }
+
+  function select(index, options) {
+    if (selected !== -1 && rows[selected]) rows[selected].classList.remove('selected')
+    selected = index
+    var row = rows[index]
+    row.classList.add('selected')
+    row.setAttribute('aria-current', 'true')
+    renderDetails(endpoints[index])
+    markTables(endpoints[index].entities)
+    if (options && options.scroll) row.scrollIntoView({block: 'nearest'})
+    if (options && options.focus) row.focus({preventScroll: true})
+  }
+
+  function closeDetails() {
+    details.hidden = true
+    document.body.classList.remove('with-details')
+    if (selected !== -1) {
+      rows[selected].classList.remove('selected')
+      rows[selected].removeAttribute('aria-current')
+    }
+    selected = -1
+    markTables([])
+  }
+
+  function selectTable(name) {
+    var pressed
+    document.querySelectorAll('.table').forEach(function (table) {
+      var on = table.getAttribute('data-table') === name && !table.querySelector('.table-name[aria-pressed="true"]')
+      table.querySelector('.table-name').setAttribute('aria-pressed', String(on))
+      table.classList.toggle('hit', on)
+      if (on) pressed = name
+    })
+    endpoints.forEach(function (e, index) {
+      rows[index].classList.toggle('hit', pressed !== undefined && e.entities.indexOf(pressed) !== -1)
+    })
+  }
+
+  function highlightType(name) {
+    document.querySelectorAll('.type.highlight').forEach(function (node) { node.classList.remove('highlight') })
+    var node = document.getElementById('type-' + name)
+    if (node) {
+      node.classList.add('highlight')
+      node.scrollIntoView({block: 'start'})
+    }
+  }
+
+  function fromHash() {
+    var id = decodeURIComponent(location.hash.slice(1))
+    if (id in byId) select(byId[id], {scroll: true})
+    else if (id.indexOf('type-') === 0) highlightType(id.slice(5))
+  }
+
+  /** Select the next (step 1) or previous (step -1) visible row, in page order. */
+  function move(step) {
+    var order = Array.prototype.slice.call(document.querySelectorAll('a.row'))
+    var next = selected === -1 ? (step > 0 ? 0 : order.length - 1) : order.indexOf(rows[selected]) + step
+    while (next >= 0 && next < order.length && order[next].parentNode.hidden) next += step
+    if (next < 0 || next >= order.length) return
+    var target = Number(order[next].getAttribute('data-index'))
+    history.replaceState(null, '', '#' + encodeURIComponent(endpoints[target].id))
+    select(target, {scroll: true, focus: true})
+  }
+
+  search.addEventListener('input', applySearch)
+  window.addEventListener('hashchange', fromHash)
+  document.querySelectorAll('.table-name').forEach(function (button) {
+    button.addEventListener('click', function () { selectTable(button.parentNode.getAttribute('data-table')) })
+  })
+  if (findingsButton) {
+    findingsButton.addEventListener('click', function () {
+      var on = findingsButton.getAttribute('aria-pressed') === 'true'
+      search.value = on ? search.value.replace(/(^|\s)has:finding(?=\s|$)/g, ' ').trim() : (search.value + ' has:finding').trim()
+      applySearch()
+    })
+  }
+  document.addEventListener('keydown', function (event) {
+    var typing = event.target === search
+    if (event.key === '/' && !typing) {
+      event.preventDefault()
+      search.focus()
+      search.select()
+    } else if (event.key === 'Escape') {
+      if (search.value) {
+        search.value = ''
+        applySearch()
+      } else if (!details.hidden) {
+        closeDetails()
+      }
+    } else if (!typing && !event.metaKey && !event.ctrlKey && !event.altKey && (event.key === 'j' || event.key === 'ArrowDown')) {
+      event.preventDefault()
+      move(1)
+    } else if (!typing && !event.metaKey && !event.ctrlKey && !event.altKey && (event.key === 'k' || event.key === 'ArrowUp')) {
+      event.preventDefault()
+      move(-1)
+    }
+  })
+  if (location.hash) fromHash()
+})()
