@@ -14,6 +14,7 @@ test('pipe --help lists every command with one line each', async () => {
   assert.is(code, 0)
   assert.match(stdout, /pipe validate \[--format #0\] \[--frail\] <spec_file>\n\s+Check an endpoint catalogue against its contract\n/)
   assert.match(stdout, /pipe run .*<files or globs> \.\.\.\n\s+Run a preset of plugins over files and globs\n/)
+  assert.match(stdout, /pipe render \[--output,-o #0\] \[--open\] <spec_file>\n\s+Write the self-contained HTML page of a catalogue\n/)
   assert.match(stdout, /pipe sentences \[--section #0\] \[--format #0\] <spec_file>\n\s+Print the documentation sentences of a catalogue\n/)
   assert.not.match(stdout, /\u001b\[/, 'no colour when NO_COLOR is set')
 })

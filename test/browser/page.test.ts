@@ -1,0 +1,183 @@
+import {mkdirSync, mkdtempSync} from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import {pathToFileURL} from 'node:url'
+import {suite} from 'uvu'
+import * as assert from 'uvu/assert'
+import type {Browser, Page} from 'playwright-core'
+import {root} from '../helpers/fixtures.js'
+import {browserMissing, launch} from '../helpers/browser.js'
+import {runPipe} from '../helpers/run-pipe.js'
+
+const page = suite<{browser?: Browser; url: string; tab?: Page; requests: string[]; dialogs: string[]}>('page in Chromium', {url: '', requests: [], dialogs: []})
+const missing = browserMissing()
+const artifacts = path.join(root, 'test', 'artifacts')
+
+page.before(async (context) => {
+  if (missing) return
+  const out = mkdtempSync(path.join(os.tmpdir(), 'apipe-page-'))
+  const target = path.join(out, 'shop.html')
+  const result = await runPipe(['render', path.join(root, 'fixtures', 'render-html', 'shop', 'input.json'), '--output', target])
+  assert.is(result.code, 0, result.stderr)
+  context.url = pathToFileURL(target).href
+  context.browser = await launch()
+})
+
+page.after(async (context) => {
+  await context.browser?.close()
+})
+
+page.before.each(async (context) => {
+  if (missing) return
+  context.requests = []
+  context.dialogs = []
+  context.tab = await context.browser!.newPage({viewport: {width: 1280, height: 900}})
+  context.tab.on('request', (request) => context.requests.push(request.url()))
+  context.tab.on('dialog', (dialog) => {
+    context.dialogs.push(dialog.message())
+    void dialog.dismiss()
+  })
+})
+
+page.after.each(async (context) => {
+  await context.tab?.close()
+})
+
+/** The ids of the rows a user can see. */
+const visibleRows = (tab: Page) => tab.$$eval('a.row', (rows) => rows.filter((row) => (row as HTMLElement).offsetParent !== null).map((row) => row.id))
+
+const check = (name: string, run: (context: {tab: Page; url: string; requests: string[]; dialogs: string[]}) => Promise<void>) =>
+  page(name, async (context) => {
+    if (missing) {
+      console.log(`  skipped "${name}": ${missing}`)
+      return
+    }
+    await run(context as {tab: Page; url: string; requests: string[]; dialogs: string[]})
+  })
+
+check('search filters rows by method, path, summary and tags, and shows the count', async ({tab, url}) => {
+  await tab.goto(url)
+  await tab.fill('#apipe-search', 'customers')
+  assert.equal(await visibleRows(tab), ['listCustomers'])
+  assert.is(await tab.textContent('#apipe-count'), '1 of 11 endpoints')
+  await tab.fill('#apipe-search', 'public')
+  assert.equal(await visibleRows(tab), ['listOrders', 'orderPlaced'])
+  await tab.fill('#apipe-search', 'nothing-matches-this')
+  assert.equal(await visibleRows(tab), [])
+  assert.ok(await tab.isVisible('#apipe-empty'))
+})
+
+check('faceted search filters by method, table, auth, group, tag and deprecated, with free text', async ({tab, url}) => {
+  await tab.goto(url)
+  const cases: Array<[string, string[]]> = [
+    ['method:EVENT', ['orderPlaced']],
+    ['table:order_items', ['createOrder', 'getOrder']],
+    ['auth:bearer', ['listOrders', 'createOrder', 'getOrder', 'patchOrder']],
+    ['auth:none', ['order', 'placeOrder', 'orderChanged', 'orderPlaced', 'health']],
+    ['group:graphql', ['order', 'placeOrder', 'orderChanged']],
+    ['tag:public method:GET', ['listOrders']],
+    ['deprecated:true', ['cancelOrder']],
+    ['method:get orders', ['listOrders', 'getOrder']]
+  ]
+  for (const [query, expected] of cases) {
+    await tab.fill('#apipe-search', query)
+    assert.equal(await visibleRows(tab), expected, query)
+  }
+})
+
+check('/ focuses the search box and Escape clears it', async ({tab, url}) => {
+  await tab.goto(url)
+  await tab.keyboard.press('/')
+  assert.ok(await tab.evaluate(() => document.activeElement?.id === 'apipe-search'))
+  await tab.keyboard.type('method:EVENT')
+  assert.equal(await visibleRows(tab), ['orderPlaced'])
+  await tab.keyboard.press('Escape')
+  assert.is(await tab.inputValue('#apipe-search'), '')
+  assert.is((await visibleRows(tab)).length, 11)
+})
+
+check('a deep link opens that endpoint in the details panel', async ({tab, url}) => {
+  await tab.goto(`${url}#getOrder`)
+  assert.ok(await tab.isVisible('#apipe-details'))
+  assert.is(await tab.textContent('#apipe-details h2 .path'), '/orders/{orderId}')
+  assert.equal(await tab.$$eval('#apipe-details table tr td:first-child', (cells) => cells.map((cell) => cell.textContent)), ['orderId'])
+  assert.ok(await tab.$eval('a.row#getOrder', (row) => row.classList.contains('selected')))
+})
+
+check('clicking a type chip scrolls to the type and highlights it', async ({tab, url}) => {
+  await tab.goto(`${url}#createOrder`)
+  await tab.click('#apipe-details a.type-chip:text("NewOrder")')
+  await tab.waitForFunction(() => document.getElementById('type-NewOrder')?.classList.contains('highlight'))
+  const inView = await tab.$eval('#type-NewOrder', (node) => {
+    const box = node.getBoundingClientRect()
+    return box.top >= 0 && box.top < window.innerHeight
+  })
+  assert.ok(inView, 'the type is scrolled into view')
+  assert.is(await tab.$$eval('.type.highlight', (nodes) => nodes.length), 1)
+})
+
+check('selecting an endpoint highlights its tables, and selecting a table highlights its endpoints', async ({tab, url}) => {
+  await tab.goto(url)
+  await tab.click('a.row#createOrder')
+  assert.equal(await tab.$$eval('.table.hit', (tables) => tables.map((table) => table.getAttribute('data-table'))), ['customers', 'order_items', 'orders'])
+  await tab.click('.table[data-table="customers"] .table-name')
+  assert.equal(await tab.$$eval('a.row.hit', (rows) => rows.map((row) => row.id)), ['createOrder', 'listCustomers'])
+})
+
+check('the report link names the endpoint and the catalogue', async ({tab, url}) => {
+  await tab.goto(`${url}#createOrder`)
+  const href = await tab.getAttribute('#apipe-details a.report', 'href')
+  const title = '[Shop 2.1.0] POST /orders (createOrder)'
+  const body = 'Endpoint: POST /orders\nId: createOrder\nCatalogue: Shop 2.1.0\n\nWhat is wrong:\n'
+  assert.is(href, `https://github.com/example/shop/issues/new?title=${encodeURIComponent(title)}&body=${encodeURIComponent(body)}`)
+  assert.is(await tab.getAttribute('#apipe-details a.source', 'href'), 'https://github.com/example/shop/blob/HEAD/src/orders/create.ts#L8')
+})
+
+check('a summary with <script> and <img onerror> executes nothing and shows as text', async ({tab, url, dialogs}) => {
+  await tab.goto(`${url}#health`)
+  await tab.waitForTimeout(100)
+  assert.equal(dialogs, [])
+  assert.is(await tab.$$eval('a.row#health img, a.row#health script, #apipe-details img', (nodes) => nodes.length), 0)
+  assert.is(await tab.textContent('a.row#health .summary'), 'Health check <script>alert(1)</script> <img src=x onerror=alert(2)>')
+})
+
+check('the findings counter filters to endpoints with findings', async ({tab, url}) => {
+  await tab.goto(url)
+  assert.is(await tab.textContent('#apipe-findings'), '⚠ 1 with findings')
+  await tab.click('#apipe-findings')
+  assert.equal(await visibleRows(tab), ['patchOrder'])
+  assert.is(await tab.getAttribute('#apipe-findings', 'aria-pressed'), 'true')
+  await tab.click('#apipe-findings')
+  assert.is((await visibleRows(tab)).length, 11)
+})
+
+check('j and k move the selection through visible rows', async ({tab, url}) => {
+  await tab.goto(url)
+  await tab.fill('#apipe-search', 'method:GET')
+  await tab.click('h1')
+  await tab.keyboard.press('j')
+  await tab.keyboard.press('j')
+  assert.is(await tab.evaluate(() => location.hash), '#getOrder')
+  await tab.keyboard.press('k')
+  assert.is(await tab.textContent('#apipe-details h2 .path'), '/orders')
+})
+
+check('the page makes no network request of any kind', async ({tab, url, requests}) => {
+  await tab.goto(`${url}#createOrder`)
+  await tab.click('#apipe-details a.type-chip:text("Order")')
+  await tab.fill('#apipe-search', 'orders')
+  await tab.waitForTimeout(200)
+  assert.equal(requests, [url], 'only the page itself is loaded')
+})
+
+check('light and dark screenshots of a real page are saved as artifacts', async ({tab, url}) => {
+  mkdirSync(artifacts, {recursive: true})
+  await tab.goto(`${url}#createOrder`)
+  await tab.screenshot({path: path.join(artifacts, 'shop-light.png'), fullPage: true})
+  await tab.emulateMedia({colorScheme: 'dark'})
+  await tab.screenshot({path: path.join(artifacts, 'shop-dark.png')})
+  const background = await tab.evaluate(() => getComputedStyle(document.body).backgroundColor)
+  assert.is(background, 'rgb(18, 21, 28)', 'dark background under prefers-color-scheme: dark')
+})
+
+page.run()
