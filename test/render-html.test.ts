@@ -58,7 +58,7 @@ test('REST, GraphQL and EVENT rows get their method badge family', () => {
 test('path params are highlighted, auth is a lock chip, and `none` draws nothing', () => {
   const html = renderPage(shop)
   assert.match(row(html, 'getOrder'), /\/orders\/<span class="param">\{orderId\}<\/span>/)
-  assert.match(row(html, 'listOrders'), /<span class="chip lock" title="Requires bearer">.*bearer<\/span>/)
+  assert.match(row(html, 'listOrders'), /<span class="chip lock"><svg aria-hidden="true"><use href="#apipe-lock"><\/use><\/svg>bearer<\/span>/)
   assert.not.match(row(html, 'health'), /chip lock/)
   assert.not.match(row(html, 'order'), /chip lock/)
 })
@@ -80,7 +80,15 @@ test('text from the spec is escaped', () => {
   assert.match(health, /Health check &lt;script&gt;alert\(1\)&lt;\/script&gt; &lt;img src=x onerror=alert\(2\)&gt;/)
   const data = /<script type="application\/json" id="apipe-data">([\s\S]*?)<\/script>/.exec(renderPage(shop))![1]
   assert.not.match(data, /<\/script/i)
-  assert.is(JSON.parse(data).endpoints[6].summary, shop.endpoints[6].summary)
+  assert.is(JSON.parse(data).endpoints[6].id, 'health')
+})
+
+test('params shared by endpoints are stored once in the page data', () => {
+  const param = {name: 'pretty', in: 'query' as const, type: 'boolean'}
+  const endpoints = Array.from({length: 3}, (_, index) => ({id: `e${index}`, method: 'GET' as const, path: `/e${index}`, summary: 'E', params: [param]}))
+  const data = JSON.parse(/id="apipe-data">([\s\S]*?)<\/script>/.exec(renderPage(catalogue(endpoints)))![1])
+  assert.equal(data.params, [param])
+  assert.equal(data.endpoints.map((endpoint: {params: number[]}) => endpoint.params), [[0], [0], [0]])
 })
 
 test('layout: columns and card width reach the masonry; 1 and 4 columns', () => {

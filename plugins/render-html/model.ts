@@ -82,30 +82,56 @@ export function pageModel(spec: Catalogue, file: VFile): PageModel {
     findingCount: views.filter((view) => view.findings.length > 0).length,
     endpointCount: views.length,
     layout: {columns: spec.layout?.columns ?? 3, cardWidth: spec.layout?.card_width ?? 420},
-    data: scriptJson({
-      title: spec.meta.title,
-      version: spec.meta.version ?? '',
-      repository: repositoryUrl(spec.meta.repository),
-      endpoints: spec.endpoints.map((endpoint, index) => ({
-        id: endpoint.id,
-        method: endpoint.method,
-        path: endpoint.path,
-        group: endpoint.group ?? 'default',
-        summary: endpoint.summary ?? '',
-        description: endpoint.description ?? '',
-        auth: endpoint.auth ?? '',
-        status: [...new Set(endpoint.status ?? [])].sort((a, b) => a - b),
-        tags: endpoint.tags ?? [],
-        entities: endpoint.entities ?? [],
-        params: endpoint.params ?? [],
-        request: typeLink(endpoint.request, typeNames),
-        response: typeLink(endpoint.response, typeNames),
-        sources: endpoint.sources ?? [],
-        deprecated: endpoint.deprecated === true,
-        findings: views[index].findings
-      }))
-    })
+    data: scriptJson(clientData(spec, views, typeNames))
   }
+}
+
+/**
+ * What the page script needs beyond the rows it can read (method, path, summary are in the markup): empty fields
+ * are left out and params are stored once in a table, since large APIs repeat the same params on hundreds of
+ * endpoints (Kubernetes: `pretty`, `namespace`, …). This keeps a 1,000-endpoint page well under 1.5 MB.
+ */
+function clientData(spec: Catalogue, views: EndpointView[], typeNames: Set<string>) {
+  const params: unknown[] = []
+  const paramIndex = new Map<string, number>()
+  const intern = (param: unknown) => {
+    const key = JSON.stringify(param)
+    let index = paramIndex.get(key)
+    if (index === undefined) {
+      index = params.push(param) - 1
+      paramIndex.set(key, index)
+    }
+    return index
+  }
+  const endpoints = spec.endpoints.map((endpoint, index) => {
+    const statuses = [...new Set(endpoint.status ?? [])].sort((a, b) => a - b)
+    return compact({
+      id: endpoint.id,
+      group: endpoint.group ?? 'default',
+      description: endpoint.description,
+      auth: endpoint.auth,
+      tags: endpoint.tags,
+      entities: endpoint.entities,
+      params: endpoint.params?.map(intern),
+      request: typeLink(endpoint.request, typeNames),
+      response: typeLink(endpoint.response, typeNames),
+      status: statuses,
+      sources: endpoint.sources,
+      deprecated: endpoint.deprecated === true ? true : undefined,
+      findings: views[index].findings
+    })
+  })
+  return {title: spec.meta.title, version: spec.meta.version ?? '', repository: repositoryUrl(spec.meta.repository), params, endpoints}
+}
+
+/** Drop undefined, null, empty strings and empty arrays. */
+function compact(record: Record<string, unknown>): Record<string, unknown> {
+  const result: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(record)) {
+    if (value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0)) continue
+    result[key] = value
+  }
+  return result
 }
 
 function endpointView(endpoint: Endpoint, index: number, findings: string[]): EndpointView {
@@ -127,8 +153,8 @@ function endpointView(endpoint: Endpoint, index: number, findings: string[]): En
 }
 
 /** A request/response type and, when it names a declared type, that type (for the chip that jumps to it). */
-function typeLink(expression: string | undefined, names: Set<string>): {text: string; target: string} | null {
-  if (!expression) return null
+function typeLink(expression: string | undefined, names: Set<string>): {text: string; target: string} | undefined {
+  if (!expression) return undefined
   const base = expression.replace(/[[\]!?\s]/g, '')
   return {text: expression, target: names.has(base) ? base : ''}
 }

@@ -3,7 +3,16 @@
 ;(function () {
   'use strict'
   var data = JSON.parse(document.getElementById('apipe-data').textContent)
-  var endpoints = data.endpoints
+  // Empty fields are left out of the data, params are shared in a table, and method, path and summary are read from
+  // the rows themselves: fill the endpoints back in once.
+  var endpoints = data.endpoints.map(function (e) {
+    return {
+      id: e.id, group: e.group, description: e.description || '', auth: e.auth || '', tags: e.tags || [],
+      entities: e.entities || [], request: e.request, response: e.response, status: e.status || [], sources: e.sources || [],
+      deprecated: e.deprecated === true, findings: e.findings || [],
+      params: (e.params || []).map(function (index) { return data.params[index] })
+    }
+  })
   var search = document.getElementById('apipe-search')
   var count = document.getElementById('apipe-count')
   var empty = document.getElementById('apipe-empty')
@@ -13,8 +22,13 @@
   var byId = Object.create(null)
   document.querySelectorAll('a.row').forEach(function (row) {
     var index = Number(row.getAttribute('data-index'))
+    var e = endpoints[index]
+    var summary = row.querySelector('.summary')
     rows[index] = row
-    byId[endpoints[index].id] = index
+    byId[e.id] = index
+    e.method = row.firstChild.textContent
+    e.path = row.children[1].textContent
+    e.summary = summary ? summary.textContent : ''
   })
   var cards = Array.prototype.slice.call(document.querySelectorAll('.card'))
   var haystacks = endpoints.map(function (e) {
