@@ -20,6 +20,14 @@ export interface OpenApiTree extends Node {
   version: string
 }
 
+/** An AsyncAPI 2.x or 3.0 document, as parsed. */
+export interface AsyncApiTree extends Node {
+  type: 'asyncapi'
+  document: Record<string, unknown>
+  /** The `asyncapi` field, e.g. `2.6.0` or `3.0.0`. */
+  version: string
+}
+
 declare module 'vfile' {
   interface DataMap {
     /** Files a plugin produced from this one (a page, sentences, a migration); written only when this file has no error. */

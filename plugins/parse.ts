@@ -1,6 +1,7 @@
 /**
  * Parse a JSON or YAML source into a plain tree: `{type: 'openapi', document, version}` when the document has an
- * `openapi` or `swagger` field, else `{type: 'catalogue', spec}`. JSON goes through the fast `JSON.parse`; only a
+ * `openapi` or `swagger` field, `{type: 'asyncapi', document, version}` with an `asyncapi` field, else
+ * `{type: 'catalogue', spec}`. JSON goes through the fast `JSON.parse`; only a
  * failure pays for a second, position-aware scan to say where. A source that cannot be parsed is one fatal `parse`
  * finding with line:column.
  */
@@ -8,7 +9,7 @@ import type {ParseError} from 'jsonc-parser'
 import type {Processor} from 'unified'
 import type {Point} from 'unist'
 import type {VFile} from 'vfile'
-import type {CatalogueTree, OpenApiTree} from '../pipeline/data.js'
+import type {AsyncApiTree, CatalogueTree, OpenApiTree} from '../pipeline/data.js'
 import {jsonc, yaml} from '../pipeline/lazy.js'
 import {rememberYamlDocument} from '../pipeline/position.js'
 import {docsUrl, source} from '../pipeline/rule.js'
@@ -21,7 +22,7 @@ export interface Options {
 }
 
 /** The tree the parser makes. */
-export type ParsedTree = CatalogueTree | OpenApiTree
+export type ParsedTree = CatalogueTree | OpenApiTree | AsyncApiTree
 
 /** Set the processor's parser. */
 export default function parse(this: Processor, options: Options = {}) {
@@ -44,6 +45,7 @@ export function parseSource(text: string, file: VFile, options: Options = {}): P
   if (typeof version === 'string' || typeof version === 'number') {
     return {type: 'openapi', document: record, version: String(version)}
   }
+  if (typeof record.asyncapi === 'string') return {type: 'asyncapi', document: record, version: record.asyncapi}
   return {type: 'catalogue', spec: record as unknown as Catalogue}
 }
 

@@ -1,11 +1,17 @@
 /** The built-in presets by name. Presets are data: ordered plugin lists with options. */
 import type {Preset} from 'unified'
+import renderHtml from '../plugins/render-html/index.js'
+import asyncapi from './asyncapi.js'
 import catalogue from './catalogue.js'
 import docs from './docs.js'
+import graphql from './graphql.js'
 import sentences from './sentences.js'
 import validate from './validate.js'
 
-export const presets = {catalogue, docs, sentences, validate} satisfies Record<string, Preset>
+export const presets = {asyncapi, catalogue, docs, graphql, sentences, validate} satisfies Record<string, Preset>
 
 /** A built-in preset name. */
 export type PresetName = keyof typeof presets
+
+/** Added after a preset, turns its page off (unified skips a plugin whose options are `false`): for commands that write only the catalogue. */
+export const pageOff: Preset = {plugins: [[renderHtml, false]]}

@@ -39,7 +39,10 @@ export default function renderHtml(options: Options = {}) {
   }
   return (tree: ParsedTree, file: VFile) => {
     if (tree.type !== 'catalogue' || hasErrors(file)) return
-    addOutput(file, new VFile({cwd: file.cwd, path: pagePath(file.path || 'catalogue.json'), value: renderPage(withLayout(tree.spec, options), file)}))
+    // After an import, the page is named after the catalogue the import produced (`x.endpoints.json` -> `x.endpoints.html`).
+    const catalogue = file.data.outputs?.find((output) => output.path.endsWith('.json'))
+    const specPath = catalogue?.path ?? (file.path || 'catalogue.json')
+    addOutput(file, new VFile({cwd: file.cwd, path: pagePath(specPath), value: renderPage(withLayout(tree.spec, options), file)}))
   }
 }
 

@@ -17,7 +17,7 @@ import type {Processor} from 'unified'
 import type {VFile} from 'vfile'
 import type {ParsedTree} from '../parse.js'
 import {ruleSet, source, docsUrl, type RuleSetting} from '../../pipeline/rule.js'
-import type {CatalogueTree} from '../../pipeline/data.js'
+import {hasErrors, type CatalogueTree} from '../../pipeline/data.js'
 import {missing, type, schema} from './rules/schema.js'
 import {danglingRef} from './rules/dangling-ref.js'
 import {idClash} from './rules/id-clash.js'
@@ -38,9 +38,11 @@ export interface Options {
 export default function validateCatalogue(this: Processor, options: Options = {}) {
   const run = ruleSet(rules, options.rules, this.data('settings')?.rules)
   return (tree: ParsedTree, file: VFile) => {
+    // An earlier stage (an import) already said why this file is not a usable catalogue.
+    if (hasErrors(file)) return
     if (tree.type !== 'catalogue') {
       const message = file.message(
-        `Unexpected ${tree.type === 'openapi' ? `OpenAPI ${tree.version}` : String((tree as {type: unknown}).type)} document, expected an endpoint catalogue; convert it with \`pipe import openapi\``,
+        `Unexpected ${tree.type === 'openapi' ? `OpenAPI ${tree.version}` : tree.type === 'asyncapi' ? `AsyncAPI ${tree.version}` : String((tree as {type: unknown}).type)} document, expected an endpoint catalogue; convert it with \`pipe import ${tree.type === 'asyncapi' ? 'asyncapi' : 'openapi'}\``,
         {place: {line: 1, column: 1}, ruleId: 'schema', source}
       )
       message.fatal = true

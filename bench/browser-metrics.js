@@ -1,0 +1,47 @@
+// In-page measurements for the page benchmark, the same for apipe's page and Swagger UI:
+// - first screen: milliseconds from navigation start to the first frame in which the endpoint list is on screen;
+// - keystroke: milliseconds from a key press in the search box to the next frame after the page reacted.
+import {chromium} from 'playwright-core'
+
+/** Launch Debian's Chromium headless, with the flags this closed network needs. */
+export function launch() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+  })
+}
+
+/** Open `url` in a fresh page and time its first screen: the first frame where `selector` matches. */
+export async function firstScreen(browser, url, selector) {
+  const page = await browser.newPage({viewport: {width: 1280, height: 900}})
+  await page.addInitScript((wanted) => {
+    const check = () => {
+      if (document.querySelector(wanted)) requestAnimationFrame(() => (window.__firstScreen = performance.now()))
+      else requestAnimationFrame(check)
+    }
+    requestAnimationFrame(check)
+  }, selector)
+  await page.goto(url, {waitUntil: 'commit'})
+  await page.waitForFunction(() => window.__firstScreen !== undefined, undefined, {timeout: 60_000, polling: 50})
+  const ms = await page.evaluate(() => window.__firstScreen)
+  return {page, ms}
+}
+
+/** Type `text` into `input` one key at a time; resolves to the mean ms from keydown to the next painted frame. */
+export async function keystrokes(page, input, text) {
+  await page.click(input)
+  await page.evaluate(() => {
+    window.__keys = []
+    document.addEventListener('keydown', () => {
+      const start = performance.now()
+      requestAnimationFrame(() => setTimeout(() => window.__keys.push(performance.now() - start), 0))
+    }, true)
+  })
+  for (const key of text) {
+    await page.keyboard.type(key)
+    await page.waitForFunction((count) => window.__keys.length >= count, text.indexOf(key) + 1, {polling: 10})
+    await page.waitForTimeout(60)
+  }
+  const times = await page.evaluate(() => window.__keys)
+  return times.reduce((sum, time) => sum + time, 0) / times.length
+}

@@ -1,0 +1,141 @@
+/**
+ * import-asyncapi: an AsyncAPI 2.x or 3.0 document becomes a catalogue of the events the application publishes
+ * (2.x `subscribe` operations, 3.0 `send` operations; what it receives is left out and counted in a note). Each is
+ * an `EVENT` endpoint: the channel address as the path, channel parameters as `path` params, the message payload as
+ * the response type (a union when there are several messages), the first tag as the group (else `default`), the
+ * operation's security, else the first server's, as `auth`. `meta` comes from `info` and the first server.
+ */
+import path from 'node:path'
+import {VFile} from 'vfile'
+import {addOutput, type AsyncApiTree, type CatalogueTree} from '../../pipeline/data.js'
+import {source} from '../../pipeline/rule.js'
+import type {Catalogue, Endpoint, Group, Param} from '../../schemas/types/endpoints.js'
+import {authOf} from './auth.js'
+import {asRecord, publishedOperations, str, type Published} from './operations.js'
+import {pascal, PayloadTypes} from './payload-types.js'
+import {RefResolver} from './refs.js'
+
+/** Import AsyncAPI trees into catalogue trees, and add `<name>.endpoints.json` as an output. */
+export default function importAsyncapi() {
+  return (tree: AsyncApiTree, file: VFile): CatalogueTree | undefined => {
+    if (tree.type !== 'asyncapi') {
+      const message = file.message('Unexpected document without an `asyncapi` field, expected an AsyncAPI 2.x or 3.0 document (a file that other documents reference is not one)', {
+        place: {line: 1, column: 1},
+        ruleId: 'asyncapi',
+        source
+      })
+      message.fatal = true
+      return undefined
+    }
+    if (!/^[23]\./.test(tree.version)) {
+      const message = file.message(`Unexpected AsyncAPI version \`${tree.version}\`, expected 2.x or 3.0`, {place: {line: 1, column: 1}, ruleId: 'asyncapi', source})
+      message.fatal = true
+      return undefined
+    }
+    const {spec, received} = asyncapiCatalogue(tree, file)
+    if (received > 0) {
+      file.info(`Left out ${received} operation(s) the application receives; the catalogue lists what it publishes`, {ruleId: 'asyncapi', source})
+    }
+    const stem = (file.stem ?? 'asyncapi').replace(/(-asyncapi|\.asyncapi)$/, '')
+    addOutput(file, new VFile({cwd: file.cwd, path: path.join(file.dirname ?? '.', `${stem}.endpoints.json`), value: JSON.stringify(spec, null, 2) + '\n'}))
+    return {type: 'catalogue', spec}
+  }
+}
+
+/** The catalogue of an AsyncAPI document, and how many received operations were left out. */
+export function asyncapiCatalogue(tree: AsyncApiTree, file: VFile): {spec: Catalogue; received: number} {
+  const document = tree.document
+  const filePath = file.path ? path.resolve(file.cwd, file.path) : path.resolve('asyncapi.yaml')
+  const refs = new RefResolver(document, filePath)
+  const payloads = new PayloadTypes(refs)
+  const {published, received} = publishedOperations(document, refs, filePath)
+  const info = asRecord(document.info)
+  const groups = new Map<string, Group>()
+  const tagDescriptions = new Map<string, string>()
+  for (const tag of [...asArray(document.tags), ...asArray(info.tags)]) {
+    const record = asRecord(refs.resolve(tag, filePath).value)
+    if (str(record.name) && str(record.description)) tagDescriptions.set(String(record.name), String(record.description))
+  }
+  const ids = new Set<string>()
+  const endpoints = published.map((operation) => {
+    const endpoint = eventEndpoint(operation, document, refs, payloads, filePath, ids)
+    const group = endpoint.group ?? 'default'
+    if (!groups.has(group)) groups.set(group, {id: group, ...(tagDescriptions.has(group) ? {description: tagDescriptions.get(group)} : {})})
+    return endpoint
+  })
+  const meta: Catalogue['meta'] = {title: str(info.title) ?? file.stem ?? 'Events'}
+  if (str(info.version)) meta.version = String(info.version)
+  const baseUrl = serverUrl(document, refs, filePath)
+  if (baseUrl) meta.base_url = baseUrl
+  if (str(info.description)) meta.description = String(info.description).trim()
+  const spec: Catalogue = {schema_version: 1, diagram_type: 'endpoints', meta, groups: [...groups.values()].filter((group) => group.id !== 'default' || endpoints.some((endpoint) => !endpoint.group)), endpoints, types: [...payloads.types.values()]}
+  return {spec, received}
+}
+
+function eventEndpoint(published: Published, document: Record<string, unknown>, refs: RefResolver, payloads: PayloadTypes, file: string, ids: Set<string>): Endpoint {
+  const {operation} = published
+  const messages = published.messages.map((message) => ({resolved: refs.resolve(message, file)}))
+  const firstMessage = asRecord(messages[0]?.resolved.value)
+  const id = unique(published.id ?? lowerFirst(pascal(`publish ${published.address}`)), ids)
+  const endpoint: Endpoint = {id, method: 'EVENT', path: published.address}
+  const tags = asArray(operation.tags).map((tag) => str(asRecord(refs.resolve(tag, file).value).name)).filter((tag): tag is string => tag !== undefined)
+  if (tags[0]) endpoint.group = tags[0]
+  const summary = str(operation.summary) ?? str(firstMessage.summary) ?? str(firstMessage.title)
+  if (summary) endpoint.summary = summary.trim().replace(/\s+/g, ' ')
+  const description = str(operation.description) ?? str(firstMessage.description)
+  if (description) endpoint.description = description.trim()
+  const auth = authOf(document, operation, refs, file)
+  if (auth) endpoint.auth = auth
+  const params = Object.entries(published.parameters).map(([name, raw]) => {
+    const parameter = asRecord(refs.resolve(raw, file).value)
+    const schema = asRecord(refs.resolve(parameter.schema, file).value)
+    const param: Param = {name, in: 'path', type: str(schema.type) ?? 'string', required: true}
+    if (str(parameter.description)) param.description = String(parameter.description).trim()
+    return param
+  })
+  if (params.length > 0) endpoint.params = params
+  const responses = messages.map(({resolved}) => {
+    const message = asRecord(resolved.value)
+    const messageName = str(message.name) ?? str(message.messageId) ?? resolved.name ?? id
+    return payloads.typeOf(message.payload, refs.fileOf(message, resolved.file), `${pascal(messageName)}Payload`)
+  })
+  const distinct = [...new Set(responses)]
+  if (distinct.length === 1) endpoint.response = distinct[0]
+  else if (distinct.length > 1) {
+    const union = `${pascal(id)}Message`
+    payloads.types.set(union, {name: union, kind: 'union', members: distinct})
+    endpoint.response = union
+  }
+  if (tags.length > 1) endpoint.tags = tags.slice(1)
+  return endpoint
+}
+
+/** The first server as a URL: 2.x `url`, 3.0 `host` + `pathname`, with the protocol and variables' defaults. */
+function serverUrl(document: Record<string, unknown>, refs: RefResolver, file: string): string | undefined {
+  const first = Object.values(asRecord(document.servers))[0]
+  if (!first) return undefined
+  const server = asRecord(refs.resolve(first, file).value)
+  let url = str(server.url) ?? `${str(server.host) ?? ''}${str(server.pathname) ?? ''}`
+  if (!url) return undefined
+  for (const [name, variable] of Object.entries(asRecord(server.variables))) {
+    const fallback = str(asRecord(refs.resolve(variable, file).value).default)
+    if (fallback !== undefined) url = url.split(`{${name}}`).join(fallback)
+  }
+  const protocol = str(server.protocol)
+  return protocol && !/^[a-z][\w+.-]*:\/\//i.test(url) ? `${protocol}://${url}` : url
+}
+
+function unique(id: string, ids: Set<string>): string {
+  let candidate = id
+  for (let counter = 2; ids.has(candidate); counter++) candidate = `${id}${counter}`
+  ids.add(candidate)
+  return candidate
+}
+
+function lowerFirst(text: string): string {
+  return text[0].toLowerCase() + text.slice(1)
+}
+
+function asArray(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : []
+}

@@ -1,0 +1,61 @@
+/**
+ * The operations an application publishes, in AsyncAPI 2.x (`subscribe` under a channel: clients subscribe to what
+ * the application sends) and 3.0 (`action: send`), with what the importer needs of each.
+ */
+import type {RefResolver} from './refs.js'
+
+type Record_ = Record<string, unknown>
+
+/** One published operation. */
+export interface Published {
+  /** operationId (2.x) or the operation's key (3.0), if any. */
+  id?: string
+  /** The channel address (2.x: the channel's key; 3.0: `address`, else the key). */
+  address: string
+  /** Channel parameters by name. */
+  parameters: Record_
+  operation: Record_
+  /** The messages it sends, unresolved. */
+  messages: unknown[]
+}
+
+/** The published operations of a document, and how many received ones were left out. */
+export function publishedOperations(document: Record_, refs: RefResolver, file: string): {published: Published[]; received: number} {
+  const published: Published[] = []
+  let received = 0
+  if (String(document.asyncapi).startsWith('2.')) {
+    for (const [address, raw] of Object.entries(asRecord(document.channels))) {
+      const channel = asRecord(refs.resolve(raw, file).value)
+      if (channel.publish) received++
+      const operation = asRecord(channel.subscribe)
+      if (!channel.subscribe) continue
+      const message = refs.resolve(operation.message, file).value as Record_ | undefined
+      const messages = Array.isArray(message?.oneOf) ? (message!.oneOf as unknown[]) : operation.message ? [operation.message] : []
+      published.push({id: str(operation.operationId), address, parameters: asRecord(channel.parameters), operation, messages})
+    }
+    return {published, received}
+  }
+  for (const [key, raw] of Object.entries(asRecord(document.operations))) {
+    const operation = asRecord(refs.resolve(raw, file).value)
+    if (operation.action !== 'send') {
+      received++
+      continue
+    }
+    const channelRef = refs.resolve(operation.channel, file)
+    const channel = asRecord(channelRef.value)
+    const address = str(channel.address) ?? channelRef.name ?? key
+    const messages = Array.isArray(operation.messages) && operation.messages.length > 0 ? operation.messages : Object.values(asRecord(channel.messages))
+    published.push({id: key, address, parameters: asRecord(channel.parameters), operation, messages})
+  }
+  return {published, received}
+}
+
+/** `value` when it is a plain object, else an empty one. */
+export function asRecord(value: unknown): Record_ {
+  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record_) : {}
+}
+
+/** `value` when it is a non-empty string. */
+export function str(value: unknown): string | undefined {
+  return typeof value === 'string' && value.trim() !== '' ? value : undefined
+}

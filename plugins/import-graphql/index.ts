@@ -1,0 +1,150 @@
+/**
+ * import-graphql: a GraphQL schema becomes a catalogue. Every field of Query, Mutation and Subscription is an
+ * endpoint: method `QUERY`, `MUTATION` or `SUBSCRIPTION`; the operation signature as the path
+ * (`pet(id: ID!): Pet`); arguments as params `in: arg` (`required` for non-null ones); the return type as the
+ * response (`[Pet!]!` -> `Pet[]`); a single input-object argument as the request; the description's first line as
+ * the summary and the whole as the description; `@deprecated` as `deprecated`. Endpoints are grouped by a
+ * `@tag(name: "…")` directive when present, else by the return type's name. Types are those the operations reach
+ * (all with `allTypes`), built-in scalars and introspection types left out. `meta.api_kind` is `graphql`.
+ */
+import path from 'node:path'
+import {getNamedType, isInputObjectType, Kind, type GraphQLField, type GraphQLNamedType, type GraphQLObjectType} from 'graphql'
+import {VFile} from 'vfile'
+import type {GraphqlTree} from '../parse-graphql.js'
+import {addOutput, type CatalogueTree} from '../../pipeline/data.js'
+import {ApipeError, show} from '../../pipeline/errors.js'
+import type {Catalogue, Endpoint, Group, Param} from '../../schemas/types/endpoints.js'
+import {describe} from './text.js'
+import {isCatalogued, isRequired, referencedTypes, typeDefinition, typeExpression} from './types.js'
+
+/** Options of import-graphql. */
+export interface Options {
+  /** Keep every type of the schema, not only those the operations reach (default: false). */
+  allTypes?: boolean
+  /** `meta.title` (default: the schema's description, else the file name). */
+  title?: string
+}
+
+const roots = [
+  ['QUERY', 'getQueryType'],
+  ['MUTATION', 'getMutationType'],
+  ['SUBSCRIPTION', 'getSubscriptionType']
+] as const
+
+/** Import GraphQL trees into catalogue trees, and add `<name>.endpoints.json` as an output. */
+export default function importGraphql(options: Options = {}) {
+  if (options.allTypes !== undefined && typeof options.allTypes !== 'boolean') {
+    throw new ApipeError('APIPE_ERR_OPTION', [show(options.allTypes), 'allTypes', 'a boolean'])
+  }
+  return (tree: GraphqlTree, file: VFile): CatalogueTree | undefined => {
+    if (tree.type !== 'graphql') return undefined
+    const spec = graphqlCatalogue(tree, file, options)
+    const stem = file.stem ?? 'schema'
+    addOutput(file, new VFile({cwd: file.cwd, path: path.join(file.dirname ?? '.', `${stem}.endpoints.json`), value: JSON.stringify(spec, null, 2) + '\n'}))
+    return {type: 'catalogue', spec}
+  }
+}
+
+/** The catalogue of a GraphQL schema. */
+export function graphqlCatalogue(tree: GraphqlTree, file: VFile, options: Options = {}): Catalogue {
+  const {schema} = tree
+  const endpoints: Endpoint[] = []
+  const groups = new Map<string, Group>()
+  const ids = new Set<string>()
+  const rootTypes = new Set<GraphQLObjectType>()
+  for (const [method, getter] of roots) {
+    const root = schema[getter]() as GraphQLObjectType | null | undefined
+    if (!root) continue
+    rootTypes.add(root)
+    for (const field of Object.values(root.getFields())) {
+      const endpoint = operation(field, method, uniqueId(field.name, method, ids))
+      if (!groups.has(endpoint.group!)) groups.set(endpoint.group!, {id: endpoint.group!})
+      endpoints.push(endpoint)
+    }
+  }
+  const named = options.allTypes
+    ? Object.values(schema.getTypeMap())
+    : reached(endpoints.length === 0 ? [] : [...rootTypes].flatMap((root) => Object.values(root.getFields()).flatMap(fieldTypes)))
+  const types = named.filter((type) => isCatalogued(type) && !rootTypes.has(type as GraphQLObjectType)).map(typeDefinition)
+  const title = options.title ?? describe(schema.description).summary ?? titleFromPath(file)
+  return {
+    schema_version: 1,
+    diagram_type: 'endpoints',
+    meta: {title, api_kind: 'graphql'},
+    groups: [...groups.values()],
+    endpoints,
+    types
+  }
+}
+
+function operation(field: GraphQLField<unknown, unknown>, method: Endpoint['method'], id: string): Endpoint {
+  const args = field.args.map((arg) => `${arg.name}: ${String(arg.type)}`)
+  const endpoint: Endpoint = {
+    id,
+    method,
+    path: `${field.name}${args.length > 0 ? `(${args.join(', ')})` : ''}: ${String(field.type)}`,
+    group: tagOf(field) ?? getNamedType(field.type).name,
+    ...describe(field.description)
+  }
+  if (field.args.length > 0) {
+    endpoint.params = field.args.map((arg) => {
+      const param: Param = {name: arg.name, in: 'arg', type: typeExpression(arg.type), required: isRequired(arg.type)}
+      if (arg.description?.trim()) param.description = arg.description.trim()
+      return param
+    })
+  }
+  const inputs = field.args.filter((arg) => isInputObjectType(getNamedType(arg.type)))
+  if (inputs.length === 1) endpoint.request = typeExpression(inputs[0].type)
+  endpoint.response = typeExpression(field.type)
+  if (field.deprecationReason != null) {
+    endpoint.deprecated = true
+    if (field.deprecationReason) endpoint['x-deprecation-reason'] = field.deprecationReason
+  }
+  return endpoint
+}
+
+/** The `name` of a `@tag(name: "…")` (or `@group`) directive on the field, if any. */
+function tagOf(field: GraphQLField<unknown, unknown>): string | undefined {
+  for (const directive of field.astNode?.directives ?? []) {
+    if (directive.name.value !== 'tag' && directive.name.value !== 'group') continue
+    const argument = directive.arguments?.find((item) => item.name.value === 'name') ?? directive.arguments?.[0]
+    if (argument?.value.kind === Kind.STRING) return argument.value.value
+  }
+  return undefined
+}
+
+/** Field names are unique per root type; across roots, a clash gets the root's name (`nodeMutation`). */
+function uniqueId(name: string, method: string, ids: Set<string>): string {
+  let id = name
+  if (ids.has(id)) id = `${name}${method[0]}${method.slice(1).toLowerCase()}`
+  for (let counter = 2; ids.has(id); counter++) id = `${name}${counter}`
+  ids.add(id)
+  return id
+}
+
+function fieldTypes(field: GraphQLField<unknown, unknown>): GraphQLNamedType[] {
+  return [getNamedType(field.type), ...field.args.map((arg) => getNamedType(arg.type))]
+}
+
+/** Every named type reachable from `start` through fields, members and interfaces, in first-seen order. */
+function reached(start: GraphQLNamedType[]): GraphQLNamedType[] {
+  const seen = new Set<GraphQLNamedType>()
+  const queue = [...start]
+  while (queue.length > 0) {
+    const type = queue.shift()!
+    if (seen.has(type)) continue
+    seen.add(type)
+    queue.push(...referencedTypes(type))
+  }
+  return [...seen]
+}
+
+const genericNames = new Set(['schema', 'index', 'api', 'graphql', 'introspection', 'openapi', 'swagger', 'asyncapi'])
+
+/** A title from the file name, or from its folder when the name says nothing (`swapi/schema.graphql` -> `swapi`). */
+export function titleFromPath(file: VFile): string {
+  const stem = (file.stem ?? '').replace(/^_+/, '')
+  if (stem && !genericNames.has(stem.toLowerCase())) return stem
+  const folder = file.dirname ? file.dirname.split(/[\\/]/).filter(Boolean).pop() : undefined
+  return folder && folder !== '.' ? folder : stem || 'API'
+}

@@ -1,0 +1,70 @@
+/**
+ * GraphQL types in the catalogue's notation: `[Pet!]!` is `Pet[]` (list marks kept, non-null marks dropped because
+ * `required` says it), and named types become catalogue types by kind.
+ */
+import {
+  getNamedType,
+  isEnumType,
+  isInputObjectType,
+  isInterfaceType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  isScalarType,
+  isSpecifiedScalarType,
+  isUnionType,
+  type GraphQLField,
+  type GraphQLInputField,
+  type GraphQLNamedType,
+  type GraphQLType
+} from 'graphql'
+import type {Field, TypeDefinition} from '../../schemas/types/endpoints.js'
+import {describe} from './text.js'
+
+/** `Pet`, `Pet[]`, `Pet[][]` for a GraphQL type. */
+export function typeExpression(type: GraphQLType): string {
+  if (isNonNullType(type)) return typeExpression(type.ofType)
+  if (isListType(type)) return `${typeExpression(type.ofType)}[]`
+  return type.name
+}
+
+/** Whether a value of this type is always present. */
+export function isRequired(type: GraphQLType): boolean {
+  return isNonNullType(type)
+}
+
+/** The named types a named type refers to: field types, union members, interfaces. */
+export function referencedTypes(type: GraphQLNamedType): GraphQLNamedType[] {
+  if (isObjectType(type) || isInterfaceType(type)) {
+    return [...Object.values(type.getFields()).map((field) => getNamedType(field.type)), ...type.getInterfaces()]
+  }
+  if (isInputObjectType(type)) return Object.values(type.getFields()).map((field) => getNamedType(field.type))
+  if (isUnionType(type)) return [...type.getTypes()]
+  return []
+}
+
+/** Whether a named type belongs in the catalogue: not introspection, not a built-in scalar. */
+export function isCatalogued(type: GraphQLNamedType): boolean {
+  return !type.name.startsWith('__') && !(isScalarType(type) && isSpecifiedScalarType(type))
+}
+
+/** The catalogue type for a named GraphQL type. */
+export function typeDefinition(type: GraphQLNamedType): TypeDefinition {
+  const base: TypeDefinition = {name: type.name}
+  const {summary} = describe(type.description)
+  if (type.description) base.description = type.description.trim() || summary
+  if (isObjectType(type)) return {...base, kind: 'object', fields: fieldsOf(type.getFields())}
+  if (isInterfaceType(type)) return {...base, kind: 'interface', fields: fieldsOf(type.getFields())}
+  if (isInputObjectType(type)) return {...base, kind: 'input', fields: fieldsOf(type.getFields())}
+  if (isEnumType(type)) return {...base, kind: 'enum', values: type.getValues().map((value) => value.name)}
+  if (isUnionType(type)) return {...base, kind: 'union', members: type.getTypes().map((member) => member.name)}
+  return {...base, kind: 'scalar'}
+}
+
+function fieldsOf(fields: Record<string, GraphQLField<unknown, unknown> | GraphQLInputField>): Field[] {
+  return Object.values(fields).map((field) => {
+    const result: Field = {name: field.name, type: typeExpression(field.type), required: isRequired(field.type)}
+    if (field.description?.trim()) result.description = field.description.trim()
+    return result
+  })
+}
