@@ -6,6 +6,7 @@ import {packageRoot} from '../pipeline/schemas.js'
 import {useColor} from './options.js'
 import {ImportAsyncapiCommand} from './commands/import-asyncapi.js'
 import {ImportGraphqlCommand} from './commands/import-graphql.js'
+import {MergeCommand} from './commands/merge.js'
 import {RenderCommand} from './commands/render.js'
 import {RunCommand} from './commands/run.js'
 import {SentencesCommand} from './commands/sentences.js'
@@ -14,7 +15,7 @@ import {ValidateCommand} from './commands/validate.js'
 const {version} = JSON.parse(readFileSync(path.join(packageRoot, 'package.json'), 'utf8')) as {version: string}
 
 /** Every command, in the order `pipe --help` lists them. */
-export const commands = [ValidateCommand, ImportGraphqlCommand, ImportAsyncapiCommand, RenderCommand, SentencesCommand, RunCommand]
+export const commands = [ValidateCommand, ImportGraphqlCommand, ImportAsyncapiCommand, MergeCommand, RenderCommand, SentencesCommand, RunCommand]
 
 /** Build the CLI. */
 export function createCli(): Cli {

@@ -3,7 +3,7 @@
  * bare or under `data`), becomes `{type: 'graphql', schema, document}`. Syntax and schema errors are fatal `parse`
  * findings with line:column.
  */
-import {buildClientSchema, buildSchema, GraphQLError, type GraphQLSchema, type IntrospectionQuery} from 'graphql'
+import {buildASTSchema, buildClientSchema, GraphQLError, isTypeSystemDefinitionNode, isTypeSystemExtensionNode, parse, type GraphQLSchema, type IntrospectionQuery} from 'graphql'
 import type {Processor} from 'unified'
 import type {Node, Point} from 'unist'
 import type {VFile} from 'vfile'
@@ -22,12 +22,19 @@ export default function parseGraphql(this: Processor) {
 
 function readSchema(text: string, file: VFile): GraphQLSchema {
   if (text.trim() === '') fail(file, 'Unexpected empty file, expected GraphQL SDL or an introspection result', {line: 1, column: 1})
-  const first = text.trimStart()[0]
-  if (first === '{' || file.extname === '.json') return fromIntrospection(text, file)
+  const sdl = file.extname === '.graphql' || file.extname === '.gql' || file.extname === '.graphqls'
+  if (!sdl && (text.trimStart()[0] === '{' || file.extname === '.json')) return fromIntrospection(text, file)
   try {
+    const document = parse(text)
+    const definitions = document.definitions.filter((node) => isTypeSystemDefinitionNode(node) || isTypeSystemExtensionNode(node))
+    if (definitions.length === 0) {
+      const place = document.definitions[0]?.loc?.startToken
+      fail(file, 'Unexpected GraphQL operation document, expected a schema with type definitions (SDL) or an introspection result', {line: place?.line ?? 1, column: place?.column ?? 1})
+    }
     // Directive definitions are often left out of published SDL (e.g. `@key` of federation); accept them unknown.
-    return buildSchema(text, {assumeValidSDL: true})
+    return buildASTSchema(document, {assumeValidSDL: true})
   } catch (error) {
+    if (!(error instanceof GraphQLError)) throw error
     const place = error instanceof GraphQLError && error.locations?.[0] ? {line: error.locations[0].line, column: error.locations[0].column} : {line: 1, column: 1}
     fail(file, `Cannot parse GraphQL: ${firstLine(String((error as Error).message))}`, place)
   }

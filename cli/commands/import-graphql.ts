@@ -25,7 +25,7 @@ export class ImportGraphqlCommand extends Command {
 
   allTypes = Option.Boolean('--all-types', false, {description: 'Keep every type of the schema, not only those the operations reach, e.g. `--all-types`'})
 
-  title = Option.String('--title', {description: 'Catalogue title (default: the schema description, else the file name), e.g. `--title Billing`'})
+  title = Option.String('--title', {description: 'Catalogue title (default: the file name, or its folder for `schema.graphql`), e.g. `--title Billing`'})
 
   override async execute(): Promise<number> {
     const [{importCatalogue}, {presets}, {default: importGraphql}] = await Promise.all([

@@ -74,7 +74,7 @@ export function asyncapiCatalogue(tree: AsyncApiTree, file: VFile): {spec: Catal
 
 function eventEndpoint(published: Published, document: Record<string, unknown>, refs: RefResolver, payloads: PayloadTypes, file: string, ids: Set<string>): Endpoint {
   const {operation} = published
-  const messages = published.messages.map((message) => ({resolved: refs.resolve(message, file)}))
+  const messages = published.messages.map(({message, key}) => ({resolved: refs.resolve(message, file), key}))
   const firstMessage = asRecord(messages[0]?.resolved.value)
   const id = unique(published.id ?? lowerFirst(pascal(`publish ${published.address}`)), ids)
   const endpoint: Endpoint = {id, method: 'EVENT', path: published.address}
@@ -94,9 +94,9 @@ function eventEndpoint(published: Published, document: Record<string, unknown>, 
     return param
   })
   if (params.length > 0) endpoint.params = params
-  const responses = messages.map(({resolved}) => {
+  const responses = messages.map(({resolved, key}) => {
     const message = asRecord(resolved.value)
-    const messageName = str(message.name) ?? str(message.messageId) ?? resolved.name ?? id
+    const messageName = str(message.name) ?? str(message.messageId) ?? resolved.name ?? key ?? id
     return payloads.typeOf(message.payload, refs.fileOf(message, resolved.file), `${pascal(messageName)}Payload`)
   })
   const distinct = [...new Set(responses)]

@@ -15,8 +15,8 @@ export interface Published {
   /** Channel parameters by name. */
   parameters: Record_
   operation: Record_
-  /** The messages it sends, unresolved. */
-  messages: unknown[]
+  /** The messages it sends, unresolved, with the key they are listed under when there is one. */
+  messages: Array<{message: unknown; key?: string}>
 }
 
 /** The published operations of a document, and how many received ones were left out. */
@@ -30,7 +30,7 @@ export function publishedOperations(document: Record_, refs: RefResolver, file: 
       const operation = asRecord(channel.subscribe)
       if (!channel.subscribe) continue
       const message = refs.resolve(operation.message, file).value as Record_ | undefined
-      const messages = Array.isArray(message?.oneOf) ? (message!.oneOf as unknown[]) : operation.message ? [operation.message] : []
+      const messages = (Array.isArray(message?.oneOf) ? (message!.oneOf as unknown[]) : operation.message ? [operation.message] : []).map((item) => ({message: item}))
       published.push({id: str(operation.operationId), address, parameters: asRecord(channel.parameters), operation, messages})
     }
     return {published, received}
@@ -44,7 +44,10 @@ export function publishedOperations(document: Record_, refs: RefResolver, file: 
     const channelRef = refs.resolve(operation.channel, file)
     const channel = asRecord(channelRef.value)
     const address = str(channel.address) ?? channelRef.name ?? key
-    const messages = Array.isArray(operation.messages) && operation.messages.length > 0 ? operation.messages : Object.values(asRecord(channel.messages))
+    const messages =
+      Array.isArray(operation.messages) && operation.messages.length > 0
+        ? operation.messages.map((item: unknown) => ({message: item}))
+        : Object.entries(asRecord(channel.messages)).map(([name, item]) => ({message: item, key: name}))
     published.push({id: key, address, parameters: asRecord(channel.parameters), operation, messages})
   }
   return {published, received}

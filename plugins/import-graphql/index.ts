@@ -8,7 +8,7 @@
  * (all with `allTypes`), built-in scalars and introspection types left out. `meta.api_kind` is `graphql`.
  */
 import path from 'node:path'
-import {getNamedType, isInputObjectType, Kind, type GraphQLField, type GraphQLNamedType, type GraphQLObjectType} from 'graphql'
+import {astFromValue, getNamedType, isInputObjectType, Kind, print, type GraphQLField, type GraphQLNamedType, type GraphQLObjectType} from 'graphql'
 import {VFile} from 'vfile'
 import type {GraphqlTree} from '../parse-graphql.js'
 import {addOutput, type CatalogueTree} from '../../pipeline/data.js'
@@ -21,7 +21,7 @@ import {isCatalogued, isRequired, referencedTypes, typeDefinition, typeExpressio
 export interface Options {
   /** Keep every type of the schema, not only those the operations reach (default: false). */
   allTypes?: boolean
-  /** `meta.title` (default: the schema's description, else the file name). */
+  /** `meta.title` (default: the file name, or its folder's for generic names like `schema.graphql`). */
   title?: string
 }
 
@@ -66,11 +66,12 @@ export function graphqlCatalogue(tree: GraphqlTree, file: VFile, options: Option
     ? Object.values(schema.getTypeMap())
     : reached(endpoints.length === 0 ? [] : [...rootTypes].flatMap((root) => Object.values(root.getFields()).flatMap(fieldTypes)))
   const types = named.filter((type) => isCatalogued(type) && !rootTypes.has(type as GraphQLObjectType)).map(typeDefinition)
-  const title = options.title ?? describe(schema.description).summary ?? titleFromPath(file)
+  const meta: Catalogue['meta'] = {title: options.title ?? titleFromPath(file), api_kind: 'graphql'}
+  if (schema.description?.trim()) meta.description = schema.description.trim()
   return {
     schema_version: 1,
     diagram_type: 'endpoints',
-    meta: {title, api_kind: 'graphql'},
+    meta,
     groups: [...groups.values()],
     endpoints,
     types
@@ -78,7 +79,10 @@ export function graphqlCatalogue(tree: GraphqlTree, file: VFile, options: Option
 }
 
 function operation(field: GraphQLField<unknown, unknown>, method: Endpoint['method'], id: string): Endpoint {
-  const args = field.args.map((arg) => `${arg.name}: ${String(arg.type)}`)
+  const args = field.args.map((arg) => {
+    const fallback = arg.defaultValue === undefined ? undefined : astFromValue(arg.defaultValue, arg.type)
+    return `${arg.name}: ${String(arg.type)}${fallback ? ` = ${print(fallback)}` : ''}`
+  })
   const endpoint: Endpoint = {
     id,
     method,

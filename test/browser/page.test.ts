@@ -170,6 +170,12 @@ check('the page makes no network request of any kind', async ({tab, url, request
   assert.equal(requests, [url], 'only the page itself is loaded')
 })
 
+check('the page starts with its header: nothing above the title', async ({tab, url}) => {
+  await tab.goto(url)
+  const top = await tab.$eval('h1', (node) => node.getBoundingClientRect().top)
+  assert.ok(top < 40, `title at ${top}px`)
+})
+
 check('light and dark screenshots of a real page are saved as artifacts', async ({tab, url}) => {
   mkdirSync(artifacts, {recursive: true})
   await tab.goto(`${url}#createOrder`)

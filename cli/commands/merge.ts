@@ -1,0 +1,49 @@
+import {Command, Option} from 'clipanion'
+
+/** `pipe merge <catalogue…> <output>`: one catalogue from several of one bounded context. */
+export class MergeCommand extends Command {
+  static override paths = [['merge']]
+
+  static override usage = Command.Usage({
+    description: 'Merge catalogues of one bounded context (REST, GraphQL, events) into one',
+    details: `
+      Validates each input, then merges them: \`meta\` from the first with \`api_kind: mixed\`, groups united by id,
+      endpoints in input order, identical types kept once. The result is validated too: a repeated endpoint id or
+      a type defined twice differently is an \`id-clash\` error (paths point into the merged catalogue), and then
+      nothing is written. Findings go to stderr; stdout says what was written.
+    `,
+    examples: [['REST, GraphQL and events of the shop in one catalogue', 'pipe merge rest.endpoints.json graphql.endpoints.json events.endpoints.json shop.endpoints.json']]
+  })
+
+  files = Option.Rest({required: 2, name: 'catalogue… output_spec_file'})
+
+  override async execute(): Promise<number> {
+    const [{createProcessor, runPreset, transformFile}, {readInput}, {presets}, {formatFindings, countFindings}, {mergeCatalogues}, {writeFile}] = await Promise.all([
+      import('../../pipeline/process.js'),
+      import('../../pipeline/read.js'),
+      import('../../presets/index.js'),
+      import('../../pipeline/report.js'),
+      import('../../plugins/merge-catalogues.js'),
+      import('node:fs/promises')
+    ])
+    const inputs = this.files.slice(0, -1)
+    const output = this.files[this.files.length - 1]
+    const processor = createProcessor(presets.validate)
+    const checked = await Promise.all(inputs.map((input) => readInput(input)))
+    const trees = []
+    for (const file of checked) trees.push((await transformFile(processor, file)) as {type: string; spec: import('../../schemas/types/endpoints.js').Catalogue} | undefined)
+    if (countFindings(checked).errors > 0) {
+      this.context.stderr.write(formatFindings(checked.filter((file) => file.messages.some((message) => message.fatal)), 'text'))
+      return 1
+    }
+    const specs = trees.map((tree) => tree!.spec)
+    const value = JSON.stringify(mergeCatalogues(specs), null, 2) + '\n'
+    const [merged] = await runPreset(presets.validate, [{path: output, value}])
+    const {errors, warnings} = countFindings([merged])
+    if (errors + warnings > 0) this.context.stderr.write(formatFindings([merged], 'text'))
+    if (errors > 0) return 1
+    await writeFile(output, value)
+    this.context.stdout.write(`Wrote ${output} (${specs.reduce((sum, spec) => sum + spec.endpoints.length, 0)} endpoints from ${specs.length} catalogues)\n`)
+    return 0
+  }
+}

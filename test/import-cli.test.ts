@@ -1,0 +1,81 @@
+import {existsSync, mkdtempSync, readFileSync} from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import {test} from 'uvu'
+import * as assert from 'uvu/assert'
+import {root} from './helpers/fixtures.js'
+import {runPipe} from './helpers/run-pipe.js'
+
+const fixture = (...parts: string[]) => path.join(root, 'fixtures', ...parts)
+const temp = () => mkdtempSync(path.join(os.tmpdir(), 'apipe-import-'))
+
+test('pipe import graphql writes the catalogue and says what it wrote', async () => {
+  const output = path.join(temp(), 'pets.endpoints.json')
+  const result = await runPipe(['import', 'graphql', fixture('import-graphql', 'sdl', 'input.graphql'), output, '--title', 'Pets'])
+  assert.is(result.code, 0)
+  assert.is(result.stdout, `Wrote ${output} (7 endpoints, 7 types)\n`)
+  assert.match(result.stderr, /^warning summary endpoints\[2\] Endpoint `search` has no summary\n/)
+  const spec = JSON.parse(readFileSync(output, 'utf8'))
+  assert.is(spec.meta.title, 'Pets')
+  assert.is(spec.endpoints[0].path, 'pet(id: ID!): Pet')
+})
+
+test('pipe import graphql --all-types keeps types no operation reaches', async () => {
+  const output = path.join(temp(), 'all.json')
+  const result = await runPipe(['import', 'graphql', fixture('import-graphql', 'sdl', 'input.graphql'), output, '--all-types'])
+  assert.is(result.stdout, `Wrote ${output} (7 endpoints, 8 types)\n`)
+})
+
+test('pipe import graphql on broken SDL prints the finding, writes nothing and exits 1', async () => {
+  const output = path.join(temp(), 'x.json')
+  const input = path.relative(root, fixture('import-graphql', 'syntax-error', 'input.graphql'))
+  const result = await runPipe(['import', 'graphql', input, output])
+  assert.equal(result, {code: 1, stdout: '', stderr: 'error parse 7:8 Cannot parse GraphQL: Syntax Error: Expected ":", found Name "String".\n1 error(s), 0 warning(s)\n'})
+  assert.not.ok(existsSync(output))
+})
+
+test('pipe import asyncapi follows relative refs and writes the events', async () => {
+  const output = path.join(temp(), 'events.json')
+  const result = await runPipe(['import', 'asyncapi', fixture('import-asyncapi', 'relative-refs', 'input.yaml'), output])
+  assert.equal(result, {code: 0, stdout: `Wrote ${output} (1 endpoints, 1 types)\n`, stderr: ''})
+  assert.equal(JSON.parse(readFileSync(output, 'utf8')).endpoints[0].response, 'commentLikedPayload')
+})
+
+test('pipe import asyncapi on a fragment says it is not a document and exits 1', async () => {
+  const output = path.join(temp(), 'events.json')
+  const input = path.relative(root, fixture('import-asyncapi', 'fragment', 'input.yaml'))
+  const result = await runPipe(['import', 'asyncapi', input, output])
+  assert.is(result.code, 1)
+  assert.is(result.stderr, 'error asyncapi 1:1 Unexpected document without an `asyncapi` field, expected an AsyncAPI 2.x or 3.0 document (a file that other documents reference is not one)\n1 error(s), 0 warning(s)\n')
+  assert.not.ok(existsSync(output))
+})
+
+test('pipe merge combines REST, GraphQL and events into one mixed catalogue', async () => {
+  const output = path.join(temp(), 'shop.endpoints.json')
+  const inputs = ['rest', 'graphql', 'events'].map((name) => fixture('merge', `${name}.endpoints.json`))
+  const result = await runPipe(['merge', ...inputs, output])
+  assert.equal(result, {code: 0, stdout: `Wrote ${output} (5 endpoints from 3 catalogues)\n`, stderr: ''})
+  const spec = JSON.parse(readFileSync(output, 'utf8'))
+  assert.is(spec.meta.title, 'Pet shop')
+  assert.is(spec.meta.api_kind, 'mixed')
+  assert.equal(spec.groups.map((group: {id: string}) => group.id), ['pets', 'events'])
+  assert.equal(spec.endpoints.map((endpoint: {method: string}) => endpoint.method), ['GET', 'POST', 'QUERY', 'MUTATION', 'EVENT'])
+  assert.equal(spec.types.map((type: {name: string}) => type.name), ['Pet', 'NewPet'])
+})
+
+test('pipe merge reports clashing ids and types as id-clash and writes nothing', async () => {
+  const output = path.join(temp(), 'shop.endpoints.json')
+  const inputs = ['rest', 'graphql', 'clashing-events'].map((name) => fixture('merge', `${name}.endpoints.json`))
+  const result = await runPipe(['merge', ...inputs, output])
+  assert.equal(result, {
+    code: 1,
+    stdout: '',
+    stderr:
+      'error id-clash endpoints[4].id Endpoint id `pet` is already used by endpoints[2].id\n' +
+      'error id-clash types[2].name Type name `Pet` is already used by types[0].name\n' +
+      '2 error(s), 0 warning(s)\n'
+  })
+  assert.not.ok(existsSync(output))
+})
+
+test.run()
