@@ -6,6 +6,8 @@ import {packageRoot} from '../pipeline/schemas.js'
 import {useColor} from './options.js'
 import {ImportAsyncapiCommand} from './commands/import-asyncapi.js'
 import {ImportGraphqlCommand} from './commands/import-graphql.js'
+import {ImportOpenapiCommand} from './commands/import-openapi.js'
+import {MapCommand} from './commands/map.js'
 import {MergeCommand} from './commands/merge.js'
 import {RenderCommand} from './commands/render.js'
 import {RunCommand} from './commands/run.js'
@@ -15,7 +17,7 @@ import {ValidateCommand} from './commands/validate.js'
 const {version} = JSON.parse(readFileSync(path.join(packageRoot, 'package.json'), 'utf8')) as {version: string}
 
 /** Every command, in the order `pipe --help` lists them. */
-export const commands = [ValidateCommand, ImportGraphqlCommand, ImportAsyncapiCommand, MergeCommand, RenderCommand, SentencesCommand, RunCommand]
+export const commands = [ValidateCommand, ImportOpenapiCommand, ImportGraphqlCommand, ImportAsyncapiCommand, MergeCommand, RenderCommand, MapCommand, SentencesCommand, RunCommand]
 
 /** Build the CLI. */
 export function createCli(): Cli {

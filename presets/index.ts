@@ -5,10 +5,11 @@ import asyncapi from './asyncapi.js'
 import catalogue from './catalogue.js'
 import docs from './docs.js'
 import graphql from './graphql.js'
+import openapi from './openapi.js'
 import sentences from './sentences.js'
 import validate from './validate.js'
 
-export const presets = {asyncapi, catalogue, docs, graphql, sentences, validate} satisfies Record<string, Preset>
+export const presets = {asyncapi, catalogue, docs, graphql, openapi, sentences, validate} satisfies Record<string, Preset>
 
 /** A built-in preset name. */
 export type PresetName = keyof typeof presets

@@ -1,4 +1,4 @@
-import {existsSync, mkdtempSync, readFileSync} from 'node:fs'
+import {existsSync, mkdtempSync, readFileSync, writeFileSync} from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import {test} from 'uvu'
@@ -8,6 +8,52 @@ import {runPipe} from './helpers/run-pipe.js'
 
 const fixture = (...parts: string[]) => path.join(root, 'fixtures', ...parts)
 const temp = () => mkdtempSync(path.join(os.tmpdir(), 'apipe-import-'))
+
+test('pipe import openapi writes the catalogue and says what it wrote', async () => {
+  const output = path.join(temp(), 'pets.endpoints.json')
+  const result = await runPipe(['import', 'openapi', fixture('import-openapi', 'v2-swagger', 'input.json'), output])
+  assert.equal(result, {code: 0, stdout: `Wrote ${output} (3 endpoints, 1 types)\n`, stderr: ''})
+  assert.is(readFileSync(output, 'utf8'), readFileSync(fixture('import-openapi', 'v2-swagger', 'output.endpoints.json'), 'utf8'))
+})
+
+test('pipe import openapi --all-types keeps schemas no operation reaches', async () => {
+  const output = path.join(temp(), 'small.json')
+  const result = await runPipe(['import', 'openapi', fixture('import-openapi', 'all-types', 'input.yaml'), output, '--all-types'])
+  assert.is(result.stdout, `Wrote ${output} (1 endpoints, 2 types)\n`)
+})
+
+test('pipe import openapi on a document without operations says so, writes nothing and exits 1', async () => {
+  const output = path.join(temp(), 'x.json')
+  const input = path.relative(root, fixture('import-openapi', 'zero-operations', 'input.yaml'))
+  const result = await runPipe(['import', 'openapi', input, output])
+  assert.equal(result, {code: 1, stdout: '', stderr: 'error openapi paths Unexpected document without operations, expected at least one operation under `paths` (or a webhook)\n1 error(s), 0 warning(s)\n'})
+  assert.not.ok(existsSync(output))
+})
+
+test('pipe import openapi on broken YAML is a parse finding with line and column', async () => {
+  const dir = temp()
+  const input = path.join(dir, 'broken.yaml')
+  writeFileSync(input, 'openapi: 3.0.0\ninfo:\n  title: [unclosed\npaths: {}\n')
+  const result = await runPipe(['import', 'openapi', 'broken.yaml', 'out.json'], {cwd: dir})
+  assert.is(result.code, 1)
+  assert.match(result.stderr, /^error parse \d+:\d+ Cannot parse YAML: /)
+  assert.not.ok(existsSync(path.join(dir, 'out.json')))
+})
+
+test('pipe map writes api.endpoints.json and api.endpoints.html into --output', async () => {
+  const dir = temp()
+  const result = await runPipe(['map', fixture('import-openapi', 'v3-rules', 'input.yaml'), '--output', dir])
+  assert.is(result.code, 0)
+  assert.is(result.stdout, `Wrote ${path.join(dir, 'api.endpoints.json')}\nWrote ${path.join(dir, 'api.endpoints.html')}\n`)
+  assert.is(JSON.parse(readFileSync(path.join(dir, 'api.endpoints.json'), 'utf8')).meta.title, 'Pet store')
+  assert.match(readFileSync(path.join(dir, 'api.endpoints.html'), 'utf8'), /<h1>Pet store<\/h1>/)
+})
+
+test('pipe map on a folder says that mapping a framework project is not available yet', async () => {
+  const result = await runPipe(['map', 'fixtures'])
+  assert.is(result.code, 1)
+  assert.match(result.stderr, /^error map fixtures Unexpected folder: mapping a framework project comes with the framework runtime/)
+})
 
 test('pipe import graphql writes the catalogue and says what it wrote', async () => {
   const output = path.join(temp(), 'pets.endpoints.json')

@@ -4,7 +4,7 @@
  * `oauth2`, `openIdConnect`, `X509` -> `x509`, `plain`/`scramSha256`/`scramSha512` -> `sasl`, `gssapi`,
  * encryption schemes -> `encryption`. No security at all leaves `auth` out.
  */
-import type {RefResolver} from './refs.js'
+import type {JsonRefs} from '../../pipeline/json-refs.js'
 import {asRecord, str} from './operations.js'
 
 const kinds: Record<string, string> = {
@@ -23,14 +23,14 @@ const kinds: Record<string, string> = {
 }
 
 /** The auth kind for an operation, or undefined. */
-export function authOf(document: Record<string, unknown>, operation: Record<string, unknown>, refs: RefResolver, file: string): string | undefined {
-  const servers = Object.values(asRecord(document.servers)).map((server) => asRecord(refs.resolve(server, file).value))
+export function authOf(document: Record<string, unknown>, operation: Record<string, unknown>, refs: JsonRefs): string | undefined {
+  const servers = Object.values(asRecord(document.servers)).map((server) => asRecord(refs.resolve(server).value))
   const requirements = Array.isArray(operation.security) ? operation.security : servers.find((server) => Array.isArray(server.security))?.security
   if (!Array.isArray(requirements) || requirements.length === 0) return undefined
   const schemes = asRecord(asRecord(document.components).securitySchemes)
   const first = asRecord(requirements[0])
   // 2.x: `{schemeName: [scopes]}`; 3.0: a scheme object or a `$ref` to one.
-  const scheme = first.$ref || first.type ? asRecord(refs.resolve(first, file).value) : asRecord(refs.resolve(schemes[Object.keys(first)[0] ?? ''], file).value)
+  const scheme = first.$ref || first.type ? asRecord(refs.resolve(first).value) : asRecord(refs.resolve(schemes[Object.keys(first)[0] ?? '']).value)
   const type = str(scheme.type)
   if (!type) return undefined
   if (type === 'http') return str(scheme.scheme)?.toLowerCase() === 'bearer' ? 'bearer' : (str(scheme.scheme)?.toLowerCase() ?? 'http')

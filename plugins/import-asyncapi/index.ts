@@ -13,7 +13,7 @@ import type {Catalogue, Endpoint, Group, Param} from '../../schemas/types/endpoi
 import {authOf} from './auth.js'
 import {asRecord, publishedOperations, str, type Published} from './operations.js'
 import {pascal, PayloadTypes} from './payload-types.js'
-import {RefResolver} from './refs.js'
+import {JsonRefs} from '../../pipeline/json-refs.js'
 
 /** Import AsyncAPI trees into catalogue trees, and add `<name>.endpoints.json` as an output. */
 export default function importAsyncapi() {
@@ -45,50 +45,49 @@ export default function importAsyncapi() {
 /** The catalogue of an AsyncAPI document, and how many received operations were left out. */
 export function asyncapiCatalogue(tree: AsyncApiTree, file: VFile): {spec: Catalogue; received: number} {
   const document = tree.document
-  const filePath = file.path ? path.resolve(file.cwd, file.path) : path.resolve('asyncapi.yaml')
-  const refs = new RefResolver(document, filePath)
+  const refs = new JsonRefs(document, file.path ? path.resolve(file.cwd, file.path) : undefined)
   const payloads = new PayloadTypes(refs)
-  const {published, received} = publishedOperations(document, refs, filePath)
+  const {published, received} = publishedOperations(document, refs)
   const info = asRecord(document.info)
   const groups = new Map<string, Group>()
   const tagDescriptions = new Map<string, string>()
   for (const tag of [...asArray(document.tags), ...asArray(info.tags)]) {
-    const record = asRecord(refs.resolve(tag, filePath).value)
+    const record = asRecord(refs.resolve(tag).value)
     if (str(record.name) && str(record.description)) tagDescriptions.set(String(record.name), String(record.description))
   }
   const ids = new Set<string>()
   const endpoints = published.map((operation) => {
-    const endpoint = eventEndpoint(operation, document, refs, payloads, filePath, ids)
+    const endpoint = eventEndpoint(operation, document, refs, payloads, ids)
     const group = endpoint.group ?? 'default'
     if (!groups.has(group)) groups.set(group, {id: group, ...(tagDescriptions.has(group) ? {description: tagDescriptions.get(group)} : {})})
     return endpoint
   })
   const meta: Catalogue['meta'] = {title: str(info.title) ?? file.stem ?? 'Events'}
   if (str(info.version)) meta.version = String(info.version)
-  const baseUrl = serverUrl(document, refs, filePath)
+  const baseUrl = serverUrl(document, refs)
   if (baseUrl) meta.base_url = baseUrl
   if (str(info.description)) meta.description = String(info.description).trim()
   const spec: Catalogue = {schema_version: 1, diagram_type: 'endpoints', meta, groups: [...groups.values()].filter((group) => group.id !== 'default' || endpoints.some((endpoint) => !endpoint.group)), endpoints, types: [...payloads.types.values()]}
   return {spec, received}
 }
 
-function eventEndpoint(published: Published, document: Record<string, unknown>, refs: RefResolver, payloads: PayloadTypes, file: string, ids: Set<string>): Endpoint {
+function eventEndpoint(published: Published, document: Record<string, unknown>, refs: JsonRefs, payloads: PayloadTypes, ids: Set<string>): Endpoint {
   const {operation} = published
-  const messages = published.messages.map(({message, key}) => ({resolved: refs.resolve(message, file), key}))
+  const messages = published.messages.map(({message, key}) => ({resolved: refs.resolve(message), key}))
   const firstMessage = asRecord(messages[0]?.resolved.value)
   const id = unique(published.id ?? lowerFirst(pascal(`publish ${published.address}`)), ids)
   const endpoint: Endpoint = {id, method: 'EVENT', path: published.address}
-  const tags = asArray(operation.tags).map((tag) => str(asRecord(refs.resolve(tag, file).value).name)).filter((tag): tag is string => tag !== undefined)
+  const tags = asArray(operation.tags).map((tag) => str(asRecord(refs.resolve(tag).value).name)).filter((tag): tag is string => tag !== undefined)
   if (tags[0]) endpoint.group = tags[0]
   const summary = str(operation.summary) ?? str(firstMessage.summary) ?? str(firstMessage.title)
   if (summary) endpoint.summary = summary.trim().replace(/\s+/g, ' ')
   const description = str(operation.description) ?? str(firstMessage.description)
   if (description) endpoint.description = description.trim()
-  const auth = authOf(document, operation, refs, file)
+  const auth = authOf(document, operation, refs)
   if (auth) endpoint.auth = auth
   const params = Object.entries(published.parameters).map(([name, raw]) => {
-    const parameter = asRecord(refs.resolve(raw, file).value)
-    const schema = asRecord(refs.resolve(parameter.schema, file).value)
+    const parameter = asRecord(refs.resolve(raw).value)
+    const schema = asRecord(refs.resolve(parameter.schema).value)
     const param: Param = {name, in: 'path', type: str(schema.type) ?? 'string', required: true}
     if (str(parameter.description)) param.description = String(parameter.description).trim()
     return param
@@ -97,7 +96,7 @@ function eventEndpoint(published: Published, document: Record<string, unknown>, 
   const responses = messages.map(({resolved, key}) => {
     const message = asRecord(resolved.value)
     const messageName = str(message.name) ?? str(message.messageId) ?? resolved.name ?? key ?? id
-    return payloads.typeOf(message.payload, refs.fileOf(message, resolved.file), `${pascal(messageName)}Payload`)
+    return payloads.typeOf(message.payload, `${pascal(messageName)}Payload`)
   })
   const distinct = [...new Set(responses)]
   if (distinct.length === 1) endpoint.response = distinct[0]
@@ -111,14 +110,14 @@ function eventEndpoint(published: Published, document: Record<string, unknown>, 
 }
 
 /** The first server as a URL: 2.x `url`, 3.0 `host` + `pathname`, with the protocol and variables' defaults. */
-function serverUrl(document: Record<string, unknown>, refs: RefResolver, file: string): string | undefined {
+function serverUrl(document: Record<string, unknown>, refs: JsonRefs): string | undefined {
   const first = Object.values(asRecord(document.servers))[0]
   if (!first) return undefined
-  const server = asRecord(refs.resolve(first, file).value)
+  const server = asRecord(refs.resolve(first).value)
   let url = str(server.url) ?? `${str(server.host) ?? ''}${str(server.pathname) ?? ''}`
   if (!url) return undefined
   for (const [name, variable] of Object.entries(asRecord(server.variables))) {
-    const fallback = str(asRecord(refs.resolve(variable, file).value).default)
+    const fallback = str(asRecord(refs.resolve(variable).value).default)
     if (fallback !== undefined) url = url.split(`{${name}}`).join(fallback)
   }
   const protocol = str(server.protocol)

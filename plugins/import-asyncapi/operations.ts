@@ -2,7 +2,7 @@
  * The operations an application publishes, in AsyncAPI 2.x (`subscribe` under a channel: clients subscribe to what
  * the application sends) and 3.0 (`action: send`), with what the importer needs of each.
  */
-import type {RefResolver} from './refs.js'
+import type {JsonRefs} from '../../pipeline/json-refs.js'
 
 type Record_ = Record<string, unknown>
 
@@ -20,28 +20,28 @@ export interface Published {
 }
 
 /** The published operations of a document, and how many received ones were left out. */
-export function publishedOperations(document: Record_, refs: RefResolver, file: string): {published: Published[]; received: number} {
+export function publishedOperations(document: Record_, refs: JsonRefs): {published: Published[]; received: number} {
   const published: Published[] = []
   let received = 0
   if (String(document.asyncapi).startsWith('2.')) {
     for (const [address, raw] of Object.entries(asRecord(document.channels))) {
-      const channel = asRecord(refs.resolve(raw, file).value)
+      const channel = asRecord(refs.resolve(raw).value)
       if (channel.publish) received++
       const operation = asRecord(channel.subscribe)
       if (!channel.subscribe) continue
-      const message = refs.resolve(operation.message, file).value as Record_ | undefined
+      const message = refs.resolve(operation.message).value as Record_ | undefined
       const messages = (Array.isArray(message?.oneOf) ? (message!.oneOf as unknown[]) : operation.message ? [operation.message] : []).map((item) => ({message: item}))
       published.push({id: str(operation.operationId), address, parameters: asRecord(channel.parameters), operation, messages})
     }
     return {published, received}
   }
   for (const [key, raw] of Object.entries(asRecord(document.operations))) {
-    const operation = asRecord(refs.resolve(raw, file).value)
+    const operation = asRecord(refs.resolve(raw).value)
     if (operation.action !== 'send') {
       received++
       continue
     }
-    const channelRef = refs.resolve(operation.channel, file)
+    const channelRef = refs.resolve(operation.channel)
     const channel = asRecord(channelRef.value)
     const address = str(channel.address) ?? channelRef.name ?? key
     const messages =

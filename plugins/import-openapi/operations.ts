@@ -1,0 +1,123 @@
+/**
+ * Operations of a path item as endpoints: id from `operationId` (made unique, spaces and odd characters replaced),
+ * else from method and path (`GET /pets/{petId}` -> `getPetsByPetId`); the first tag is the group, further tags stay
+ * `tags`; path-level params merged with the operation's; cookie params kept as `header` with `x-in: cookie`;
+ * numeric response codes as `status`, sorted; the JSON request body (else the first body) as `request`; the first 2xx
+ * JSON response (else the first 2xx body) as `response`. Swagger 2 `body` and `formData` params feed the request.
+ */
+import type {Endpoint, Param} from '../../schemas/types/endpoints.js'
+import {authOf} from './auth.js'
+import type {JsonRefs} from '../../pipeline/json-refs.js'
+import {pascal, record, text} from './refs.js'
+import type {SchemaTypes} from './schema-types.js'
+
+/** The HTTP methods a path item can hold, as catalogue methods. */
+export const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch'] as const
+
+/** What building an endpoint needs. */
+export interface Context {
+  document: Record<string, unknown>
+  refs: JsonRefs
+  types: SchemaTypes
+  ids: Set<string>
+}
+
+/** The endpoint for one operation. */
+export function operationEndpoint(context: Context, method: string, path: string, item: Record<string, unknown>, operation: Record<string, unknown>, kind: 'route' | 'event'): Endpoint {
+  const id = uniqueId(context.ids, text(operation.operationId) ? sanitize(String(operation.operationId)) : derivedId(method, path))
+  const endpoint: Endpoint = {id, method: kind === 'event' ? 'EVENT' : (method.toUpperCase() as Endpoint['method']), path}
+  const tags = Array.isArray(operation.tags) ? operation.tags.filter((tag): tag is string => typeof tag === 'string') : []
+  if (tags[0]) endpoint.group = tags[0]
+  if (text(operation.summary)) endpoint.summary = String(operation.summary).trim().replace(/\s+/g, ' ')
+  if (text(operation.description)) endpoint.description = String(operation.description).trim()
+  const {auth, alternatives} = authOf(context.document, operation)
+  if (auth) endpoint.auth = auth
+  if (alternatives) endpoint['x-auth-alternatives'] = alternatives
+  const status = Object.keys(record(operation.responses)).filter((code) => /^[1-5]\d\d$/.test(code)).map(Number).sort((a, b) => a - b)
+  if (status.length > 0) endpoint.status = status
+  const {params, bodyParams} = parameters(context, item, operation)
+  if (params.length > 0) endpoint.params = params
+  const request = requestType(context, operation, bodyParams, id)
+  if (request) endpoint.request = request
+  const response = responseType(context, operation, id)
+  if (response) endpoint.response = response
+  if (operation.deprecated === true) endpoint.deprecated = true
+  if (tags.length > 1) endpoint.tags = tags.slice(1)
+  return endpoint
+}
+
+function parameters(context: Context, item: Record<string, unknown>, operation: Record<string, unknown>) {
+  const merged = new Map<string, Record<string, unknown>>()
+  for (const raw of [...asArray(item.parameters), ...asArray(operation.parameters)]) {
+    const parameter = context.refs.resolve(raw).value
+    if (parameter && text(parameter.name)) merged.set(`${parameter.in}:${parameter.name}`, parameter)
+  }
+  const params: Param[] = []
+  const bodyParams: Array<Record<string, unknown>> = []
+  for (const parameter of merged.values()) {
+    const location = String(parameter.in)
+    if (location === 'body' || location === 'formData') {
+      bodyParams.push(parameter)
+      if (location === 'body') continue
+    }
+    const param: Param = {name: String(parameter.name), in: location === 'cookie' || location === 'formData' ? (location === 'cookie' ? 'header' : 'body') : (location as Param['in'])}
+    if (!['path', 'query', 'header', 'body'].includes(param.in)) continue
+    const schema = parameter.schema ?? (parameter.type ? parameter : undefined)
+    param.type = schema ? context.types.typeOf(schema, pascal(`${String(parameter.name)} param`)) : 'string'
+    param.required = parameter.required === true || location === 'path'
+    if (text(parameter.description)) param.description = String(parameter.description).trim()
+    if (location === 'cookie') param['x-in'] = 'cookie'
+    params.push(param)
+  }
+  return {params, bodyParams}
+}
+
+function requestType(context: Context, operation: Record<string, unknown>, bodyParams: Array<Record<string, unknown>>, id: string): string | undefined {
+  const body = bodyParams.find((parameter) => parameter.in === 'body')
+  if (body?.schema) return context.types.typeOf(body.schema, `${pascal(id)}Request`)
+  const requestBody = context.refs.resolve(operation.requestBody)
+  const schema = preferredSchema(context, requestBody.value?.content)
+  if (schema === undefined) return undefined
+  return context.types.typeOf(schema, requestBody.name ?? `${pascal(id)}Request`)
+}
+
+function responseType(context: Context, operation: Record<string, unknown>, id: string): string | undefined {
+  const responses = record(operation.responses)
+  const success = Object.keys(responses).filter((code) => /^2(\d\d|XX)$/i.test(code)).sort()
+  for (const code of success) {
+    const response = context.refs.resolve(responses[code])
+    // Swagger 2 puts the schema on the response; OpenAPI 3 under a media type.
+    const schema = response.value?.schema ?? preferredSchema(context, response.value?.content)
+    if (schema !== undefined) return context.types.typeOf(schema, `${pascal(id)}Response`)
+  }
+  return undefined
+}
+
+/** The schema of the JSON media type (`application/json`, `*\/*+json`), else of the first one. */
+function preferredSchema(context: Context, content: unknown): unknown {
+  const entries = Object.entries(record(content))
+  const json = entries.find(([type]) => /^application\/(.+\+)?json/i.test(type)) ?? entries[0]
+  return json ? context.refs.resolve(json[1]).value?.schema : undefined
+}
+
+/** `getPetsByPetId` for `GET /pets/{petId}`. */
+export function derivedId(method: string, path: string): string {
+  const words = path.split('/').filter(Boolean).map((segment) => (/^\{.+\}$/.test(segment) ? `By ${segment.slice(1, -1)}` : segment))
+  return method.toLowerCase() + (pascal(words.join(' ')) || 'Root')
+}
+
+function sanitize(id: string): string {
+  return id.trim().replace(/[^\w.-]+/g, '_') || 'operation'
+}
+
+/** `id`, or `id-2`, `id-3`… when taken. */
+export function uniqueId(ids: Set<string>, id: string): string {
+  let candidate = id
+  for (let counter = 2; ids.has(candidate); counter++) candidate = `${id}-${counter}`
+  ids.add(candidate)
+  return candidate
+}
+
+function asArray(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : []
+}

@@ -1,0 +1,28 @@
+/** Small readers for untyped OpenAPI documents. */
+
+type Node = Record<string, unknown>
+
+/** `value` when it is a plain object, else an empty one. */
+export function record(value: unknown): Node {
+  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Node) : {}
+}
+
+/** `value` when it is a non-empty string. */
+export function text(value: unknown): string | undefined {
+  return typeof value === 'string' && value.trim() !== '' ? value : undefined
+}
+
+/** `create pet`, `/pets/{petId}` -> `CreatePet`, `PetsPetId`. */
+export function pascal(value: string): string {
+  const words = value.replace(/([a-z0-9])([A-Z])/g, '$1 $2').split(/[^A-Za-z0-9]+/).filter(Boolean)
+  const joined = words.map((word) => word[0].toUpperCase() + word.slice(1)).join('')
+  return /^[0-9]/.test(joined) ? `T${joined}` : joined
+}
+
+/**
+ * A schema name as a catalogue type name: kept as written, except for what the catalogue's type notation uses
+ * (`[]`, `!`, `?`) and spaces: `Resource[Item]` -> `ResourceOfItem`, `List<Pet>` -> `ListOfPet`, `my type` -> `my_type`.
+ */
+export function typeName(name: string): string {
+  return name.replace(/[[<]/g, 'Of').replace(/[\]>]/g, '').replace(/[!?\s,]+/g, '_') || 'Unnamed'
+}

@@ -1,0 +1,94 @@
+import path from 'node:path'
+import {test} from 'uvu'
+import * as assert from 'uvu/assert'
+import {Ajv2020} from 'ajv/dist/2020.js'
+import {loadSchema} from '../pipeline/schemas.js'
+import {runPreset} from '../pipeline/process.js'
+import {pageOff, presets} from '../presets/index.js'
+import type {Catalogue} from '../schemas/types/endpoints.js'
+import {corpusDir, corpusMissing, manifest} from './helpers/corpus.js'
+
+const missing = corpusMissing()
+const importOnly = {plugins: [...(presets.openapi.plugins ?? []), ...(pageOff.plugins ?? [])]}
+const ajv = new Ajv2020({allErrors: false, strict: false, validateFormats: false})
+const schemaValid = ajv.compile(loadSchema('endpoints'))
+
+/** Import one corpus file in-process; the catalogue when one came out. */
+async function importFile(localPath: string) {
+  const [file] = await runPreset(importOnly, [path.join(corpusDir, localPath)])
+  const output = file.data.outputs?.find((candidate) => candidate.path.endsWith('.endpoints.json'))
+  return {file, spec: output ? (JSON.parse(String(output.value)) as Catalogue) : undefined}
+}
+
+// The import is offline: any attempt to fetch fails the corpus test.
+const fetches: string[] = []
+globalThis.fetch = (async (input: unknown) => {
+  fetches.push(String(input))
+  throw new Error('apipe imports never fetch')
+}) as typeof fetch
+
+test('every OpenAPI and Swagger file of the corpus imports to a schema-valid catalogue, or ends in findings', async () => {
+  if (missing) {
+    console.log(`  skipped the OpenAPI corpus: ${missing}`)
+    return
+  }
+  const rows = manifest().filter((row) => /^oas/.test(row.format) || (row.format === 'fragment' && !row.local_path.startsWith('asyncapi/')))
+  const summary = {files: 0, imported: 0, withFindings: 0, failed: [] as string[]}
+  for (const row of rows) {
+    summary.files++
+    const {file, spec} = await importFile(row.local_path)
+    const fatal = file.messages.filter((message) => message.fatal === true)
+    if (fatal.some((message) => message.ruleId === 'crash')) summary.failed.push(`${row.local_path}: crash: ${fatal[0].reason}`)
+    else if (spec && !schemaValid(spec)) summary.failed.push(`${row.local_path}: output breaks the catalogue schema: ${ajv.errorsText(schemaValid.errors)}`)
+    else if (spec && fatal.length === 0) summary.imported++
+    else if (!spec && fatal.length > 0) {
+      summary.withFindings++
+      if (process.env.APIPE_CORPUS_VERBOSE) console.log(`    ${row.local_path}: ${fatal[0].reason}`)
+    }
+    else summary.failed.push(`${row.local_path}: neither a catalogue nor an error`)
+  }
+  console.log(`  corpus (OpenAPI, Swagger): ${summary.files} files, ${summary.imported} imported, ${summary.withFindings} ended in findings, ${summary.failed.length} failed`)
+  assert.equal(summary.failed, [])
+  assert.equal(fetches, [], 'no network request')
+  assert.ok(summary.files > 300, `found ${summary.files} corpus files`)
+})
+
+test('Stripe: named endpoints keep their group, auth, status and types', async () => {
+  if (missing) return
+  const {file, spec} = await importFile('big/stripe/spec3.json')
+  assert.ok(spec)
+  assert.is(spec.endpoints.length, 417)
+  assert.ok(file.messages.some((message) => message.ruleId === 'size' && message.reason === 'Catalogue has 417 endpoints, expected at most 80; split it by bounded context'))
+  const customer = spec.endpoints.find((endpoint) => endpoint.id === 'GetCustomersCustomer')!
+  assert.equal([customer.method, customer.path, customer.auth, customer.status], ['GET', '/v1/customers/{customer}', 'basic', [200]])
+  assert.ok(customer.response === 'GetCustomersCustomerResponse' || customer.response === 'customer', `response ${customer.response}`)
+  const charge = spec.endpoints.find((endpoint) => endpoint.id === 'PostCharges')!
+  assert.equal([charge.method, charge.path, charge.request, charge.response], ['POST', '/v1/charges', 'PostChargesRequest', 'charge'])
+  assert.ok(spec.types?.some((type) => type.name === 'charge' && type.kind === 'object'))
+  assert.is(spec.meta.base_url, 'https://api.stripe.com/')
+})
+
+test('Kubernetes: groups from tags, the BearerToken api key, statuses and referenced types', async () => {
+  if (missing) return
+  const {spec} = await importFile('big/kubernetes/swagger.json')
+  assert.ok(spec)
+  assert.is(spec.endpoints.length, 1123)
+  const list = spec.endpoints.find((endpoint) => endpoint.id === 'listCoreV1NamespacedPod')!
+  assert.equal([list.method, list.path, list.group, list.auth, list.status], ['GET', '/api/v1/namespaces/{namespace}/pods', 'core_v1', 'api-key', [200, 401]])
+  assert.is(list.response, 'io.k8s.api.core.v1.PodList')
+  assert.ok(spec.types?.some((type) => type.name === 'io.k8s.api.core.v1.Pod' && type.kind === 'object'))
+})
+
+test('the pet stores: Swagger 2.0, OpenAPI 3.0 and 3.1 agree on the pets', async () => {
+  if (missing) return
+  const v2 = (await importFile('swagger-petstore/v2/petstore.json')).spec!
+  const add = v2.endpoints.find((endpoint) => endpoint.id === 'addPet')!
+  assert.equal([add.method, add.path, add.group, add.auth, add.request], ['POST', '/pet', 'pet', 'oauth2', 'Pet'])
+  assert.is(v2.meta.base_url, 'http://petstore.swagger.io/v2')
+  const v3 = (await importFile('swagger-petstore/v3-master/openapi.yaml')).spec!
+  const find = v3.endpoints.find((endpoint) => endpoint.id === 'findPetsByStatus')!
+  assert.equal([find.method, find.path, find.group, find.response], ['GET', '/pet/findByStatus', 'pet', 'Pet[]'])
+  assert.ok(v3.types?.some((type) => type.name === 'Pet' && type.fields?.some((field) => field.name === 'status')))
+})
+
+test.run()
