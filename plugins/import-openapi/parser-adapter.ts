@@ -1,11 +1,13 @@
 /**
- * The one module that talks to @readme/openapi-parser (STYLE: one adapter per outside API likely to change).
- * `checkDocument` validates against the OpenAPI/Swagger schemas (following refs to other files) and returns each
- * problem with the JSON path it is about, read from the code frame the parser prints over the pretty-printed
- * document.
+ * The one module that checks OpenAPI documents and talks to @readme/openapi-parser (STYLE: one adapter per
+ * outside API likely to change). `checkDocument` returns each problem with the JSON path it is about.
  */
+import {createRequire} from 'node:module'
+import path from 'node:path'
 import {validate} from '@readme/openapi-parser'
-import type {JsonPath} from '../../pipeline/json-path.js'
+import type {ErrorObject, ValidateFunction} from 'ajv'
+import {pointerToPath, type JsonPath} from '../../pipeline/json-path.js'
+import {packageRoot} from '../../pipeline/schemas.js'
 import {jsonc} from '../../pipeline/lazy.js'
 
 /** A problem the parser found, with the path it points at when it could be read. */
@@ -17,10 +19,68 @@ export interface DocumentProblem {
 type Document = Record<string, unknown>
 
 /**
- * Validate a document, following refs to other files from `filePath`; resolves to its problems. Rejects with the
- * parser's error when a reference cannot be resolved.
+ * Check a Swagger 2.0 or OpenAPI 3.0 document against the official schema of its version, as written (refs are
+ * Reference objects the schema allows), with validators compiled at build time: ~50 ms for Stripe where
+ * dereferencing first takes ~1 s. OpenAPI 3.1, and documents with refs to other files, are checked by
+ * @readme/openapi-parser, which dereferences and follows the refs (rejecting when one cannot be resolved).
  */
 export async function checkDocument(document: Document, filePath: string | undefined): Promise<{errors: DocumentProblem[]; warnings: DocumentProblem[]}> {
+  const validate = filePath && hasFileRefs(document) ? undefined : compiledValidator(document)
+  if (validate) return {errors: schemaProblems(validate, document), warnings: []}
+  return checkWithParser(document, filePath)
+}
+
+const require = createRequire(import.meta.url)
+const validators = new Map<string, ValidateFunction | undefined>()
+
+/** The build-time validator for the document's version, or undefined (not built, or an unknown version). */
+function compiledValidator(document: Document): ValidateFunction | undefined {
+  // 3.1 is left to @readme/openapi-parser: its schema needs `$dynamicRef`s that only hold on a dereferenced document.
+  const version = typeof document.swagger === 'string' ? '2.0' : /^3\.0/.test(String(document.openapi)) ? '3.0' : undefined
+  if (!version) return undefined
+  if (!validators.has(version)) {
+    try {
+      validators.set(version, require(path.join(packageRoot, 'schemas', 'validators', `openapi-${version}.cjs`)) as ValidateFunction)
+    } catch {
+      validators.set(version, undefined)
+    }
+  }
+  return validators.get(version)
+}
+
+/** The schema errors, reduced the way @readme/openapi-parser reduces them: the deepest error per branch of the document. */
+function schemaProblems(validate: ValidateFunction, document: Document): DocumentProblem[] {
+  const problems: DocumentProblem[] = []
+  const paths = document.paths && typeof document.paths === 'object' ? Object.keys(document.paths) : []
+  for (const route of paths.filter((route) => !route.startsWith('/'))) {
+    problems.push({reason: `Unexpected path \`${route}\`, expected it to begin with \`/\``, path: ['paths', route]})
+  }
+  if (validate(document)) return problems
+  const kept = new Map<string, ErrorObject>()
+  for (const error of validate.errors ?? []) {
+    if (error.message === "must have required property '$ref'" || error.message === 'must match exactly one schema in oneOf') continue
+    if ([...kept.keys()].some((pointer) => pointer.startsWith(error.instancePath))) continue
+    kept.set(error.instancePath, error)
+  }
+  for (const error of [...kept.values()].slice(0, 20)) {
+    const params = error.params as Record<string, unknown>
+    const reason = params.missingProperty
+      ? `Missing required property \`${params.missingProperty}\``
+      : params.additionalProperty
+        ? `Unexpected property \`${params.additionalProperty}\``
+        : `Unexpected value: it ${String(error.message)}`
+    const at = pointerToPath(error.instancePath, document)
+    problems.push({reason, path: params.additionalProperty ? [...at, String(params.additionalProperty)] : at})
+  }
+  if (kept.size > 20) problems.push({reason: `… and ${kept.size - 20} more schema problem(s)`, path: []})
+  return problems
+}
+
+function hasFileRefs(document: Document): boolean {
+  return /"\$ref":\s*"(?![#]|[a-z][\w+.-]*:\/\/)/i.test(JSON.stringify(document))
+}
+
+async function checkWithParser(document: Document, filePath: string | undefined): Promise<{errors: DocumentProblem[]; warnings: DocumentProblem[]}> {
   const pretty = JSON.stringify(document, null, 2)
   // validate() dereferences an object argument in place: give it a copy, or the path when refs may leave the file.
   // Never fetch: the import is offline. Refs to URLs are taken out of the copy that is checked (the importer names

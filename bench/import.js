@@ -1,0 +1,57 @@
+// The import benchmark: `pipe import openapi` + `pipe render` against `redocly build-docs` on the same big
+// documents, whole process, in one run. @redocly/cli is installed on demand into a temp prefix (it is not a
+// dependency of apipe); without it the redocly rows say why.
+// Usage: node bench/import.js
+import {execFileSync} from 'node:child_process'
+import {existsSync, mkdirSync} from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import {fileURLToPath} from 'node:url'
+import {measure} from './measure.js'
+
+const root = fileURLToPath(new URL('..', import.meta.url))
+const corpus = path.join(root, '..', 'shared', 'corpus')
+const redoclyVersion = '2.77.0'
+const redoclyPrefix = path.join(os.tmpdir(), 'apipe-bench-redocly')
+const redoclyBin = path.join(redoclyPrefix, 'node_modules', '@redocly', 'cli', 'bin', 'cli.js')
+const work = path.join(os.tmpdir(), 'apipe-bench-import')
+mkdirSync(work, {recursive: true})
+const runs = Number(process.env.RUNS ?? 5)
+
+let redoclyMissing
+if (!existsSync(redoclyBin)) {
+  try {
+    execFileSync('npm', ['install', '--prefix', redoclyPrefix, '--no-save', '--no-audit', '--no-fund', `@redocly/cli@${redoclyVersion}`], {stdio: 'ignore'})
+  } catch (error) {
+    redoclyMissing = `could not install @redocly/cli: ${error.message.split('\n')[0]}`
+  }
+}
+
+// A shell script so that the import and the render count as one job, as redocly's one command does.
+const apipeJob = (input, name) => [
+  'sh',
+  '-c',
+  `node ${path.join(root, 'bin', 'pipe.js')} import openapi "$1" "$2.endpoints.json" >/dev/null 2>&1 && node ${path.join(root, 'bin', 'pipe.js')} render "$2.endpoints.json" >/dev/null 2>&1`,
+  'apipe',
+  input,
+  path.join(work, name)
+]
+
+console.log(`Import benchmark: median wall time of ${runs} runs and peak RSS (the larger of the two apipe processes), ${os.cpus().length} × ${os.cpus()[0]?.model.trim()}, Node ${process.version}.`)
+console.log('')
+console.log('| document | apipe import + render | redocly build-docs | apipe / redocly |')
+console.log('| --- | --- | --- | --- |')
+for (const [label, file, name] of [
+  ['Stripe (OpenAPI 3.0, 417 operations, 4 MB)', path.join(corpus, 'big', 'stripe', 'spec3.json'), 'stripe'],
+  ['Kubernetes (Swagger 2.0, 1,123 operations, 4 MB)', path.join(corpus, 'big', 'kubernetes', 'swagger.json'), 'kubernetes']
+]) {
+  const apipe = measure(apipeJob(file, name), {runs})
+  const cell = (result) => `${result.wall.toFixed(0)} ms, ${result.peak?.toFixed(0) ?? 'n/a'} MB`
+  if (redoclyMissing) {
+    console.log(`| ${label} | ${cell(apipe)} | not measured: ${redoclyMissing} | |`)
+    continue
+  }
+  const redocly = measure([process.execPath, redoclyBin, 'build-docs', file, '--output', path.join(work, `${name}.redoc.html`)], {runs, env: {REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true'}})
+  const ratio = `${(apipe.wall / redocly.wall).toFixed(2)}× time, ${apipe.peak && redocly.peak ? (apipe.peak / redocly.peak).toFixed(2) : 'n/a'}× memory`
+  console.log(`| ${label} | ${cell(apipe)} | ${cell(redocly)} | ${ratio} |`)
+}
