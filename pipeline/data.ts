@@ -34,6 +34,11 @@ declare module 'vfile' {
     outputs: VFile[]
     /** The syntax the source was parsed as. */
     syntax: 'json' | 'yaml'
+    /**
+     * Set by importers: the catalogue tree was derived from another format, so catalogue paths (`endpoints[3]`)
+     * have no place in the source and findings about them carry none.
+     */
+    derived: boolean
   }
 }
 

@@ -38,6 +38,7 @@ export default function importAsyncapi() {
     }
     const stem = (file.stem ?? 'asyncapi').replace(/(-asyncapi|\.asyncapi)$/, '')
     addOutput(file, new VFile({cwd: file.cwd, path: path.join(file.dirname ?? '.', `${stem}.endpoints.json`), value: JSON.stringify(spec, null, 2) + '\n'}))
+    file.data.derived = true
     return {type: 'catalogue', spec}
   }
 }

@@ -41,6 +41,7 @@ export default function importGraphql(options: Options = {}) {
     const spec = graphqlCatalogue(tree, file, options)
     const stem = file.stem ?? 'schema'
     addOutput(file, new VFile({cwd: file.cwd, path: path.join(file.dirname ?? '.', `${stem}.endpoints.json`), value: JSON.stringify(spec, null, 2) + '\n'}))
+    file.data.derived = true
     return {type: 'catalogue', spec}
   }
 }

@@ -48,6 +48,7 @@ export default function importOpenapi(options: Options = {}) {
     }
     const stem = (file.stem ?? 'openapi').replace(/\.(openapi|swagger)$/, '')
     addOutput(file, new VFile({cwd: file.cwd, path: path.join(file.dirname ?? '.', `${stem}.endpoints.json`), value: JSON.stringify(spec, null, 2) + '\n'}))
+    file.data.derived = true
     return {type: 'catalogue', spec}
   }
 }

@@ -4,7 +4,6 @@
  */
 import {createRequire} from 'node:module'
 import path from 'node:path'
-import {validate} from '@readme/openapi-parser'
 import type {ErrorObject, ValidateFunction} from 'ajv'
 import {pointerToPath, type JsonPath} from '../../pipeline/json-path.js'
 import {packageRoot} from '../../pipeline/schemas.js'
@@ -81,6 +80,8 @@ function hasFileRefs(document: Document): boolean {
 }
 
 async function checkWithParser(document: Document, filePath: string | undefined): Promise<{errors: DocumentProblem[]; warnings: DocumentProblem[]}> {
+  // Loaded only for the documents that need it: it is the heaviest module of an import.
+  const {validate} = await import('@readme/openapi-parser')
   const pretty = JSON.stringify(document, null, 2)
   // validate() dereferences an object argument in place: give it a copy, or the path when refs may leave the file.
   // Never fetch: the import is offline. Refs to URLs are taken out of the copy that is checked (the importer names
