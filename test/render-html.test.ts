@@ -91,6 +91,11 @@ test('params shared by endpoints are stored once in the page data', () => {
   assert.equal(data.endpoints.map((endpoint: {params: number[]}) => endpoint.params), [[0], [0], [0]])
 })
 
+test('group cards are dealt into the layout columns, each to the shortest column so far', () => {
+  const columns = [...renderPage(shop).matchAll(/<div class="column">([\s\S]*?)<\/div>\s*(?=<div class="column">|<\/section>)/g)]
+  assert.equal(columns.map((column) => [...column[1].matchAll(/data-group="([^"]+)"/g)].map((match) => match[1])), [['orders', 'events'], ['customers', 'graphql', 'default']])
+})
+
 test('layout: columns and card width reach the masonry; 1 and 4 columns', () => {
   assert.match(renderPage(shop), /style="--columns: 2; --card-width: 460px"/)
   const one = renderPage(catalogue([{id: 'a', method: 'GET', path: '/a', summary: 'A'}], {layout: {columns: 1}}))
@@ -122,7 +127,9 @@ test('the tables dashboard lists, per table, the endpoints that name it', () => 
 test('warnings become finding chips on their endpoints and a header counter', async () => {
   const [file] = await pipeline('catalogue', [shopPath])
   const html = String(file.data.outputs![0].value)
-  assert.match(row(html, 'patchOrder'), /<span class="chip finding" title="summary: Endpoint `patchOrder` has no summary">⚠ 1<\/span>/)
+  assert.match(row(html, 'patchOrder'), /<span class="chip finding">⚠ 1<\/span>/)
+  const data = JSON.parse(/id="apipe-data">([\s\S]*?)<\/script>/.exec(html)![1])
+  assert.equal(data.endpoints[4].findings, ['summary: Endpoint `patchOrder` has no summary'])
   assert.match(html, /<button id="apipe-findings"[^>]*>⚠ 1 with findings<\/button>/)
 })
 

@@ -61,7 +61,7 @@ check('search filters rows by method, path, summary and tags, and shows the coun
   assert.equal(await visibleRows(tab), ['listCustomers'])
   assert.is(await tab.textContent('#apipe-count'), '1 of 11 endpoints')
   await tab.fill('#apipe-search', 'public')
-  assert.equal(await visibleRows(tab), ['listOrders', 'orderPlaced'])
+  assert.equal((await visibleRows(tab)).sort(), ['listOrders', 'orderPlaced'])
   await tab.fill('#apipe-search', 'nothing-matches-this')
   assert.equal(await visibleRows(tab), [])
   assert.ok(await tab.isVisible('#apipe-empty'))
@@ -81,7 +81,7 @@ check('faceted search filters by method, table, auth, group, tag and deprecated,
   ]
   for (const [query, expected] of cases) {
     await tab.fill('#apipe-search', query)
-    assert.equal(await visibleRows(tab), expected, query)
+    assert.equal((await visibleRows(tab)).sort(), [...expected].sort(), query)
   }
 })
 
