@@ -58,7 +58,7 @@ test('REST, GraphQL and EVENT rows get their method badge family', () => {
 test('path params are highlighted, auth is a lock chip, and `none` draws nothing', () => {
   const html = renderPage(shop)
   assert.match(row(html, 'getOrder'), /\/orders\/<span class="param">\{orderId\}<\/span>/)
-  assert.match(row(html, 'listOrders'), /<span class="chip lock"><svg aria-hidden="true"><use href="#apipe-lock"><\/use><\/svg>bearer<\/span>/)
+  assert.match(row(html, 'listOrders'), /<span class="chip lock"><svg><use href="#apipe-lock"\/><\/svg>bearer<\/span>/)
   assert.not.match(row(html, 'health'), /chip lock/)
   assert.not.match(row(html, 'order'), /chip lock/)
 })
@@ -109,12 +109,19 @@ test('show_types: false hides the types section', () => {
   assert.not.match(renderPage({...shop, layout: {show_types: false}}), /<section id="apipe-types"/)
 })
 
+test('a type shows the first sentence of its description, at most 200 characters', () => {
+  const long = `${'Very long words '.repeat(20)}end. Second sentence.`
+  const html = renderPage(catalogue([{id: 'a', method: 'GET', path: '/a', summary: 'A'}], {types: [{name: 'T', description: 'First one. Second one.'}, {name: 'U', description: long}]}))
+  assert.match(html, /<p>First one\.<\/p>/)
+  assert.match(html, new RegExp(`<p>${long.slice(0, 199).trimEnd()}…</p>`))
+})
+
 test('types show kind and fields, values or members', () => {
   const html = renderPage(shop)
   assert.match(html, /<article class="type" id="type-OrderStatus">\s*<h3>OrderStatus <span class="chip kind">enum<\/span><\/h3>/)
   assert.match(html, /<code>new<\/code> <code>paid<\/code>/)
   assert.match(html, /<a class="chip type-chip" href="#type-Order">Order<\/a>/)
-  assert.match(html, /<td class="field-name">quantity<\/td><td><code>integer<\/code><\/td><td><span class="required">required<\/span><\/td>/)
+  assert.match(html, /<tr><th>quantity<td>integer<td>required<\/table>/)
 })
 
 test('the tables dashboard lists, per table, the endpoints that name it', () => {

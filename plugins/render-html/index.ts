@@ -70,6 +70,11 @@ function withLayout(spec: Catalogue, options: Options): Catalogue {
 function loadAssets() {
   const nunjucks = require('nunjucks') as typeof import('nunjucks')
   const env = new nunjucks.Environment(null, {autoescape: true, trimBlocks: true, lstripBlocks: true})
+  // Type descriptions of big APIs run to paragraphs; the page shows the first sentence (at most 200 characters).
+  env.addFilter('lead', (text: string) => {
+    const sentence = /^[\s\S]*?[.!?](?=\s|$)/.exec(text.trim())?.[0] ?? text.trim()
+    return sentence.length > 200 ? `${sentence.slice(0, 199).trimEnd()}…` : sentence
+  })
   const read = (name: string) => readFileSync(path.join(assetDir, name), 'utf8')
   return {template: new nunjucks.Template(read('page.njk'), env, 'page.njk', true), css: read('page.css'), js: read('page.client.js')}
 }

@@ -173,11 +173,16 @@ function endpointView(endpoint: Endpoint, index: number, findings: string[]): En
   }
 }
 
-/** A request/response type and, when it names a declared type, that type (for the chip that jumps to it). */
-function typeLink(expression: string | undefined, names: Set<string>): {text: string; target: string} | undefined {
+/**
+ * A request/response type for the page script: the expression alone when it names no declared type, else
+ * `[expression, type]` so the chip can jump to the type. Most responses name a type, so the pair is the exception
+ * only when the two differ (`Pet[]` -> `Pet`); the same name is written once, as `[name]`.
+ */
+function typeLink(expression: string | undefined, names: Set<string>): string | string[] | undefined {
   if (!expression) return undefined
   const base = expression.replace(/[[\]!?\s]/g, '')
-  return {text: expression, target: names.has(base) ? base : ''}
+  if (!names.has(base)) return expression
+  return base === expression ? [expression] : [expression, base]
 }
 
 /** Warnings that name an endpoint (`endpoints[3]…`), by endpoint index. */

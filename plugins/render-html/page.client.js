@@ -100,10 +100,11 @@
     return wrap
   }
 
+  /** A type chip: `"string"` names no declared type; `[expression]` or `[expression, type]` jumps to the type. */
   function typeChip(type) {
-    if (!type.target) return element('code', '', type.text)
-    var link = element('a', 'chip type-chip', type.text)
-    link.href = '#type-' + type.target
+    if (typeof type === 'string') return element('code', '', type)
+    var link = element('a', 'chip type-chip', type[0])
+    link.href = '#type-' + (type[1] || type[0])
     return link
   }
 
