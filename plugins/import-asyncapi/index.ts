@@ -12,7 +12,8 @@ import {source} from '../../pipeline/rule.js'
 import type {Catalogue, Endpoint, Group, Param} from '../../schemas/types/endpoints.js'
 import {authOf} from './auth.js'
 import {asRecord, publishedOperations, str, type Published} from './operations.js'
-import {pascal, PayloadTypes} from './payload-types.js'
+import {SchemaTypes} from '../import-openapi/schema-types.js'
+import {pascal} from '../import-openapi/refs.js'
 import {JsonRefs} from '../../pipeline/json-refs.js'
 
 /** Import AsyncAPI trees into catalogue trees, and add `<name>.endpoints.json` as an output. */
@@ -47,7 +48,7 @@ export default function importAsyncapi() {
 export function asyncapiCatalogue(tree: AsyncApiTree, file: VFile): {spec: Catalogue; received: number} {
   const document = tree.document
   const refs = new JsonRefs(document, file.path ? path.resolve(file.cwd, file.path) : undefined)
-  const payloads = new PayloadTypes(refs)
+  const payloads = new SchemaTypes(refs)
   const {published, received} = publishedOperations(document, refs)
   const info = asRecord(document.info)
   const groups = new Map<string, Group>()
@@ -72,7 +73,7 @@ export function asyncapiCatalogue(tree: AsyncApiTree, file: VFile): {spec: Catal
   return {spec, received}
 }
 
-function eventEndpoint(published: Published, document: Record<string, unknown>, refs: JsonRefs, payloads: PayloadTypes, ids: Set<string>): Endpoint {
+function eventEndpoint(published: Published, document: Record<string, unknown>, refs: JsonRefs, payloads: SchemaTypes, ids: Set<string>): Endpoint {
   const {operation} = published
   const messages = published.messages.map(({message, key}) => ({resolved: refs.resolve(message), key}))
   const firstMessage = asRecord(messages[0]?.resolved.value)
@@ -97,7 +98,7 @@ function eventEndpoint(published: Published, document: Record<string, unknown>, 
   const responses = messages.map(({resolved, key}) => {
     const message = asRecord(resolved.value)
     const messageName = str(message.name) ?? str(message.messageId) ?? resolved.name ?? key ?? id
-    return payloads.typeOf(message.payload, `${pascal(messageName)}Payload`)
+    return payloads.typeOf(schemaOf(message.payload, refs), `${pascal(messageName)}Payload`)
   })
   const distinct = [...new Set(responses)]
   if (distinct.length === 1) endpoint.response = distinct[0]
@@ -138,4 +139,10 @@ function lowerFirst(text: string): string {
 
 function asArray(value: unknown): unknown[] {
   return Array.isArray(value) ? value : []
+}
+
+/** The schema of a payload: AsyncAPI 3 multi-format payloads (`{schemaFormat, schema}`) are read through. */
+function schemaOf(payload: unknown, refs: JsonRefs): unknown {
+  const resolved = refs.resolve(payload).value
+  return resolved && resolved.schemaFormat !== undefined && resolved.schema !== undefined ? resolved.schema : payload
 }

@@ -2,7 +2,8 @@
  * OpenAPI schemas as catalogue types. A referenced schema keeps its name; an inline object is named after where it
  * sits (`CreatePetRequest`, `PetOwner`). object -> `object` with fields (`allOf` merged); string enum -> `enum`;
  * `oneOf`/`anyOf` -> `union`; a named primitive (`Timestamp: {type: string, format: date-time}`) -> `scalar`.
- * Arrays are `X[]`; an unnamed primitive is its JSON type. Named schemas are visited once, so cycles end.
+ * Arrays are `X[]`; an unnamed primitive is its JSON type. Named schemas are visited once, so cycles end. The
+ * AsyncAPI import uses it for message payloads, which are JSON Schema too.
  */
 import type {Field, TypeDefinition} from '../../schemas/types/endpoints.js'
 import type {JsonRefs} from '../../pipeline/json-refs.js'
