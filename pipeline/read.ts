@@ -6,7 +6,7 @@ import {access, readFile, stat} from 'node:fs/promises'
 import {constants} from 'node:fs'
 import {VFile} from 'vfile'
 import {ApipeError, show} from './errors.js'
-import {docsUrl, source} from './rule.js'
+import {fatalFinding} from './rule.js'
 
 /** An input: a file path, a vfile, or a value with an optional path (used for the file's name and syntax). */
 export type Input = string | VFile | {path?: string; value: string}
@@ -45,8 +45,6 @@ export async function checkFile(file: VFile): Promise<boolean> {
 }
 
 function fail(file: VFile, reason: string): false {
-  const message = file.message(reason, {ruleId: 'read', source})
-  message.fatal = true
-  message.url = `${docsUrl}#read`
+  fatalFinding(file, reason, 'read')
   return false
 }

@@ -100,6 +100,18 @@ export function createFinding(file: VFile, reason: string, ruleId: string, path:
   return message
 }
 
+/**
+ * Add a fatal finding that is not a rule's (a file that cannot be read or parsed, an input an importer cannot use):
+ * `ruleId`, `source`, `url` and the place, no JSON path (the report shows line:column). Returns it, so that a parser
+ * can `throw` it to stop the file.
+ */
+export function fatalFinding(file: VFile, reason: string, ruleId: string, place?: Point, cause?: Error): VFileMessage {
+  const message = file.message(reason, {place, ruleId, source, cause})
+  message.fatal = true
+  message.url = `${docsUrl}#${ruleId}`
+  return message
+}
+
 function createReport(ruleId: string, severity: 'warn' | 'error', file: VFile): Report {
   return (reason, finding) => {
     const message = createFinding(file, reason, ruleId, finding.path)

@@ -7,7 +7,7 @@ import {buildASTSchema, buildClientSchema, GraphQLError, isTypeSystemDefinitionN
 import type {Processor} from 'unified'
 import type {Node, Point} from 'unist'
 import type {VFile} from 'vfile'
-import {docsUrl, source} from '../pipeline/rule.js'
+import {fatalFinding} from '../pipeline/rule.js'
 
 /** A GraphQL schema, ready to import. */
 export interface GraphqlTree extends Node {
@@ -63,8 +63,5 @@ function firstLine(text: string): string {
 }
 
 function fail(file: VFile, reason: string, place: Point): never {
-  const message = file.message(reason, {place, ruleId: 'parse', source})
-  message.fatal = true
-  message.url = `${docsUrl}#parse`
-  throw message
+  throw fatalFinding(file, reason, 'parse', place)
 }

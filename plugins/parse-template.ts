@@ -5,7 +5,7 @@
 import type {Processor} from 'unified'
 import type {Node} from 'unist'
 import type {VFile} from 'vfile'
-import {docsUrl, source} from '../pipeline/rule.js'
+import {fatalFinding} from '../pipeline/rule.js'
 
 /** A document template, as written. */
 export interface TemplateTree extends Node {
@@ -17,14 +17,7 @@ export interface TemplateTree extends Node {
 export default function parseTemplate(this: Processor) {
   this.parser = (text: string, file: VFile): TemplateTree => {
     if (file.path && file.extname !== '.njk') {
-      const message = file.message(`Unexpected template name \`${file.basename}\`, expected \`<name>.<extension>.njk\` (e.g. \`api.md.njk\`)`, {
-        place: {line: 1, column: 1},
-        ruleId: 'template',
-        source
-      })
-      message.fatal = true
-      message.url = `${docsUrl}#template`
-      throw message
+      throw fatalFinding(file, `Unexpected template name \`${file.basename}\`, expected \`<name>.<extension>.njk\` (e.g. \`api.md.njk\`)`, 'template', {line: 1, column: 1})
     }
     return {type: 'template', source: text}
   }

@@ -12,7 +12,7 @@ import type {VFile} from 'vfile'
 import type {AsyncApiTree, CatalogueTree, OpenApiTree} from '../pipeline/data.js'
 import {jsonc, yaml} from '../pipeline/lazy.js'
 import {rememberYamlDocument} from '../pipeline/position.js'
-import {docsUrl, source} from '../pipeline/rule.js'
+import {fatalFinding} from '../pipeline/rule.js'
 import type {Catalogue} from '../schemas/types/endpoints.js'
 
 /** Options of the parse plugin. */
@@ -124,8 +124,5 @@ function pointAt(value: string, offset: number): Point {
 }
 
 function fail(file: VFile, reason: string, place: Point): never {
-  const message = file.message(reason, {place, ruleId: 'parse', source})
-  message.fatal = true
-  message.url = `${docsUrl}#parse`
-  throw message
+  throw fatalFinding(file, reason, 'parse', place)
 }

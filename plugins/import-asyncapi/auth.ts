@@ -5,7 +5,7 @@
  * encryption schemes -> `encryption`. No security at all leaves `auth` out.
  */
 import type {JsonRefs} from '../../pipeline/json-refs.js'
-import {asRecord, str} from './operations.js'
+import {record as asRecord, text as str} from '../import-openapi/refs.js'
 
 const kinds: Record<string, string> = {
   userPassword: 'basic',

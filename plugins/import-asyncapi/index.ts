@@ -8,10 +8,11 @@
 import path from 'node:path'
 import {VFile} from 'vfile'
 import {addOutput, type AsyncApiTree, type CatalogueTree} from '../../pipeline/data.js'
-import {source} from '../../pipeline/rule.js'
+import {fatalFinding, source} from '../../pipeline/rule.js'
 import type {Catalogue, Endpoint, Group, Param} from '../../schemas/types/endpoints.js'
 import {authOf} from './auth.js'
-import {asRecord, publishedOperations, str, type Published} from './operations.js'
+import {publishedOperations, type Published} from './operations.js'
+import {record as asRecord, text as str} from '../import-openapi/refs.js'
 import {SchemaTypes} from '../import-openapi/schema-types.js'
 import {pascal} from '../import-openapi/refs.js'
 import {JsonRefs} from '../../pipeline/json-refs.js'
@@ -20,17 +21,11 @@ import {JsonRefs} from '../../pipeline/json-refs.js'
 export default function importAsyncapi() {
   return (tree: AsyncApiTree, file: VFile): CatalogueTree | undefined => {
     if (tree.type !== 'asyncapi') {
-      const message = file.message('Unexpected document without an `asyncapi` field, expected an AsyncAPI 2.x or 3.0 document (a file that other documents reference is not one)', {
-        place: {line: 1, column: 1},
-        ruleId: 'asyncapi',
-        source
-      })
-      message.fatal = true
+      fatalFinding(file, 'Unexpected document without an `asyncapi` field, expected an AsyncAPI 2.x or 3.0 document (a file that other documents reference is not one)', 'asyncapi', {line: 1, column: 1})
       return undefined
     }
     if (!/^[23]\./.test(tree.version)) {
-      const message = file.message(`Unexpected AsyncAPI version \`${tree.version}\`, expected 2.x or 3.0`, {place: {line: 1, column: 1}, ruleId: 'asyncapi', source})
-      message.fatal = true
+      fatalFinding(file, `Unexpected AsyncAPI version \`${tree.version}\`, expected 2.x or 3.0`, 'asyncapi', {line: 1, column: 1})
       return undefined
     }
     const {spec, received} = asyncapiCatalogue(tree, file)

@@ -3,6 +3,7 @@
  * the application sends) and 3.0 (`action: send`), with what the importer needs of each.
  */
 import type {JsonRefs} from '../../pipeline/json-refs.js'
+import {record as asRecord, text as str} from '../import-openapi/refs.js'
 
 type Record_ = Record<string, unknown>
 
@@ -51,14 +52,4 @@ export function publishedOperations(document: Record_, refs: JsonRefs): {publish
     published.push({id: key, address, parameters: asRecord(channel.parameters), operation, messages})
   }
   return {published, received}
-}
-
-/** `value` when it is a plain object, else an empty one. */
-export function asRecord(value: unknown): Record_ {
-  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record_) : {}
-}
-
-/** `value` when it is a non-empty string. */
-export function str(value: unknown): string | undefined {
-  return typeof value === 'string' && value.trim() !== '' ? value : undefined
 }

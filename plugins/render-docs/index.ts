@@ -18,7 +18,7 @@ import type {Processor} from 'unified'
 import {VFile} from 'vfile'
 import type {TemplateTree} from '../parse-template.js'
 import {addOutput} from '../../pipeline/data.js'
-import {docsUrl, source} from '../../pipeline/rule.js'
+import {docsUrl, fatalFinding, source} from '../../pipeline/rule.js'
 import {catalogueRefs, loadCatalogues, type CatalogueSetting, type LoadedCatalogue} from './catalogues.js'
 import {checkReferences} from './references.js'
 import {guard, ListPrinter, templateSections, type DocumentFormat} from './sections.js'
@@ -119,7 +119,5 @@ function pointAt(text: string, offset: number): {line: number; column: number} {
 }
 
 function fail(file: VFile, reason: string, line: number, column: number) {
-  const message = file.message(reason, {place: {line, column}, ruleId: 'template', source})
-  message.fatal = true
-  message.url = `${docsUrl}#template`
+  fatalFinding(file, reason, 'template', {line, column})
 }

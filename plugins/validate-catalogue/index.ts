@@ -16,7 +16,7 @@
 import type {Processor} from 'unified'
 import type {VFile} from 'vfile'
 import type {ParsedTree} from '../parse.js'
-import {ruleSet, source, docsUrl, type RuleSetting} from '../../pipeline/rule.js'
+import {fatalFinding, ruleSet, type RuleSetting} from '../../pipeline/rule.js'
 import {hasErrors, type CatalogueTree} from '../../pipeline/data.js'
 import {missing, type, schema} from './rules/schema.js'
 import {danglingRef} from './rules/dangling-ref.js'
@@ -41,12 +41,9 @@ export default function validateCatalogue(this: Processor, options: Options = {}
     // An earlier stage (an import) already said why this file is not a usable catalogue.
     if (hasErrors(file)) return
     if (tree.type !== 'catalogue') {
-      const message = file.message(
-        `Unexpected ${tree.type === 'openapi' ? `OpenAPI ${tree.version}` : tree.type === 'asyncapi' ? `AsyncAPI ${tree.version}` : String((tree as {type: unknown}).type)} document, expected an endpoint catalogue; convert it with \`pipe import ${tree.type === 'asyncapi' ? 'asyncapi' : 'openapi'}\``,
-        {place: {line: 1, column: 1}, ruleId: 'schema', source}
-      )
-      message.fatal = true
-      message.url = `${docsUrl}#schema`
+      const kind = tree.type === 'openapi' ? `OpenAPI ${tree.version}` : tree.type === 'asyncapi' ? `AsyncAPI ${tree.version}` : String((tree as {type: unknown}).type)
+      const command = tree.type === 'asyncapi' ? 'asyncapi' : 'openapi'
+      fatalFinding(file, `Unexpected ${kind} document, expected an endpoint catalogue; convert it with \`pipe import ${command}\``, 'schema', {line: 1, column: 1})
       return
     }
     run?.(tree as CatalogueTree, file)
