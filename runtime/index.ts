@@ -1,5 +1,8 @@
 /**
- * `apipe/runtime`: what user code of a framework project imports (define helpers and types). The framework itself
- * arrives with the runtime issues; until then this entry exports the package version so the export map resolves.
+ * `apipe/runtime`: what the code of a framework project imports: field and relation helpers, `defineEntity`,
+ * `defineController`, and the definition types generated from the JSON Schemas.
  */
-export const runtimeVersion = '0.1.0'
+export {defineController, defineEntity, field, relation, type ActionContext, type CodeController, type EntityOptions, type FieldOptions, type RelationOptions} from './define.js'
+export type {EntityDefinition, FieldDefinition, IndexDefinition, RelationDefinition} from '../schemas/types/entity.js'
+export type {ControllerDefinition, RouteOptions} from '../schemas/types/controller.js'
+export type {ProjectConfig, RateLimit} from '../schemas/types/project.js'

@@ -15,10 +15,14 @@ await mkdir(outDir, {recursive: true})
 /** The ajv options every validator of apipe uses (kept equal to the runtime fallback). */
 export const ajvOptions = {allErrors: true, strict: true, validateFormats: false, code: {source: true}}
 
-for (const file of (await readdir(schemaDir)).filter((name) => name.endsWith('.schema.json'))) {
-  const ajv = new Ajv2020(ajvOptions)
+// All of apipe's schemas in one ajv, so that one may refer to another (controller -> project).
+const files = (await readdir(schemaDir)).filter((name) => name.endsWith('.schema.json'))
+const schemas = await Promise.all(files.map(async (file) => JSON.parse(await readFile(path.join(schemaDir, file), 'utf8'))))
+for (const [index, file] of files.entries()) {
+  const ajv = new Ajv2020({...ajvOptions, allowUnionTypes: true})
   ajv.addKeyword('tsType')
-  const validate = ajv.compile(JSON.parse(await readFile(path.join(schemaDir, file), 'utf8')))
+  for (const schema of schemas) ajv.addSchema(schema)
+  const validate = ajv.getSchema(schemas[index].$id)
   await writeFile(path.join(outDir, file.replace('.schema.json', '.cjs')), standaloneCode.default(ajv, validate))
 }
 
