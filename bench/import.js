@@ -3,7 +3,7 @@
 // dependency of apipe); without it the redocly rows say why.
 // Usage: node bench/import.js
 import {execFileSync} from 'node:child_process'
-import {copyFileSync, existsSync, mkdirSync} from 'node:fs'
+import {existsSync, mkdirSync} from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
@@ -27,17 +27,13 @@ if (!existsSync(redoclyBin)) {
   }
 }
 
-// One process, as redocly's one command: `pipe run --preset openapi` imports, validates and renders, writing
-// `<name>.endpoints.json` and `<name>.endpoints.html` beside the input (a copy in the work folder).
-const apipeJob = (input, name) => {
-  const copy = path.join(work, `${name}.json`)
-  copyFileSync(input, copy)
-  return [process.execPath, path.join(root, 'bin', 'pipe.js'), 'run', '--preset', 'openapi', '--silent', copy]
-}
+// One command, as redocly's: `pipe map` imports, checks and validates, and writes `api.endpoints.json` and the page
+// `api.endpoints.html`.
+const apipeJob = (input, name) => [process.execPath, path.join(root, 'bin', 'pipe.js'), 'map', input, '--output', path.join(work, name)]
 
 console.log(`Import benchmark: median wall time of ${runs} runs and peak RSS, ${os.cpus().length} × ${os.cpus()[0]?.model.trim()}, Node ${process.version}.`)
 console.log('')
-console.log('| document | apipe: `pipe run --preset openapi` (import, validate, page) | redocly build-docs | apipe / redocly |')
+console.log('| document | apipe: `pipe map` (import, check, validate, page) | redocly build-docs | apipe / redocly |')
 console.log('| --- | --- | --- | --- |')
 for (const [label, file, name] of [
   ['Stripe (OpenAPI 3.0, 417 operations, 4 MB)', path.join(corpus, 'big', 'stripe', 'spec3.json'), 'stripe'],

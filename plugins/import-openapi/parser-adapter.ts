@@ -75,8 +75,14 @@ function schemaProblems(validate: ValidateFunction, document: Document): Documen
   return problems
 }
 
-function hasFileRefs(document: Document): boolean {
-  return /"\$ref":\s*"(?![#]|[a-z][\w+.-]*:\/\/)/i.test(JSON.stringify(document))
+/** Whether any `$ref` points into another file (not `#…`, not a URL); stops at the first. */
+function hasFileRefs(node: unknown): boolean {
+  if (Array.isArray(node)) return node.some(hasFileRefs)
+  if (!node || typeof node !== 'object') return false
+  const ref = (node as Record<string, unknown>).$ref
+  if (typeof ref === 'string' && !ref.startsWith('#') && !/^[a-z][\w+.-]*:\/\//i.test(ref)) return true
+  for (const value of Object.values(node)) if (value && typeof value === 'object' && hasFileRefs(value)) return true
+  return false
 }
 
 async function checkWithParser(document: Document, filePath: string | undefined): Promise<{errors: DocumentProblem[]; warnings: DocumentProblem[]}> {

@@ -19,8 +19,11 @@ export class SchemaTypes {
 
   constructor(private readonly refs: JsonRefs) {}
 
-  /** The type expression of `node`; `fallback` names it when it is an inline object, enum or union. */
-  typeOf(node: unknown, fallback: string): string {
+  /**
+   * The type expression of `node`; `fallback` names it when it is an inline object, enum or union (a function, so
+   * that the name is only built when needed: most properties are primitives or refs).
+   */
+  typeOf(node: unknown, fallback: string | (() => string)): string {
     const resolved = this.refs.resolve(node)
     const schema = resolved.value
     const name = resolved.name === undefined ? undefined : catalogueName(resolved.name)
@@ -30,8 +33,12 @@ export class SchemaTypes {
     }
     if (resolved.missing) this.missing.add(resolved.missing)
     if (!schema) return 'object'
-    if (schema.type === 'array' || (schema.items && !schema.properties)) return `${this.typeOf(schema.items, `${fallback}Item`)}[]`
-    const typeName = name ?? pascal(fallback)
+    const fallbackName = () => (typeof fallback === 'function' ? fallback() : fallback)
+    if (schema.type === 'array' || (schema.items && !schema.properties)) return `${this.typeOf(schema.items, () => `${fallbackName()}Item`)}[]`
+    // An unnamed primitive is its JSON type: answer before building a name for it.
+    const simple = typeof schema.type === 'string' ? schema.type : undefined
+    if (!name && simple && simple !== 'object' && simple !== 'array' && !schema.enum && !schema.oneOf && !schema.anyOf && !schema.allOf) return simple
+    const typeName = name ?? pascal(fallbackName())
     if (this.types.has(typeName)) return typeName
     const variants = (schema.oneOf ?? schema.anyOf) as unknown[] | undefined
     if (Array.isArray(variants) && variants.length > 0) {
@@ -76,7 +83,7 @@ export class SchemaTypes {
     for (const [name, property] of Object.entries(record(schema.properties))) {
       // A property named "" cannot be a field (its name would be empty); such keys are left out.
       if (name === '') continue
-      const field: Field = {name, type: this.typeOf(property, `${owner}${pascal(name)}`), required: required.has(name)}
+      const field: Field = {name, type: this.typeOf(property, () => `${owner}${pascal(name)}`), required: required.has(name)}
       const description = text(this.refs.resolve(property).value?.description) ?? text(record(property).description)
       if (description) field.description = description.trim()
       const existing = fields.findIndex((candidate) => candidate.name === name)
