@@ -106,7 +106,12 @@ function parseYaml(value: string, file: VFile): unknown {
     fail(file, `Cannot parse YAML: ${firstLine(error.message)}`, {line, column: col})
   }
   rememberYamlDocument(file, document, lines)
-  return document.toJS({maxAliasCount: 10_000})
+  try {
+    return document.toJS({maxAliasCount: 10_000})
+  } catch (error) {
+    // An alias bomb (`a: &a [*a, *a]` nested) or a cycle: refuse it as input, not as a crash.
+    fail(file, `Cannot parse YAML: ${firstLine((error as Error).message)}`, {line: 1, column: 1})
+  }
 }
 
 function firstLine(text: string): string {

@@ -31,6 +31,14 @@ test('pipeline locates findings in YAML sources', async () => {
   assert.equal([dangling?.line, dangling?.column], [9, 5])
 })
 
+test('a YAML alias bomb is a parse finding, not a crash', async () => {
+  const lines = ['a: &x0 [1]', ...Array.from({length: 30}, (_, index) => `x${index + 1}: &x${index + 1} [*x${index}, *x${index}, *x${index}, *x${index}]`)]
+  const [file] = await pipeline('validate', [{path: 'bomb.yaml', value: lines.join('\n') + '\n'}])
+  assert.equal(file.messages.map((message) => [message.ruleId, message.fatal, message.reason]), [
+    ['parse', true, 'Cannot parse YAML: Excessive alias count indicates a resource exhaustion attack']
+  ])
+})
+
 test('pipeline rejects an unknown preset name with an APIPE_ERR code', async () => {
   try {
     await pipeline('nope' as 'validate', [])
