@@ -42,7 +42,13 @@ export function locate(file: VFile, path: JsonPath): Point | undefined {
 
 function buildIndex(file: VFile): PlaceNode | undefined {
   const yamlSource = yamlDocuments.get(file)
-  return yamlSource ? indexYaml(yamlSource.document, yamlSource.lines) : indexJson(String(file.value ?? ''))
+  try {
+    return yamlSource ? indexYaml(yamlSource.document, yamlSource.lines) : indexJson(String(file.value ?? ''))
+  } catch (error) {
+    // The scanners recurse: a document nested thousands of levels deep has findings without places, not a crash.
+    if (error instanceof RangeError) return undefined
+    throw error
+  }
 }
 
 /**

@@ -39,6 +39,14 @@ test('a YAML alias bomb is a parse finding, not a crash', async () => {
   ])
 })
 
+test('a document nested 20,000 levels deep gets its findings, without places, not a crash', async () => {
+  const value = '{"a":'.repeat(20_000) + '1' + '}'.repeat(20_000)
+  const [file] = await pipeline('validate', [{path: 'deep.json', value}])
+  assert.ok(file.messages.length > 0)
+  assert.not.ok(file.messages.some((message) => message.ruleId === 'crash'))
+  assert.is(file.messages.find((message) => message.jsonPath === 'a')?.reason, 'Unexpected field `a`, expected a known field or an `x-` extension key')
+})
+
 test('pipeline rejects an unknown preset name with an APIPE_ERR code', async () => {
   try {
     await pipeline('nope' as 'validate', [])
