@@ -44,7 +44,7 @@ page.after.each(async (context) => {
 })
 
 /** The ids of the rows a user can see. */
-const visibleRows = (tab: Page) => tab.$$eval('a.row', (rows) => rows.filter((row) => (row as HTMLElement).offsetParent !== null).map((row) => row.id))
+const visibleRows = (tab: Page) => tab.$$eval('a.row', (rows) => rows.filter((row) => row.checkVisibility()).map((row) => row.id))
 
 const check = (name: string, run: (context: {tab: Page; url: string; requests: string[]; dialogs: string[]}) => Promise<void>) =>
   page(name, async (context) => {
