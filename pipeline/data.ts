@@ -35,6 +35,13 @@ declare module 'vfile' {
     /** The syntax the source was parsed as. */
     syntax: 'json' | 'yaml'
     /**
+     * Other files a plugin read for this one (the definitions a project file names), with their own findings. The
+     * engine and `runPreset` report them like inputs.
+     */
+    related: VFile[]
+    /** Set on a related file: it was read by a plugin of another file and needs no processing of its own. */
+    relatedTo: string
+    /**
      * Set by importers: the catalogue tree was derived from another format, so catalogue paths (`endpoints[3]`)
      * have no place in the source and findings about them carry none.
      */

@@ -4,6 +4,7 @@
  * completer that writes `file.data.outputs` once every file has passed.
  */
 import {engine, type Options as UnifiedEngineOptions} from 'unified-engine'
+import {reporter as vfileReporter} from 'vfile-reporter'
 import {unified, type PluggableList, type Preset, type Processor, type Settings} from 'unified'
 import type {VFile} from 'vfile'
 import {writeOutputs} from './outputs.js'
@@ -59,15 +60,23 @@ export function runEngine(options: EngineOptions): Promise<{code: number; files:
         frail: options.frail ?? false,
         quiet: options.quiet ?? false,
         silent: options.silent ?? false,
-        reporter: options.reporter,
+        // Files that plugins read for an input (`file.data.related`) are reported right after it.
+        reporter: options.reporter ?? ((files: VFile[], reporterOptions: Parameters<typeof vfileReporter>[1]) => vfileReporter(withRelated(files), reporterOptions)),
         out: false,
         streamError: options.streamError ?? process.stderr,
         streamOut: options.streamOut ?? process.stdout
       },
       (error, code, context) => {
-        if (error) reject(error)
-        else resolve({code: code ?? 0, files: (context?.files ?? []) as VFile[]})
+        if (error) return reject(error)
+        const files = withRelated((context?.files ?? []) as VFile[])
+        const failed = files.some((file) => file.messages.some((message) => message.fatal === true || (options.frail && message.fatal === false)))
+        resolve({code: failed ? 1 : (code ?? 0), files})
       }
     )
   })
+}
+
+/** Each file followed by the files its plugins read for it. */
+function withRelated(files: VFile[]): VFile[] {
+  return files.flatMap((file) => [file, ...(file.data.related ?? [])])
 }

@@ -58,5 +58,6 @@ export async function runPreset(preset: Preset, inputs: Input[], options: RunOpt
   const processor = createProcessor(preset, options.settings)
   const files = await Promise.all(inputs.map((input) => readInput(input, options.cwd)))
   for (const file of files) await processFile(processor, file)
-  return files
+  // Files that plugins read for an input (and found problems in) are reported after it.
+  return files.flatMap((file) => [file, ...(file.data.related ?? [])])
 }

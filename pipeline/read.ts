@@ -4,6 +4,7 @@
  */
 import {access, readFile, stat} from 'node:fs/promises'
 import {constants} from 'node:fs'
+import path from 'node:path'
 import {VFile} from 'vfile'
 import {ApipeError, show} from './errors.js'
 import {fatalFinding} from './rule.js'
@@ -21,7 +22,7 @@ export async function readInput(input: Input, cwd = process.cwd()): Promise<VFil
   const file = new VFile({path: input, cwd})
   if (!(await checkFile(file))) return file
   try {
-    file.value = await readFile(file.path, 'utf8')
+    file.value = await readFile(path.resolve(file.cwd, file.path), 'utf8')
   } catch (error) {
     fail(file, `Cannot read file \`${file.path}\`: ${(error as Error).message}`)
   }
@@ -32,9 +33,10 @@ export async function readInput(input: Input, cwd = process.cwd()): Promise<VFil
 export async function checkFile(file: VFile): Promise<boolean> {
   const shown = file.history[0] ?? file.path
   try {
-    const info = await stat(file.path)
+    const full = path.resolve(file.cwd, file.path)
+    const info = await stat(full)
     if (info.isDirectory()) return fail(file, `Unexpected folder \`${shown}\`, expected a file`)
-    await access(file.path, constants.R_OK)
+    await access(full, constants.R_OK)
     return true
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code

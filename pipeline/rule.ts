@@ -27,6 +27,8 @@ export const docsUrl = 'https://github.com/apipe/apipe/blob/main/docs/rules.md'
 export interface Finding {
   /** Path of the field at fault. */
   path: JsonPath
+  /** The file at fault, when it is not the one being processed (a definition the project file names). */
+  file?: VFile
   /** A second place the finding is about (the first definition of a clashing id). */
   also?: {path: JsonPath; reason: string}
   expected?: string[]
@@ -114,12 +116,13 @@ export function fatalFinding(file: VFile, reason: string, ruleId: string, place?
 
 function createReport(ruleId: string, severity: 'warn' | 'error', file: VFile): Report {
   return (reason, finding) => {
-    const message = createFinding(file, reason, ruleId, finding.path)
+    const target = finding.file ?? file
+    const message = createFinding(target, reason, ruleId, finding.path)
     message.fatal = severity === 'error'
     if (finding.also) {
-      const cause = new VFileMessage(finding.also.reason, {place: locate(file, finding.also.path), ruleId, source})
+      const cause = new VFileMessage(finding.also.reason, {place: locate(target, finding.also.path), ruleId, source})
       cause.jsonPath = formatJsonPath(finding.also.path)
-      cause.file = file.path ?? ''
+      cause.file = target.path ?? ''
       message.cause = cause
     }
     if (finding.expected) message.expected = finding.expected

@@ -2,6 +2,7 @@
 import type {Preset} from 'unified'
 import renderHtml from '../plugins/render-html/index.js'
 import asyncapi from './asyncapi.js'
+import backend from './backend.js'
 import catalogue from './catalogue.js'
 import docs from './docs.js'
 import graphql from './graphql.js'
@@ -9,7 +10,7 @@ import openapi from './openapi.js'
 import sentences from './sentences.js'
 import validate from './validate.js'
 
-export const presets = {asyncapi, catalogue, docs, graphql, openapi, sentences, validate} satisfies Record<string, Preset>
+export const presets = {asyncapi, backend, catalogue, docs, graphql, openapi, sentences, validate} satisfies Record<string, Preset>
 
 /** A built-in preset name. */
 export type PresetName = keyof typeof presets

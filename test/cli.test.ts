@@ -147,7 +147,7 @@ test('pipe run --quiet hides clean files and --silent hides warnings', async () 
 
 test('pipe run names an unknown preset and the known ones', async () => {
   const result = await runPipe(['run', '--preset', 'nope', 'x.json'])
-  assert.equal(result, {code: 2, stdout: '', stderr: 'Unknown preset `nope`, expected one of asyncapi, catalogue, docs, graphql, openapi, sentences, validate or a module path\n'})
+  assert.equal(result, {code: 2, stdout: '', stderr: 'Unknown preset `nope`, expected one of asyncapi, backend, catalogue, docs, graphql, openapi, sentences, validate or a module path\n'})
 })
 
 test.run()

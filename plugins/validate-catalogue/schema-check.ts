@@ -2,12 +2,10 @@
  * The catalogue's JSON-Schema check with ajv, compiled once per process and run once per tree; the `missing`,
  * `type` and `schema` rules each report their share of its errors.
  */
-import {createRequire} from 'node:module'
-import path from 'node:path'
 import type {ErrorObject, ValidateFunction} from 'ajv'
 import type {CatalogueTree} from '../../pipeline/data.js'
 import {pointerToPath, type JsonPath} from '../../pipeline/json-path.js'
-import {loadSchema, packageRoot} from '../../pipeline/schemas.js'
+import {loadValidator} from '../../pipeline/schemas.js'
 
 /** A schema violation, ready to report. */
 export interface SchemaProblem {
@@ -29,27 +27,13 @@ export function schemaProblems(tree: CatalogueTree): SchemaProblem[] {
   return problems
 }
 
-const require = createRequire(import.meta.url)
-
-/** The validator `npm run build` compiled (scripts/build-validators.js), else one compiled now. */
-function compile(): ValidateFunction {
-  try {
-    return require(path.join(packageRoot, 'schemas', 'validators', 'endpoints.cjs')) as ValidateFunction
-  } catch {
-    const {Ajv2020} = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js')
-    const ajv = new Ajv2020({allErrors: true, strict: true, validateFormats: false})
-    ajv.addKeyword('tsType')
-    return ajv.compile(loadSchema('endpoints'))
-  }
-}
-
 function check(spec: unknown): SchemaProblem[] {
-  validate ??= compile()
+  validate ??= loadValidator('endpoints')
   if (validate(spec)) return []
   const problems: SchemaProblem[] = []
   const seen = new Set<string>()
   for (const error of validate.errors ?? []) {
-    const problem = describe(error, spec)
+    const problem = describeSchemaError(error, spec)
     const key = problem.path.join('\u0000')
     if (seen.has(key)) continue
     seen.add(key)
@@ -58,7 +42,8 @@ function check(spec: unknown): SchemaProblem[] {
   return problems
 }
 
-function describe(error: ErrorObject, spec: unknown): SchemaProblem {
+/** An ajv error as a problem a reader understands (also used for framework definitions). */
+export function describeSchemaError(error: ErrorObject, spec: unknown): SchemaProblem {
   const path = pointerToPath(error.instancePath, spec)
   const params = error.params as Record<string, unknown>
   const field = label(path)

@@ -1,0 +1,110 @@
+/**
+ * The rules of validate-definitions, each reporting in the definition file at fault:
+ *
+ * | rule | what |
+ * | --- | --- |
+ * | `definition-schema` | a definition breaks `entity.schema.json` or `controller.schema.json` (unknown field type, unknown key, …) |
+ * | `unknown-entity` | a relation or a controller names an entity that does not exist |
+ * | `primary-key` | an entity with more than one primary key |
+ * | `enum-values` | an `enum` field without values |
+ * | `table-clash` | two entities with the same table |
+ * | `relation-inverse` | a `one-to-many` relation without `inverse` |
+ * | `unknown-action` | a route of a JSON controller to an action that is not one of the six auto-CRUD actions |
+ */
+import type {JsonPath} from '../../pipeline/json-path.js'
+import {defineRule} from '../../pipeline/rule.js'
+import {loadValidator} from '../../pipeline/schemas.js'
+import {describeSchemaError} from '../validate-catalogue/schema-check.js'
+import type {DefinitionsTree} from '../parse-definitions.js'
+
+const crudActions = ['list', 'read', 'create', 'update', 'delete', 'count']
+
+export const definitionSchema = defineRule<DefinitionsTree>({id: 'definition-schema', severity: 'error'}, (tree, _file, report) => {
+  for (const [kind, items] of [['entity', tree.entities], ['controller', tree.controllers]] as const) {
+    const validate = loadValidator(kind)
+    for (const {file, definition} of items) {
+      if (validate(definition)) continue
+      const seen = new Set<string>()
+      for (const error of validate.errors ?? []) {
+        const problem = describeSchemaError(error, definition)
+        const key = problem.path.join('\u0000')
+        if (seen.has(key)) continue
+        seen.add(key)
+        report(problem.reason, {path: problem.path, file})
+      }
+    }
+  }
+})
+
+export const unknownEntity = defineRule<DefinitionsTree>({id: 'unknown-entity', severity: 'error'}, (tree, _file, report) => {
+  const names = tree.entities.map(({definition}) => definition.name).filter((name) => typeof name === 'string')
+  const known = new Set(names)
+  const check = (name: unknown, path: JsonPath, file: DefinitionsTree['entities'][number]['file']) => {
+    if (typeof name === 'string' && !known.has(name)) report(`Unknown entity \`${name}\`; known entities: ${names.join(', ') || 'none'}`, {path, file})
+  }
+  for (const {file, definition} of tree.entities) {
+    for (const [key, relation] of Object.entries(definition.relations ?? {})) check(relation?.entity, ['relations', key, 'entity'], file)
+  }
+  for (const {file, definition} of tree.controllers) check(definition.entity ?? definition.name, definition.entity ? ['entity'] : ['name'], file)
+})
+
+export const primaryKey = defineRule<DefinitionsTree>({id: 'primary-key', severity: 'error'}, (tree, _file, report) => {
+  for (const {file, definition} of tree.entities) {
+    const primaries = Object.entries(definition.fields ?? {}).filter(([, field]) => field?.primary === true).map(([name]) => name)
+    if (primaries.length > 1) {
+      report(`Entity \`${definition.name}\` has ${primaries.length} primary keys (${primaries.join(', ')}), expected one`, {
+        path: ['fields', primaries[1], 'primary'],
+        file,
+        also: {path: ['fields', primaries[0], 'primary'], reason: `First primary key \`${primaries[0]}\``}
+      })
+    }
+  }
+})
+
+export const enumValues = defineRule<DefinitionsTree>({id: 'enum-values', severity: 'error'}, (tree, _file, report) => {
+  for (const {file, definition} of tree.entities) {
+    for (const [name, field] of Object.entries(definition.fields ?? {})) {
+      if (field?.type === 'enum' && !(Array.isArray(field.enum) && field.enum.length > 0)) {
+        report(`Enum field \`${name}\` has no values, expected \`enum: ["a", "b"]\``, {path: ['fields', name], file})
+      }
+    }
+  }
+})
+
+export const tableClash = defineRule<DefinitionsTree>({id: 'table-clash', severity: 'error'}, (tree, _file, report) => {
+  const first = new Map<string, DefinitionsTree['entities'][number]>()
+  for (const item of tree.entities) {
+    const table = item.definition.table ?? item.definition.name
+    if (typeof table !== 'string') continue
+    const earlier = first.get(table)
+    if (!earlier) {
+      first.set(table, item)
+      continue
+    }
+    report(`Table \`${table}\` is already used by ${earlier.file.path}`, {path: [item.definition.table ? 'table' : 'name'], file: item.file})
+  }
+})
+
+export const relationInverse = defineRule<DefinitionsTree>({id: 'relation-inverse', severity: 'error'}, (tree, _file, report) => {
+  for (const {file, definition} of tree.entities) {
+    for (const [name, relation] of Object.entries(definition.relations ?? {})) {
+      if (relation?.kind === 'one-to-many' && !relation.inverse) {
+        report(`Relation \`${name}\` is one-to-many without \`inverse\`, expected the name of the many-to-one on \`${relation.entity}\``, {path: ['relations', name], file})
+      }
+    }
+  }
+})
+
+export const unknownAction = defineRule<DefinitionsTree>({id: 'unknown-action', severity: 'error'}, (tree, _file, report) => {
+  for (const {file, definition} of tree.controllers) {
+    for (const [route, value] of Object.entries(definition.routes ?? {})) {
+      const action = typeof value === 'string' ? value : value?.action
+      if (typeof action === 'string' && !crudActions.includes(action)) {
+        report(`Unknown action \`${action}\` for \`${route}\`; a JSON controller has ${crudActions.join(', ')} (custom actions need a code controller)`, {
+          path: typeof value === 'string' ? ['routes', route] : ['routes', route, 'action'],
+          file
+        })
+      }
+    }
+  }
+})
