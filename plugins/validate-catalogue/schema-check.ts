@@ -29,11 +29,16 @@ export function schemaProblems(tree: CatalogueTree): SchemaProblem[] {
 
 function check(spec: unknown): SchemaProblem[] {
   validate ??= loadValidator('endpoints')
-  if (validate(spec)) return []
+  return validationProblems(validate, spec)
+}
+
+/** Validate `document` and describe its errors, one per path (the first ajv gives), in a reader's words. */
+export function validationProblems(validator: ValidateFunction, document: unknown): SchemaProblem[] {
+  if (validator(document)) return []
   const problems: SchemaProblem[] = []
   const seen = new Set<string>()
-  for (const error of validate.errors ?? []) {
-    const problem = describeSchemaError(error, spec)
+  for (const error of validator.errors ?? []) {
+    const problem = describeSchemaError(error, document)
     const key = problem.path.join('\u0000')
     if (seen.has(key)) continue
     seen.add(key)
@@ -42,8 +47,8 @@ function check(spec: unknown): SchemaProblem[] {
   return problems
 }
 
-/** An ajv error as a problem a reader understands (also used for framework definitions). */
-export function describeSchemaError(error: ErrorObject, spec: unknown): SchemaProblem {
+/** An ajv error as a problem a reader understands. */
+function describeSchemaError(error: ErrorObject, spec: unknown): SchemaProblem {
   const path = pointerToPath(error.instancePath, spec)
   const params = error.params as Record<string, unknown>
   const field = label(path)

@@ -14,7 +14,7 @@
 import type {JsonPath} from '../../pipeline/json-path.js'
 import {defineRule} from '../../pipeline/rule.js'
 import {loadValidator} from '../../pipeline/schemas.js'
-import {describeSchemaError} from '../validate-catalogue/schema-check.js'
+import {validationProblems} from '../validate-catalogue/schema-check.js'
 import type {DefinitionsTree} from '../parse-definitions.js'
 
 const crudActions = ['list', 'read', 'create', 'update', 'delete', 'count']
@@ -23,15 +23,7 @@ export const definitionSchema = defineRule<DefinitionsTree>({id: 'definition-sch
   for (const [kind, items] of [['entity', tree.entities], ['controller', tree.controllers]] as const) {
     const validate = loadValidator(kind)
     for (const {file, definition} of items) {
-      if (validate(definition)) continue
-      const seen = new Set<string>()
-      for (const error of validate.errors ?? []) {
-        const problem = describeSchemaError(error, definition)
-        const key = problem.path.join('\u0000')
-        if (seen.has(key)) continue
-        seen.add(key)
-        report(problem.reason, {path: problem.path, file})
-      }
+      for (const problem of validationProblems(validate, definition)) report(problem.reason, {path: problem.path, file})
     }
   }
 })
