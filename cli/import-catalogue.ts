@@ -8,7 +8,7 @@ import type {PluggableList, Preset} from 'unified'
 import {writeOutputs} from '../pipeline/outputs.js'
 import {runPreset} from '../pipeline/process.js'
 import {countFindings, formatFindings} from '../pipeline/report.js'
-import {pageOff} from '../presets/index.js'
+import {pageOff} from '../presets/page-off.js'
 
 /** Import `input` with `preset` (plus `extra` plugins, e.g. options) and write the catalogue to `output`; resolves to the exit code. */
 export async function importCatalogue(context: BaseContext, preset: Preset, extra: PluggableList, input: string, output: string): Promise<number> {

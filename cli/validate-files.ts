@@ -7,7 +7,7 @@ import {VFile} from 'vfile'
 import {findConfig} from '../pipeline/config-probe.js'
 import {runPreset} from '../pipeline/process.js'
 import {checkFile} from '../pipeline/read.js'
-import {presets} from '../presets/index.js'
+import validate from '../presets/validate.js'
 
 /** Validate spec files; missing files and folders become `read` findings. */
 export async function validateFiles(paths: string[]): Promise<VFile[]> {
@@ -20,10 +20,10 @@ export async function validateFiles(paths: string[]): Promise<VFile[]> {
     }
     if (await findConfig(path.dirname(path.resolve(specPath)))) {
       const {runEngine} = await import('../pipeline/engine.js')
-      const {files: processed} = await runEngine({preset: presets.validate, files: [specPath], silent: true, reporter: () => ''})
+      const {files: processed} = await runEngine({preset: validate, files: [specPath], silent: true, reporter: () => ''})
       files.push(...processed)
     } else {
-      files.push(...(await runPreset(presets.validate, [specPath])))
+      files.push(...(await runPreset(validate, [specPath])))
     }
   }
   return files

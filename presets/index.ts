@@ -1,6 +1,5 @@
 /** The built-in presets by name. Presets are data: ordered plugin lists with options. */
 import type {Preset} from 'unified'
-import renderHtml from '../plugins/render-html/index.js'
 import asyncapi from './asyncapi.js'
 import backend from './backend.js'
 import catalogue from './catalogue.js'
@@ -15,5 +14,4 @@ export const presets = {asyncapi, backend, catalogue, docs, graphql, openapi, se
 /** A built-in preset name. */
 export type PresetName = keyof typeof presets
 
-/** Added after a preset, turns its page off (unified skips a plugin whose options are `false`): for commands that write only the catalogue. */
-export const pageOff: Preset = {plugins: [[renderHtml, false]]}
+export {pageOff} from './page-off.js'

@@ -20,7 +20,7 @@ export class ImportAsyncapiCommand extends Command {
   output = Option.String({name: 'output_spec_file'})
 
   override async execute(): Promise<number> {
-    const [{importCatalogue}, {presets}] = await Promise.all([import('../import-catalogue.js'), import('../../presets/index.js')])
+    const [{importCatalogue}, {presets}] = await Promise.all([import('../import-catalogue.js'), import('../../presets/asyncapi.js').then((module) => ({presets: {asyncapi: module.default}}))])
     return importCatalogue(this.context, presets.asyncapi, [], this.input, this.output)
   }
 }

@@ -30,7 +30,7 @@ export class ImportGraphqlCommand extends Command {
   override async execute(): Promise<number> {
     const [{importCatalogue}, {presets}, {default: importGraphql}] = await Promise.all([
       import('../import-catalogue.js'),
-      import('../../presets/index.js'),
+      import('../../presets/graphql.js').then((module) => ({presets: {graphql: module.default}})),
       import('../../plugins/import-graphql/index.js')
     ])
     return importCatalogue(this.context, presets.graphql, [[importGraphql, {allTypes: this.allTypes, title: this.title}]], this.input, this.output)

@@ -28,7 +28,7 @@ export class ImportOpenapiCommand extends Command {
   override async execute(): Promise<number> {
     const [{importCatalogue}, {presets}, {default: importOpenapi}] = await Promise.all([
       import('../import-catalogue.js'),
-      import('../../presets/index.js'),
+      import('../../presets/openapi.js').then((module) => ({presets: {openapi: module.default}})),
       import('../../plugins/import-openapi/index.js')
     ])
     return importCatalogue(this.context, presets.openapi, [[importOpenapi, {allTypes: this.allTypes}]], this.input, this.output)

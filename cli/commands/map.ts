@@ -27,7 +27,7 @@ export class MapCommand extends Command {
       import('node:fs/promises'),
       import('node:path'),
       import('../../pipeline/process.js'),
-      import('../../presets/index.js'),
+      import('../../presets/openapi.js').then((module) => ({presets: {openapi: module.default}})),
       import('../../pipeline/report.js'),
       import('../../pipeline/outputs.js')
     ])

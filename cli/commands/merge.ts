@@ -21,7 +21,7 @@ export class MergeCommand extends Command {
     const [{createProcessor, runPreset, transformFile}, {readInput}, {presets}, {formatFindings, countFindings}, {mergeCatalogues}, {writeFile}] = await Promise.all([
       import('../../pipeline/process.js'),
       import('../../pipeline/read.js'),
-      import('../../presets/index.js'),
+      import('../../presets/validate.js').then((module) => ({presets: {validate: module.default}})),
       import('../../pipeline/report.js'),
       import('../../plugins/merge-catalogues.js'),
       import('node:fs/promises')

@@ -27,7 +27,7 @@ export class RenderCommand extends Command {
   override async execute(): Promise<number> {
     const [{runPreset}, {presets}, {formatFindings, countFindings}, {writeOutputs}] = await Promise.all([
       import('../../pipeline/process.js'),
-      import('../../presets/index.js'),
+      import('../../presets/catalogue.js').then((module) => ({presets: {catalogue: module.default}})),
       import('../../pipeline/report.js'),
       import('../../pipeline/outputs.js')
     ])

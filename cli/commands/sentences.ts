@@ -41,7 +41,7 @@ export class SentencesCommand extends Command {
     }
     const [{runPreset}, {presets}, {formatFindings}, {printSentences}] = await Promise.all([
       import('../../pipeline/process.js'),
-      import('../../presets/index.js'),
+      import('../../presets/sentences.js').then((module) => ({presets: {sentences: module.default}})),
       import('../../pipeline/report.js'),
       import('../print-sentences.js')
     ])
