@@ -41,11 +41,6 @@ declare module 'vfile' {
     related: VFile[]
     /** Set on a related file: it was read by a plugin of another file and needs no processing of its own. */
     relatedTo: string
-    /**
-     * Set by importers: the catalogue tree was derived from another format, so catalogue paths (`endpoints[3]`)
-     * have no place in the source and findings about them carry none.
-     */
-    derived: boolean
   }
 }
 

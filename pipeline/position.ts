@@ -17,6 +17,7 @@ interface PlaceNode {
 }
 
 const indexes = new WeakMap<VFile, PlaceNode | undefined>()
+const translators = new WeakMap<VFile, (path: JsonPath) => JsonPath | undefined>()
 const yamlDocuments = new WeakMap<VFile, {document: Document; lines: LineCounter}>()
 
 /** Let position lookup reuse the YAML document the parser built (YAML keeps its own ranges). */
@@ -25,14 +26,26 @@ export function rememberYamlDocument(file: VFile, document: Document, lines: Lin
 }
 
 /**
+ * Let a plugin that replaced the tree (an import turns OpenAPI into a catalogue) say where paths of the new tree
+ * come from in the source (`endpoints[3]` -> `paths["/pets"].get`), so that later findings point at their origin.
+ * A path the translator returns `undefined` for has no place.
+ */
+export function translatePaths(file: VFile, translate: (path: JsonPath) => JsonPath | undefined): void {
+  translators.set(file, translate)
+}
+
+/**
  * Find the place of `path` in the source of `file`: the key of an object member, the start of an array item. A path
  * that does not exist (a missing field) resolves to its closest existing ancestor.
  */
 export function locate(file: VFile, path: JsonPath): Point | undefined {
+  const translate = translators.get(file)
+  const sourcePath = translate ? translate(path) : path
+  if (!sourcePath) return undefined
   if (!indexes.has(file)) indexes.set(file, buildIndex(file))
   let node: PlaceNode | undefined = indexes.get(file)
   if (!node) return undefined
-  for (const segment of path) {
+  for (const segment of sourcePath) {
     const child: PlaceNode | undefined = typeof segment === 'number' ? node.items?.[segment] : node.members?.get(segment)
     if (!child) break
     node = child

@@ -93,7 +93,7 @@ export function createFinding(file: VFile, reason: string, ruleId: string, path:
   Error.stackTraceLimit = 0
   let message: VFileMessage
   try {
-    message = file.message(reason, {place: place ?? (file.data.derived ? undefined : locate(file, path)), ruleId, source})
+    message = file.message(reason, {place: place ?? locate(file, path), ruleId, source})
   } finally {
     Error.stackTraceLimit = limit
   }

@@ -16,6 +16,21 @@ test('pipe import openapi writes the catalogue and says what it wrote', async ()
   assert.is(readFileSync(output, 'utf8'), readFileSync(fixture('import-openapi', 'v2-swagger', 'output.endpoints.json'), 'utf8'))
 })
 
+test('findings about an imported catalogue point at the operation in the OpenAPI source', async () => {
+  const {pipeline} = await import('../index.js')
+  const [file] = await pipeline('openapi', [fixture('import-openapi', 'v3-rules', 'input.yaml')])
+  const places = file.messages.filter((message) => message.ruleId === 'summary').map((message) => [message.jsonPath, message.line, message.column])
+  // deletePetsByPetId lives in a referenced path item, so it points at its path; listPets-2 at its `get`.
+  assert.equal(places, [['endpoints[4]', 80, 3], ['endpoints[6]', 97, 5]])
+})
+
+test('findings about an imported GraphQL catalogue carry no place in the SDL', async () => {
+  const {pipeline} = await import('../index.js')
+  const [file] = await pipeline('graphql', [fixture('import-graphql', 'sdl', 'input.graphql')])
+  const summary = file.messages.find((message) => message.ruleId === 'summary')!
+  assert.equal([summary.line, summary.column], [undefined, undefined])
+})
+
 test('pipe import openapi --all-types keeps schemas no operation reaches', async () => {
   const output = path.join(temp(), 'small.json')
   const result = await runPipe(['import', 'openapi', fixture('import-openapi', 'all-types', 'input.yaml'), output, '--all-types'])

@@ -7,6 +7,7 @@
  */
 import path from 'node:path'
 import {VFile} from 'vfile'
+import {translatePaths} from '../../pipeline/position.js'
 import {addOutput, type AsyncApiTree, type CatalogueTree} from '../../pipeline/data.js'
 import {fatalFinding, source} from '../../pipeline/rule.js'
 import type {Catalogue, Endpoint, Group, Param} from '../../schemas/types/endpoints.js'
@@ -34,7 +35,8 @@ export default function importAsyncapi() {
     }
     const stem = (file.stem ?? 'asyncapi').replace(/(-asyncapi|\.asyncapi)$/, '')
     addOutput(file, new VFile({cwd: file.cwd, path: path.join(file.dirname ?? '.', `${stem}.endpoints.json`), value: JSON.stringify(spec, null, 2) + '\n'}))
-    file.data.derived = true
+    // Catalogue paths have no place in this source: findings about them carry none.
+    translatePaths(file, () => undefined)
     return {type: 'catalogue', spec}
   }
 }

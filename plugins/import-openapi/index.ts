@@ -13,6 +13,8 @@ import type {ParsedTree} from '../parse.js'
 import {addOutput, hasErrors, type CatalogueTree} from '../../pipeline/data.js'
 import {ApipeError, show} from '../../pipeline/errors.js'
 import {createFinding} from '../../pipeline/rule.js'
+import type {JsonPath} from '../../pipeline/json-path.js'
+import {translatePaths} from '../../pipeline/position.js'
 import type {Catalogue, Endpoint, Group} from '../../schemas/types/endpoints.js'
 import {methods, operationEndpoint, type Context} from './operations.js'
 import {JsonRefs} from '../../pipeline/json-refs.js'
@@ -40,7 +42,9 @@ export default function importOpenapi(options: Options = {}) {
       fail(file, `Unexpected version \`${tree.version}\`, expected OpenAPI 3.0, 3.1 or Swagger 2.0`, ['openapi' in tree.document ? 'openapi' : 'swagger'])
       return undefined
     }
-    const {spec, missing} = openapiCatalogue(tree.document, options, file.path ? path.resolve(file.cwd, file.path) : undefined)
+    const {spec, missing, sources} = openapiCatalogue(tree.document, options, file.path ? path.resolve(file.cwd, file.path) : undefined)
+    // Findings about the catalogue point at what they came from: an endpoint at its operation, a type at its schema.
+    translatePaths(file, (at) => sourceOf(at, spec, sources, tree.document))
     for (const ref of missing) createFinding(file, `Cannot follow \`$ref\` \`${ref}\`; the type behind it is left as \`object\``, 'openapi-ref', [])
     if (spec.endpoints.length === 0) {
       fail(file, 'Unexpected document without operations, expected at least one operation under `paths` (or a webhook)', ['paths'])
@@ -48,17 +52,17 @@ export default function importOpenapi(options: Options = {}) {
     }
     const stem = (file.stem ?? 'openapi').replace(/\.(openapi|swagger)$/, '')
     addOutput(file, new VFile({cwd: file.cwd, path: path.join(file.dirname ?? '.', `${stem}.endpoints.json`), value: JSON.stringify(spec, null, 2) + '\n'}))
-    file.data.derived = true
     return {type: 'catalogue', spec}
   }
 }
 
 /** The catalogue of an OpenAPI or Swagger document (refs to other files resolve against `filePath`), and the refs that led nowhere. */
-export function openapiCatalogue(document: Record<string, unknown>, options: Options = {}, filePath?: string): {spec: Catalogue; missing: string[]} {
+export function openapiCatalogue(document: Record<string, unknown>, options: Options = {}, filePath?: string): {spec: Catalogue; missing: string[]; sources: JsonPath[]} {
   const refs = new JsonRefs(document, filePath)
   const types = new SchemaTypes(refs)
   const context: Context = {document, refs, types, ids: new Set()}
   const endpoints: Endpoint[] = []
+  const sources: JsonPath[] = []
   for (const [route, rawItem] of Object.entries(record(document.paths))) {
     const item = refs.resolve(rawItem).value ?? {}
     for (const method of methods) {
@@ -66,13 +70,18 @@ export function openapiCatalogue(document: Record<string, unknown>, options: Opt
       if (!item[method]) continue
       const endpoint = operationEndpoint(context, method, route, item, operation, 'route')
       endpoints.push(endpoint)
-      endpoints.push(...callbacks(context, operation, endpoint))
+      sources.push(['paths', route, method])
+      const events = callbacks(context, operation, endpoint)
+      endpoints.push(...events)
+      sources.push(...events.map((): JsonPath => ['paths', route, method, 'callbacks']))
     }
   }
   for (const [name, rawItem] of Object.entries(record(document.webhooks))) {
     const item = refs.resolve(rawItem).value ?? {}
     for (const method of methods) {
-      if (item[method]) endpoints.push(operationEndpoint(context, method, name, item, record(item[method]), 'event'))
+      if (!item[method]) continue
+      endpoints.push(operationEndpoint(context, method, name, item, record(item[method]), 'event'))
+      sources.push(['webhooks', name, method])
     }
   }
   if (options.allTypes) {
@@ -87,7 +96,21 @@ export function openapiCatalogue(document: Record<string, unknown>, options: Opt
   meta.api_kind = 'rest'
   if (text(info.description)) meta.description = String(info.description).trim()
   const spec: Catalogue = {schema_version: 1, diagram_type: 'endpoints', meta, groups: groupsOf(document, endpoints), endpoints, types: [...types.types.values()]}
-  return {spec, missing: [...types.missing]}
+  return {spec, missing: [...types.missing], sources}
+}
+
+/** Where a path of the imported catalogue comes from in the OpenAPI source (undefined: nowhere in particular). */
+function sourceOf(at: JsonPath, spec: Catalogue, sources: JsonPath[], document: Record<string, unknown>): JsonPath | undefined {
+  const [key, index] = at
+  if (key === 'endpoints') return typeof index === 'number' ? sources[index] : ['paths']
+  if (key === 'groups') return ['tags']
+  if (key === 'types' && typeof index === 'number') {
+    const name = spec.types?.[index]?.name ?? ''
+    if (name in record(record(document.components).schemas)) return ['components', 'schemas', name]
+    if (name in record(document.definitions)) return ['definitions', name]
+  }
+  if (key === 'meta') return ['info']
+  return undefined
 }
 
 /** Callbacks of an operation as EVENT endpoints in its group: `{$request.body#/callbackUrl}` and the like. */
