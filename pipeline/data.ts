@@ -69,3 +69,8 @@ export function addOutput(file: VFile, output: VFile): void {
 export function hasErrors(file: VFile): boolean {
   return file.messages.some((message) => message.fatal === true)
 }
+
+/** Each file followed by the files its plugins read for it (`file.data.related`), as reports list them. */
+export function withRelated(files: VFile[]): VFile[] {
+  return files.flatMap((file) => [file, ...(file.data.related ?? [])])
+}

@@ -7,6 +7,7 @@ import {engine, type Options as UnifiedEngineOptions} from 'unified-engine'
 import {reporter as vfileReporter} from 'vfile-reporter'
 import {unified, type PluggableList, type Preset, type Processor, type Settings} from 'unified'
 import type {VFile} from 'vfile'
+import {withRelated} from './data.js'
 import {writeOutputs} from './outputs.js'
 
 /** Options of {@link runEngine}. */
@@ -74,9 +75,4 @@ export function runEngine(options: EngineOptions): Promise<{code: number; files:
       }
     )
   })
-}
-
-/** Each file followed by the files its plugins read for it. */
-function withRelated(files: VFile[]): VFile[] {
-  return files.flatMap((file) => [file, ...(file.data.related ?? [])])
 }

@@ -8,7 +8,7 @@ import type {VFile} from 'vfile'
 import {VFileMessage} from 'vfile-message'
 import {readInput, type Input} from './read.js'
 import {docsUrl, source} from './rule.js'
-import {hasErrors} from './data.js'
+import {hasErrors, withRelated} from './data.js'
 
 /** A frozen processor for `preset`, with extra `settings` merged over the preset's. */
 export function createProcessor(preset: Preset, settings: Settings = {}): Processor<Node, Node, Node> {
@@ -59,5 +59,5 @@ export async function runPreset(preset: Preset, inputs: Input[], options: RunOpt
   const files = await Promise.all(inputs.map((input) => readInput(input, options.cwd)))
   for (const file of files) await processFile(processor, file)
   // Files that plugins read for an input (and found problems in) are reported after it.
-  return files.flatMap((file) => [file, ...(file.data.related ?? [])])
+  return withRelated(files)
 }

@@ -23,34 +23,22 @@ export class MapCommand extends Command {
   output = Option.String('--output,-o', '.', {description: 'Folder to write api.endpoints.json and api.endpoints.html into (default: `.`), e.g. `--output docs/`'})
 
   override async execute(): Promise<number> {
-    const [{stat}, path, {runPreset}, {presets}, {formatFindings, countFindings}, {writeOutputs}] = await Promise.all([
+    const [{stat}, path, {produce}, {default: openapi}] = await Promise.all([
       import('node:fs/promises'),
       import('node:path'),
-      import('../../pipeline/process.js'),
-      import('../../presets/openapi.js').then((module) => ({presets: {openapi: module.default}})),
-      import('../../pipeline/report.js'),
-      import('../../pipeline/outputs.js')
+      import('../produce.js'),
+      import('../../presets/openapi.js')
     ])
     const info = await stat(this.input).catch(() => undefined)
     if (info?.isDirectory()) {
       this.context.stderr.write(`error map ${this.input} Unexpected folder: mapping a framework project comes with the framework runtime, which is not built yet; map its OpenAPI document instead\n1 error(s), 0 warning(s)\n`)
       return 1
     }
-    const [file] = await runPreset(presets.openapi, [this.input])
-    const {errors, warnings} = countFindings([file])
-    if (errors + warnings > 0) this.context.stderr.write(formatFindings([file], 'text'))
-    const outputs = file.data.outputs ?? []
-    const catalogue = outputs.find((output) => output.extname === '.json')
-    const page = outputs.find((output) => output.extname === '.html')
-    if (errors > 0 || !catalogue || !page) return 1
-    catalogue.path = path.join(this.output, 'api.endpoints.json')
-    page.path = path.join(this.output, 'api.endpoints.html')
-    const written = await writeOutputs([file], {announce: false})
-    if (written.length !== 2) {
-      this.context.stderr.write(formatFindings([file], 'text'))
-      return 1
-    }
-    this.context.stdout.write(`Wrote ${catalogue.path}\nWrote ${page.path}\n`)
-    return 0
+    const {code, outputs} = await produce(this.context, openapi, this.input, [
+      {extension: '.json', path: path.join(this.output, 'api.endpoints.json')},
+      {extension: '.html', path: path.join(this.output, 'api.endpoints.html')}
+    ])
+    for (const output of outputs) this.context.stdout.write(`Wrote ${output.path}\n`)
+    return code
   }
 }

@@ -25,27 +25,14 @@ export class RenderCommand extends Command {
   open = Option.Boolean('--open', false, {description: 'Open the page with the system opener afterwards, e.g. `pipe render api.json --open`'})
 
   override async execute(): Promise<number> {
-    const [{runPreset}, {presets}, {formatFindings, countFindings}, {writeOutputs}] = await Promise.all([
-      import('../../pipeline/process.js'),
-      import('../../presets/catalogue.js').then((module) => ({presets: {catalogue: module.default}})),
-      import('../../pipeline/report.js'),
-      import('../../pipeline/outputs.js')
-    ])
-    const [file] = await runPreset(presets.catalogue, [this.specFile])
-    const {errors, warnings} = countFindings([file])
-    if (errors + warnings > 0) this.context.stderr.write(formatFindings([file], 'text'))
-    const page = file.data.outputs?.find((output) => output.extname === '.html')
-    if (errors > 0 || !page) return 1
-    if (this.output) page.path = this.output
-    file.data.outputs = [page]
-    const [written] = await writeOutputs([file], {announce: false})
-    if (!written) {
-      this.context.stderr.write(formatFindings([file], 'text'))
-      return 1
-    }
+    const [{produce}, {default: catalogue}, path] = await Promise.all([import('../produce.js'), import('../../presets/catalogue.js'), import('node:path')])
+    const {code, outputs} = await produce(this.context, catalogue, this.specFile, [{extension: '.html', path: this.output}])
+    if (code !== 0) return code
+    const [page] = outputs
     this.context.stdout.write(`Wrote ${page.path}\n`)
     if (this.open) {
       const {openFile} = await import('../open-file.js')
+      const written = path.resolve(page.cwd, page.path)
       const opener = openFile(written)
       this.context.stdout.write(opener ? `Opened it with ${opener}\n` : `No opener found (xdg-open, open or start); open ${written} in a browser\n`)
     }

@@ -1,0 +1,37 @@
+/**
+ * What the commands that write files share (`render`, `map`, `import …`): run a preset over one input, print its
+ * findings on stderr in the `pipe validate` format, and write the outputs the plugins produced with the wanted
+ * extensions, each where the command says. With an error, or an output missing, nothing is written.
+ */
+import type {BaseContext} from 'clipanion'
+import type {Preset} from 'unified'
+import type {VFile} from 'vfile'
+import {writeOutputs} from '../pipeline/outputs.js'
+import {runPreset} from '../pipeline/process.js'
+import {countFindings, formatFindings} from '../pipeline/report.js'
+
+/** An output to write: the extension a plugin gave it (`.html`) and, optionally, where to write it instead. */
+export interface Target {
+  extension: string
+  path?: string
+}
+
+/** Resolves to the exit code and, when it is 0, the written outputs in the order of `targets`. */
+export async function produce(context: BaseContext, preset: Preset, input: string, targets: Target[]): Promise<{code: number; outputs: VFile[]}> {
+  const [file] = await runPreset(preset, [input])
+  const {errors, warnings} = countFindings([file])
+  if (errors + warnings > 0) context.stderr.write(formatFindings([file], 'text'))
+  const outputs = targets.map((target) => file.data.outputs?.find((output) => output.extname === target.extension))
+  if (errors > 0 || outputs.some((output) => output === undefined)) return {code: 1, outputs: []}
+  const chosen = outputs as VFile[]
+  targets.forEach((target, index) => {
+    if (target.path) chosen[index].path = target.path
+  })
+  file.data.outputs = chosen
+  const written = await writeOutputs([file], {announce: false})
+  if (written.length !== chosen.length) {
+    context.stderr.write(formatFindings([file], 'text'))
+    return {code: 1, outputs: []}
+  }
+  return {code: 0, outputs: chosen}
+}
