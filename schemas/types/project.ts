@@ -17,11 +17,11 @@ export interface ProjectConfig {
    */
   database?: {
     /**
-     * Driver.
+     * Driver (default: `sqlite`; `mariadb` uses the MySQL driver).
      */
     type?: 'sqlite' | 'postgresql' | 'mysql' | 'mariadb'
     /**
-     * File path for SQLite, connection URL for the servers (`postgresql://user@127.0.0.1:5432/app`).
+     * File path for SQLite, relative to the project (default: `./data/app.sqlite`, created on first use); a connection URL for the servers (`postgresql://user@127.0.0.1:5432/app`, `mysql://root@127.0.0.1:3306/app`).
      */
     url?: string
   }
@@ -33,6 +33,10 @@ export interface ProjectConfig {
    * Folder of controller definitions (default: `src/controller`).
    */
   controllers?: string
+  /**
+   * Folder of migrations and their snapshot (default: `migrations`).
+   */
+  migrations?: string
   /**
    * Global middleware names, in order (files in `src/middleware/`).
    *

@@ -1,0 +1,150 @@
+/**
+ * Definitions -> MikroORM 6 `EntitySchema`s, without decorators and without I/O: the same definitions always give the
+ * same schemas, so migrations (which compare two sets of definitions) and the server (which runs one) agree.
+ *
+ * Mapping, as documented in the README's framework reference:
+ * - no `primary` field -> an `id` integer auto-increment primary key (a field named `id` is the key when no other is);
+ *   a `uuid` primary key is generated on create;
+ * - `string`/`email`/`password` -> varchar(`length`, default 255), `text` -> text, `number` -> double,
+ *   `integer` -> integer, `boolean`, `date`, `datetime`, `uuid`, `json`, `enum` -> the values as a check or enum;
+ * - `required` -> NOT NULL; `unique`, `index`, `comment`, `default` as named; `password` is always hidden;
+ * - `many-to-one` -> `<name>_id` foreign key; `one-to-many` -> mapped by the other side's `inverse`;
+ *   `one-to-one` -> a unique foreign key, `many-to-many` -> a join table `<table>_<name>`, on the side that owns the
+ *   relation ({@link ownsRelation});
+ * - `timestamps` -> `createdAt`/`updatedAt` (default: the current time); `softDelete` -> `deletedAt` and a default
+ *   filter that hides deleted rows.
+ */
+import {randomUUID} from 'node:crypto'
+import {EntitySchema, type EntitySchemaMetadata} from '@mikro-orm/core'
+import type {EntityDefinition, FieldDefinition, RelationDefinition} from '../schemas/types/entity.js'
+
+/** A row as the server sees it: plain data by column name. */
+export type Row = Record<string, unknown>
+
+/** Property options as MikroORM's `EntitySchema` reads them (kept loose: the mapping above is the contract). */
+type PropertyOptions = Record<string, unknown>
+
+/** The name of the filter that hides soft-deleted rows. */
+export const softDeleteFilter = 'softDelete'
+
+/** The primary key field of an entity: its `primary` field, else `id`. */
+export function primaryKeyOf(definition: EntityDefinition): string {
+  const declared = Object.entries(definition.fields).find(([, field]) => field.primary)
+  return declared ? declared[0] : 'id'
+}
+
+/** The table of an entity. */
+export function tableOf(definition: EntityDefinition): string {
+  return definition.table ?? definition.name
+}
+
+/** One `EntitySchema` per definition; relations are resolved against all of them. */
+export function entitySchemas(definitions: readonly EntityDefinition[]): Array<EntitySchema<Row>> {
+  const byName = new Map(definitions.map((definition) => [definition.name, definition]))
+  return definitions.map((definition) => entitySchema(definition, byName))
+}
+
+/** The `EntitySchema` of one definition; `all` holds every entity of the project, for relations. */
+export function entitySchema(definition: EntityDefinition, all: ReadonlyMap<string, EntityDefinition>): EntitySchema<Row> {
+  const properties: Record<string, PropertyOptions> = {}
+  const primary = primaryKeyOf(definition)
+  if (!definition.fields[primary]) properties[primary] = {type: 'integer', primary: true, autoincrement: true}
+  for (const [name, field] of Object.entries(definition.fields)) properties[name] = fieldProperty(field, name === primary)
+  for (const [name, relation] of Object.entries(definition.relations ?? {})) properties[name] = relationProperty(definition, name, relation, all)
+  if (definition.timestamps) {
+    properties.createdAt = {type: 'datetime', nullable: false, defaultRaw: 'current_timestamp', onCreate: () => new Date()}
+    properties.updatedAt = {type: 'datetime', nullable: false, defaultRaw: 'current_timestamp', onCreate: () => new Date(), onUpdate: () => new Date()}
+  }
+  const meta: Partial<EntitySchemaMetadata<Row>> & Record<string, unknown> = {
+    name: definition.name,
+    tableName: tableOf(definition),
+    properties: properties as unknown as EntitySchemaMetadata<Row>['properties']
+  }
+  if (definition.softDelete) {
+    properties.deletedAt = {type: 'datetime', nullable: true, index: true}
+    meta.filters = {[softDeleteFilter]: {name: softDeleteFilter, cond: {deletedAt: null}, default: true}}
+  }
+  const indexes = (definition.indexes ?? []).map((index) => ({properties: index.fields, ...(index.name ? {name: index.name} : {}), unique: index.unique === true}))
+  const plain = indexes.filter((index) => !index.unique).map(({unique: _, ...index}) => index)
+  const unique = indexes.filter((index) => index.unique).map(({unique: _, ...index}) => index)
+  if (plain.length > 0) meta.indexes = plain
+  if (unique.length > 0) meta.uniques = unique
+  return new EntitySchema<Row>(meta as EntitySchemaMetadata<Row>)
+}
+
+const columnTypes: Record<FieldDefinition['type'], string> = {
+  string: 'string',
+  email: 'string',
+  password: 'string',
+  text: 'text',
+  number: 'double',
+  integer: 'integer',
+  boolean: 'boolean',
+  date: 'date',
+  datetime: 'datetime',
+  uuid: 'uuid',
+  json: 'json',
+  enum: 'string'
+}
+
+function fieldProperty(field: FieldDefinition, primary: boolean): PropertyOptions {
+  const property: PropertyOptions = {type: columnTypes[field.type], nullable: !(primary || field.required)}
+  if (primary) property.primary = true
+  if (primary && field.type === 'uuid') property.onCreate = () => randomUUID()
+  if (primary && field.type === 'integer') property.autoincrement = true
+  if (['string', 'email', 'password'].includes(field.type)) property.length = field.length ?? 255
+  if (field.type === 'enum') {
+    property.enum = true
+    property.items = [...(field.enum ?? [])]
+  }
+  if (field.unique && !primary) property.unique = true
+  if (field.index) property.index = true
+  if (field.comment) property.comment = field.comment
+  if (field.hidden || field.type === 'password') property.hidden = true
+  if (field.default !== undefined && field.default !== null) {
+    if (field.type === 'json') {
+      const value = field.default
+      property.onCreate = () => structuredClone(value)
+    } else {
+      property.default = field.default as string | number | boolean
+    }
+  }
+  return property
+}
+
+function relationProperty(owner: EntityDefinition, name: string, relation: RelationDefinition, all: ReadonlyMap<string, EntityDefinition>): PropertyOptions {
+  const target = all.get(relation.entity)
+  const deleteRule = relation.onDelete
+  switch (relation.kind) {
+    case 'many-to-one': {
+      const property: PropertyOptions = {kind: 'm:1', entity: relation.entity, nullable: !relation.required}
+      if (deleteRule) property.deleteRule = deleteRule
+      if (relation.inverse && target?.relations?.[relation.inverse]) property.inversedBy = relation.inverse
+      return property
+    }
+    case 'one-to-many':
+      return {kind: '1:m', entity: relation.entity, mappedBy: relation.inverse ?? owner.name}
+    case 'one-to-one': {
+      if (!ownsRelation(owner, name, relation, target)) return {kind: '1:1', entity: relation.entity, mappedBy: relation.inverse, owner: false, nullable: true}
+      const property: PropertyOptions = {kind: '1:1', entity: relation.entity, owner: true, nullable: !relation.required}
+      if (deleteRule) property.deleteRule = deleteRule
+      return property
+    }
+    case 'many-to-many': {
+      if (!ownsRelation(owner, name, relation, target)) return {kind: 'm:n', entity: relation.entity, mappedBy: relation.inverse}
+      return {kind: 'm:n', entity: relation.entity, owner: true, pivotTable: `${tableOf(owner)}_${name}`}
+    }
+  }
+}
+
+/**
+ * Which side of a one-to-one or many-to-many holds the foreign key or join table: the side without an `inverse` (or
+ * whose `inverse` is not a relation of the other entity); when both sides name each other, the entity whose name
+ * sorts first (for a relation of an entity to itself, the relation whose name sorts first).
+ */
+export function ownsRelation(owner: EntityDefinition, name: string, relation: RelationDefinition, target: EntityDefinition | undefined): boolean {
+  const other = relation.inverse ? target?.relations?.[relation.inverse] : undefined
+  if (!other || !relation.inverse) return true
+  if (other.inverse !== name) return false
+  return owner.name === relation.entity ? name < relation.inverse : owner.name < relation.entity
+}

@@ -1,0 +1,124 @@
+/**
+ * Migration files: `migrations/<YYYYMMDDHHmmss>_<name>.js`, ES modules a team reviews and may edit.
+ *
+ * ```js
+ * export const database = 'sqlite'
+ * export const up = ['alter table `book` add column `isbn` text null;']
+ * export const down = ['alter table `book` drop column `isbn`;']
+ * export const snapshot = {entities: [...]}
+ * ```
+ *
+ * `up` and `down` are lists of SQL statements (or async functions of `{execute}` for hand-written steps); `snapshot`
+ * holds the definitions the migration leads to, so the newest file is the base of the next diff, and deleting a
+ * migration that was never shared also forgets its changes.
+ */
+import {readdirSync} from 'node:fs'
+import path from 'node:path'
+import {pathToFileURL} from 'node:url'
+import {ApipeError} from '../../pipeline/errors.js'
+import type {EntityDefinition} from '../../schemas/types/entity.js'
+import type {DatabaseType} from '../config.js'
+import {reasonOf} from '../database.js'
+
+/** What a hand-written step receives. */
+export interface MigrationContext {
+  execute(sql: string, parameters?: unknown[]): Promise<unknown>
+}
+
+export type MigrationSteps = string[] | ((context: MigrationContext) => Promise<void> | void)
+
+/** A loaded migration. */
+export interface Migration {
+  /** File name without `.js`, e.g. `20261123104501_add_isbn`. */
+  name: string
+  file: string
+  database?: DatabaseType
+  up: MigrationSteps
+  down: MigrationSteps
+  snapshot?: {entities: EntityDefinition[]}
+}
+
+const migrationName = /^\d{14}_[a-z0-9_]+\.(js|mjs)$/
+
+/** Migration files of a folder, oldest first (names order them). */
+export function listMigrationFiles(directory: string): string[] {
+  try {
+    return readdirSync(directory).filter((name) => migrationName.test(name)).sort().map((name) => path.join(directory, name))
+  } catch {
+    return []
+  }
+}
+
+/** Load a migration module. */
+export async function loadMigration(file: string): Promise<Migration> {
+  const name = path.basename(file).replace(/\.m?js$/, '')
+  let module: Partial<Migration>
+  try {
+    module = (await import(pathToFileURL(file).href)) as Partial<Migration>
+  } catch (error) {
+    throw new ApipeError('APIPE_ERR_MIGRATION_FILE', [path.basename(file), reasonOf(error)], {cause: error})
+  }
+  for (const key of ['up', 'down'] as const) {
+    const steps = module[key]
+    if (!(typeof steps === 'function' || (Array.isArray(steps) && steps.every((step) => typeof step === 'string')))) {
+      throw new ApipeError('APIPE_ERR_MIGRATION_FILE', [path.basename(file), `\`${key}\` must be a list of SQL statements or a function`])
+    }
+  }
+  return {name, file, database: module.database, up: module.up!, down: module.down!, snapshot: module.snapshot}
+}
+
+/** The definitions of the newest migration (none before the first). */
+export async function lastSnapshot(directory: string): Promise<EntityDefinition[]> {
+  const files = listMigrationFiles(directory)
+  for (const file of files.reverse()) {
+    const migration = await loadMigration(file)
+    if (migration.snapshot) return migration.snapshot.entities
+  }
+  return []
+}
+
+/** `Add ISBN!` -> `add_isbn`; empty -> `migration`. */
+export function slug(name: string): string {
+  return (
+    name
+      .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '_')
+      .replace(/^_+|_+$/g, '')
+      .slice(0, 60) || 'migration'
+  )
+}
+
+function stamp(date: Date): string {
+  return date.toISOString().replace(/\D/g, '').slice(0, 14)
+}
+
+/**
+ * The file name of a new migration: the current UTC time to the second, later than every existing migration (a
+ * second is added while it is not), so names order migrations and never collide.
+ */
+export function nextMigrationName(existing: readonly string[], name: string, now = new Date()): string {
+  const last = existing.map((file) => path.basename(file).slice(0, 14)).sort().at(-1)
+  let time = now.getTime()
+  while (last && stamp(new Date(time)) <= last) time += 1000
+  return `${stamp(new Date(time))}_${slug(name)}`
+}
+
+/** The source of a migration module. */
+export function migrationSource(input: {name: string; database: DatabaseType; up: string[]; down: string[]; entities: EntityDefinition[]}): string {
+  const list = (statements: string[]) => (statements.length === 0 ? '[]' : `[\n${statements.map((statement) => `  ${JSON.stringify(statement)}`).join(',\n')}\n]`)
+  return [
+    `// Migration ${input.name}, written by \`pipe migrate create\` from the changes of the definitions.`,
+    '// `up` and `down` run in one transaction each. Edit the statements freely, or make either an async function',
+    '// of `{execute}`; `snapshot` is what the next `pipe migrate create` compares the definitions with.',
+    '',
+    `export const database = ${JSON.stringify(input.database)}`,
+    '',
+    `export const up = ${list(input.up)}`,
+    '',
+    `export const down = ${list(input.down)}`,
+    '',
+    `export const snapshot = ${JSON.stringify({entities: input.entities}, null, 2)}`,
+    ''
+  ].join('\n')
+}
