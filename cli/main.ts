@@ -10,6 +10,7 @@ import {ImportGraphqlCommand} from './commands/import-graphql.js'
 import {ImportOpenapiCommand} from './commands/import-openapi.js'
 import {MapCommand} from './commands/map.js'
 import {MergeCommand} from './commands/merge.js'
+import {MigrateCommand, MigrateCreateCommand, MigrateDownCommand, MigrateStatusCommand} from './commands/migrate.js'
 import {RenderCommand} from './commands/render.js'
 import {RunCommand} from './commands/run.js'
 import {SentencesCommand} from './commands/sentences.js'
@@ -18,7 +19,7 @@ import {ValidateCommand} from './commands/validate.js'
 const {version} = JSON.parse(readFileSync(path.join(packageRoot, 'package.json'), 'utf8')) as {version: string}
 
 /** Every command, in the order `pipe --help` lists them. */
-export const commands = [ValidateCommand, ImportOpenapiCommand, ImportGraphqlCommand, ImportAsyncapiCommand, MergeCommand, RenderCommand, MapCommand, SentencesCommand, RunCommand, GenerateEntityCommand, GenerateControllerCommand]
+export const commands = [ValidateCommand, ImportOpenapiCommand, ImportGraphqlCommand, ImportAsyncapiCommand, MergeCommand, RenderCommand, MapCommand, SentencesCommand, RunCommand, MigrateCreateCommand, MigrateCommand, MigrateDownCommand, MigrateStatusCommand, GenerateEntityCommand, GenerateControllerCommand]
 
 /** Build the CLI. */
 export function createCli(): Cli {

@@ -19,10 +19,19 @@ interface PlaceNode {
 const indexes = new WeakMap<VFile, PlaceNode | undefined>()
 const translators = new WeakMap<VFile, (path: JsonPath) => JsonPath | undefined>()
 const yamlDocuments = new WeakMap<VFile, {document: Document; lines: LineCounter}>()
+const codeFiles = new WeakSet<VFile>()
 
 /** Let position lookup reuse the YAML document the parser built (YAML keeps its own ranges). */
 export function rememberYamlDocument(file: VFile, document: Document, lines: LineCounter): void {
   yamlDocuments.set(file, {document, lines})
+}
+
+/**
+ * Mark a file as code (a TypeScript definition): its findings are placed at the property or key that a JSON path
+ * names last (`fields.title.length` -> `length` after `title =`), searched in order through the source.
+ */
+export function markAsCode(file: VFile): void {
+  codeFiles.add(file)
 }
 
 /**
@@ -42,6 +51,7 @@ export function locate(file: VFile, path: JsonPath): Point | undefined {
   const translate = translators.get(file)
   const sourcePath = translate ? translate(path) : path
   if (!sourcePath) return undefined
+  if (codeFiles.has(file)) return locateInCode(String(file.value ?? ''), sourcePath)
   if (!indexes.has(file)) indexes.set(file, buildIndex(file))
   let node: PlaceNode | undefined = indexes.get(file)
   if (!node) return undefined
@@ -51,6 +61,26 @@ export function locate(file: VFile, path: JsonPath): Point | undefined {
     node = child
   }
   return {line: node.line, column: node.column}
+}
+
+/** Wrappers of definitions as code whose keys never appear in the source (a class's properties are its fields). */
+const implicitKeys = new Set(['fields', 'relations', 'routes', 'definition'])
+
+function locateInCode(text: string, path: JsonPath): Point | undefined {
+  let offset = -1
+  for (const segment of path) {
+    if (typeof segment !== 'string' || implicitKeys.has(segment)) continue
+    const escaped = segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+    const pattern = new RegExp(`(^|[^\\w$])(['"]?)${escaped}\\2\\s*[=:(]`, 'g')
+    pattern.lastIndex = Math.max(offset, 0)
+    const match = pattern.exec(text)
+    if (!match) break
+    offset = match.index + match[1].length
+  }
+  if (offset < 0) return undefined
+  const before = text.slice(0, offset)
+  const line = before.split('\n').length
+  return {line, column: offset - before.lastIndexOf('\n')}
 }
 
 function buildIndex(file: VFile): PlaceNode | undefined {

@@ -1,17 +1,26 @@
 /**
  * parse-definitions: a framework project, given by its `pipe.config.json`, becomes
- * `{type: 'definitions', root, config, entities, controllers}`. Entity and controller definitions are read from the
- * folders the config names (default `src/entities` and `src/controller`), each as a vfile of its own so that its
- * findings have its own line:column; those vfiles are handed on as `file.data.related`, which the engine's report
- * and `runPreset` include like inputs. A definition that is not JSON is a `parse` finding in its file.
- * Code definitions (`.ts`) are loaded by the runtime, which is not built yet; they are not read here.
+ * `{type: 'definitions', root, config, entities, controllers}`.
+ *
+ * - The config's `${NAME}` values read the environment and the project's `.env` (runtime/config.ts).
+ * - Entity and controller definitions are read from the folders the config names (default `src/entities` and
+ *   `src/controller`), each as a vfile of its own so that its findings have its own line:column; those vfiles are
+ *   handed on as `file.data.related`, which the engine's report and `runPreset` include like inputs.
+ * - JSON definitions are parsed by the parser; code definitions (`.ts`, `.js`) are imported by the transformer (with
+ *   tsx for TypeScript), their default export being a `defineEntity(…)` result (or a class of fields) or a
+ *   `defineController(…)` result. A definition that cannot be read is a finding in its file.
  */
 import {readdirSync, readFileSync} from 'node:fs'
 import path from 'node:path'
+import {pathToFileURL} from 'node:url'
 import type {Processor} from 'unified'
 import type {Node} from 'unist'
 import {VFile} from 'vfile'
+import {markAsCode} from '../pipeline/position.js'
+import {fatalFinding} from '../pipeline/rule.js'
 import {parseSource} from './parse.js'
+import {defineEntity, type CodeController} from '../runtime/define.js'
+import {resolveConfig, type ResolvedConfig} from '../runtime/config.js'
 import type {ControllerDefinition} from '../schemas/types/controller.js'
 import type {EntityDefinition} from '../schemas/types/entity.js'
 import type {ProjectConfig} from '../schemas/types/project.js'
@@ -22,14 +31,19 @@ export interface DefinitionFile<Definition> {
   definition: Definition
 }
 
+/** A controller and, for a code controller, its custom actions. */
+export interface ControllerFile extends DefinitionFile<ControllerDefinition> {
+  actions?: CodeController['actions']
+}
+
 /** A project's definitions. */
 export interface DefinitionsTree extends Node {
   type: 'definitions'
   /** The project folder (where pipe.config.json is). */
   root: string
-  config: ProjectConfig
+  config: ResolvedConfig
   entities: Array<DefinitionFile<EntityDefinition>>
-  controllers: Array<DefinitionFile<ControllerDefinition>>
+  controllers: ControllerFile[]
 }
 
 /** A file another file's plugins already read: nothing to do with it but report it. */
@@ -37,17 +51,44 @@ export interface RelatedTree extends Node {
   type: 'related'
 }
 
-/** Set the processor's parser to read projects. */
+const codeExtensions = new Set(['.ts', '.mts', '.js', '.mjs'])
+
+interface Pending {
+  kind: 'entity' | 'controller'
+  file: VFile
+  full: string
+}
+
+const pendingCode = new WeakMap<VFile, Pending[]>()
+
+/** Set the processor's parser to read projects, and load code definitions after parsing. */
 export default function parseDefinitions(this: Processor) {
   this.parser = (text: string, file: VFile): DefinitionsTree | RelatedTree => {
     if (file.data.relatedTo) return {type: 'related'}
-    const config = readJson(text, file) as ProjectConfig
     const root = path.resolve(file.cwd, file.dirname ?? '.')
-    const entities = readFolder<EntityDefinition>(root, config.entities ?? 'src/entities', file)
-    const controllers = readFolder<ControllerDefinition>(root, config.controllers ?? 'src/controller', file)
-    const related = [...entities, ...controllers].map((item) => item.file)
-    file.data.related = related
-    return {type: 'definitions', root, config, entities: entities.filter(hasDefinition), controllers: controllers.filter(hasDefinition)}
+    const config = resolveConfig(readJson(text, file) as ProjectConfig, root)
+    const entities = readFolder<EntityDefinition>(root, config.entities, file)
+    const controllers = readFolder<ControllerDefinition>(root, config.controllers, file)
+    file.data.related = [...entities.items, ...controllers.items].map((item) => item.file)
+    pendingCode.set(file, [
+      ...entities.code.map((item) => ({...item, kind: 'entity' as const})),
+      ...controllers.code.map((item) => ({...item, kind: 'controller' as const}))
+    ])
+    return {type: 'definitions', root, config, entities: entities.items.filter(hasDefinition), controllers: controllers.items.filter(hasDefinition)}
+  }
+
+  return async (tree: DefinitionsTree | RelatedTree, file: VFile) => {
+    const pending = pendingCode.get(file)
+    if (tree.type !== 'definitions' || !pending || pending.length === 0) return
+    for (const item of pending) {
+      const loaded = await loadCode(item)
+      if (!loaded) continue
+      if (item.kind === 'entity') tree.entities.push({file: item.file, definition: loaded as EntityDefinition})
+      else tree.controllers.push({file: item.file, definition: (loaded as CodeController).definition, actions: (loaded as CodeController).actions})
+    }
+    const byPath = (a: DefinitionFile<unknown>, b: DefinitionFile<unknown>) => a.file.path.localeCompare(b.file.path)
+    tree.entities.sort(byPath)
+    tree.controllers.sort(byPath)
   }
 }
 
@@ -55,25 +96,76 @@ function hasDefinition<T>(item: {definition: T | undefined}): item is Definition
   return item.definition !== undefined
 }
 
-function readFolder<Definition>(root: string, folder: string, project: VFile): Array<{file: VFile; definition: Definition | undefined}> {
+function readFolder<Definition>(root: string, folder: string, project: VFile) {
   const directory = path.resolve(root, folder)
+  const items: Array<{file: VFile; definition: Definition | undefined}> = []
+  const code: Array<{file: VFile; full: string}> = []
   let names: string[]
   try {
-    names = readdirSync(directory).filter((name) => name.endsWith('.json')).sort()
+    names = readdirSync(directory).sort()
   } catch {
-    return []
+    return {items, code}
   }
-  return names.map((name) => {
+  for (const name of names) {
+    const extension = path.extname(name)
+    if (name.endsWith('.d.ts') || (extension !== '.json' && !codeExtensions.has(extension))) continue
     const full = path.join(directory, name)
     const file = new VFile({cwd: project.cwd, path: path.relative(project.cwd, full) || full, value: readFileSync(full, 'utf8')})
     file.data.relatedTo = project.path
+    if (extension !== '.json') {
+      markAsCode(file)
+      code.push({file, full})
+      continue
+    }
     try {
-      return {file, definition: readJson(String(file.value), file) as Definition}
+      items.push({file, definition: readJson(String(file.value), file) as Definition})
     } catch {
       // The parse finding is on the definition's file.
-      return {file, definition: undefined}
+      items.push({file, definition: undefined})
     }
-  })
+  }
+  return {items, code}
+}
+
+/** Import a code definition; a failure is a fatal finding in its file (never a crash). */
+async function loadCode(item: Pending): Promise<EntityDefinition | CodeController | undefined> {
+  try {
+    const module = (await importCode(item.full)) as {default?: unknown}
+    const exported = module.default
+    if (item.kind === 'entity') {
+      if (typeof exported === 'function') return defineEntity(exported as new () => object)
+      if (exported && typeof exported === 'object' && 'fields' in exported) return exported as EntityDefinition
+      throw new TypeError('Expected a default export made with `defineEntity(…)` (or a class of `field.*()` properties)')
+    }
+    if (exported && typeof exported === 'object' && 'definition' in exported) return exported as CodeController
+    throw new TypeError('Expected a default export made with `defineController(…)`')
+  } catch (error) {
+    const reason = error instanceof Error ? error.message.split('\n')[0] : String(error)
+    const place = placeInStack(error, item.full)
+    fatalFinding(item.file, `Cannot load ${item.kind} definition: ${reason}`, 'load-definition', place)
+    return undefined
+  }
+}
+
+/** Import a definition module; TypeScript goes through tsx, loaded only when a project has code definitions. */
+export async function importCode(full: string): Promise<unknown> {
+  if (/\.m?ts$/.test(full)) {
+    const {tsImport} = await import('tsx/esm/api')
+    return tsImport(pathToFileURL(full).href, import.meta.url)
+  }
+  return import(pathToFileURL(full).href)
+}
+
+function placeInStack(error: unknown, full: string): {line: number; column: number} | undefined {
+  const stack = error instanceof Error ? error.stack ?? '' : ''
+  const url = pathToFileURL(full).href
+  for (const line of stack.split('\n')) {
+    const at = line.indexOf(url) >= 0 ? line.indexOf(url) + url.length : line.indexOf(full) >= 0 ? line.indexOf(full) + full.length : -1
+    if (at < 0) continue
+    const match = /^:(\d+):(\d+)/.exec(line.slice(at))
+    if (match) return {line: Number(match[1]), column: Number(match[2])}
+  }
+  return undefined
 }
 
 /** Parse JSON with the catalogue parser's findings (line:column, `parse` rule); throws its fatal message. */

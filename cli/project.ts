@@ -1,0 +1,32 @@
+/**
+ * What the framework commands share: load a project (its `pipe.config.json` and, as the preset says, its
+ * definitions), print its findings on stderr as `pipe run` does (file, line:column, rule), and hand back the tree.
+ */
+import path from 'node:path'
+import type {BaseContext} from 'clipanion'
+import type {Preset} from 'unified'
+import type {VFile} from 'vfile'
+import {withRelated} from '../pipeline/data.js'
+import {createProcessor, transformFile} from '../pipeline/process.js'
+import {readInput} from '../pipeline/read.js'
+import {reporter} from 'vfile-reporter'
+import {countFindings} from '../pipeline/report.js'
+import {useColor} from './options.js'
+import type {DefinitionsTree} from '../plugins/parse-definitions.js'
+
+/** A loaded project: its tree (undefined after an error), its file, and the number of errors found. */
+export interface LoadedProject {
+  tree: DefinitionsTree | undefined
+  file: VFile
+  errors: number
+}
+
+/** Load the project in `directory` through `preset`; findings go to stderr. */
+export async function loadProject(context: BaseContext, directory: string, preset: Preset): Promise<LoadedProject> {
+  const file = await readInput(path.join(directory, 'pipe.config.json'))
+  const tree = (await transformFile(createProcessor(preset), file)) as DefinitionsTree | undefined
+  const files = withRelated([file])
+  const {errors, warnings} = countFindings(files)
+  if (errors + warnings > 0) context.stderr.write(reporter(files, {quiet: true, color: useColor(undefined, process.stderr)}) + '\n')
+  return {tree: errors > 0 ? undefined : tree, file, errors}
+}

@@ -1,0 +1,92 @@
+/**
+ * emit-migrations: compare a project's entity definitions with the snapshot of its newest migration and, when they
+ * differ, either write the next migration (`create`) or warn that one is missing (`pending-migration`, so that CI
+ * can catch a change committed without its migration).
+ *
+ * Steps that could lose data (drop a table or column, narrow a type or an enum, NOT NULL without a default) are
+ * `destructive-migration` errors in the definition at fault, and no migration is written, unless
+ * `allowDestructive` (`pipe migrate create --allow-destructive`) turns them into warnings.
+ */
+import path from 'node:path'
+import type {Processor} from 'unified'
+import {VFile} from 'vfile'
+import {addOutput, hasErrors} from '../pipeline/data.js'
+import {ApipeError} from '../pipeline/errors.js'
+import type {JsonPath} from '../pipeline/json-path.js'
+import {createFinding, fatalFinding} from '../pipeline/rule.js'
+import {lastSnapshot, listMigrationFiles, migrationSource, nextMigrationName} from '../runtime/migrations/files.js'
+import {planMigration, type DestructiveStep, type MigrationPlan} from '../runtime/migrations/plan.js'
+import type {EntityDefinition} from '../schemas/types/entity.js'
+import type {DefinitionsTree, RelatedTree} from './parse-definitions.js'
+
+/** Options of emit-migrations. */
+export interface Options {
+  /** Write the next migration, named after this (`true`: `migration`). Without it, changes are a warning. */
+  create?: string | boolean
+  /** Write the migration even with destructive steps (they become warnings). */
+  allowDestructive?: boolean
+}
+
+declare module 'vfile' {
+  interface DataMap {
+    /** The migration that emit-migrations planned (and, with `create`, wrote as an output). */
+    migration: MigrationPlan & {name?: string; file?: string}
+  }
+}
+
+/** Plan (and with `create`, write) the next migration of a project. */
+export default function emitMigrations(this: Processor, options: Options = {}) {
+  return async (tree: DefinitionsTree | RelatedTree, file: VFile) => {
+    if (tree.type !== 'definitions' || hasErrors(file) || (file.data.related ?? []).some(hasErrors)) return
+    const directory = path.resolve(tree.root, tree.config.migrations)
+    const entities = tree.entities.map(({definition}) => definition)
+    let plan: MigrationPlan
+    try {
+      plan = await planMigration(tree.config.database.type, await lastSnapshot(directory), entities)
+    } catch (error) {
+      if (!(error instanceof ApipeError)) throw error
+      fatalFinding(file, error.message, 'migration-file')
+      return
+    }
+    file.data.migration = plan
+    if (plan.up.length === 0) return
+    for (const step of plan.destructive) {
+      const {target, where} = placeOf(step, tree, file)
+      const message = createFinding(target, `Destructive step: ${step.description}; pass --allow-destructive to write it anyway`, 'destructive-migration', where)
+      message.fatal = !options.allowDestructive
+    }
+    if (!options.create) {
+      const message = createFinding(file, `The definitions changed since the last migration (${plan.up.length} statement(s)); run \`pipe migrate create\``, 'pending-migration', [])
+      message.fatal = false
+      return
+    }
+    if (plan.destructive.length > 0 && !options.allowDestructive) return
+    const existing = listMigrationFiles(directory)
+    const name = nextMigrationName(existing, typeof options.create === 'string' ? options.create : 'migration')
+    const full = path.join(directory, `${name}.js`)
+    const value = migrationSource({name, database: tree.config.database.type, up: plan.up, down: plan.down, entities: entities.map(snapshotOf)})
+    addOutput(file, new VFile({cwd: file.cwd, path: path.relative(file.cwd, full), value}))
+    file.data.migration = {...plan, name, file: full}
+  }
+}
+
+/** A definition as the snapshot keeps it: without one-off rename hints and extension data. */
+function snapshotOf(definition: EntityDefinition): EntityDefinition {
+  return JSON.parse(JSON.stringify(definition, (key, value: unknown) => (key === 'renamedFrom' || key.startsWith('x-') || key === '$schema' ? undefined : value))) as EntityDefinition
+}
+
+/** `created_at` -> `createdAt` style lookup: the field or relation of an entity a column belongs to. */
+function fieldOfColumn(definition: EntityDefinition, column: string): JsonPath | undefined {
+  const underscore = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase()
+  for (const name of Object.keys(definition.fields)) if (underscore(name) === column) return ['fields', name]
+  for (const name of Object.keys(definition.relations ?? {})) if (`${underscore(name)}_id` === column) return ['relations', name]
+  return undefined
+}
+
+/** The definition file (and the field in it) a destructive step comes from; the project file when it is gone. */
+function placeOf(step: DestructiveStep, tree: DefinitionsTree, project: VFile): {target: VFile; where: JsonPath} {
+  const owner = tree.entities.find(({definition}) => (definition.table ?? definition.name) === step.table || step.table.startsWith(`${definition.table ?? definition.name}_`))
+  if (!owner) return {target: project, where: ['entities']}
+  const field = step.column ? fieldOfColumn(owner.definition, step.column) : undefined
+  return {target: owner.file, where: field ?? (step.column ? ['fields'] : ['name'])}
+}
