@@ -58,6 +58,7 @@ export default function emitMigrations(this: Processor, options: Options = {}) {
     if (!options.create) {
       const message = createFinding(file, `The definitions changed since the last migration (${plan.up.length} statement(s)); run \`pipe migrate create\``, 'pending-migration', [])
       message.fatal = false
+      message.jsonPath = undefined
       return
     }
     if (plan.destructive.length > 0 && !options.allowDestructive) return

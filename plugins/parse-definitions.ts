@@ -69,7 +69,7 @@ export default function parseDefinitions(this: Processor) {
     const config = resolveConfig(readJson(text, file) as ProjectConfig, root)
     const entities = readFolder<EntityDefinition>(root, config.entities, file)
     const controllers = readFolder<ControllerDefinition>(root, config.controllers, file)
-    file.data.related = [...entities.items, ...controllers.items].map((item) => item.file)
+    file.data.related = [...entities.items, ...entities.code, ...controllers.items, ...controllers.code].map((item) => item.file)
     pendingCode.set(file, [
       ...entities.code.map((item) => ({...item, kind: 'entity' as const})),
       ...controllers.code.map((item) => ({...item, kind: 'controller' as const}))

@@ -41,4 +41,45 @@ test('pipe run --preset backend reports the findings under each definition file 
   assert.match(result.stderr, /✖ 9 errors\n$/)
 })
 
+test('code definitions (TypeScript classes and controllers) load and get findings at their line and column', async () => {
+  const cwd = project('code')
+  const files = await pipeline('backend', ['pipe.config.json'], {cwd})
+  const lines = files.flatMap((file) => file.messages.map((message) => `${file.path}:${message.line}:${message.column} ${message.ruleId} ${message.reason}`))
+  assert.equal(lines, [
+    'src/entities/book.ts:6:3 unknown-entity Unknown entity `publisher`; known entities: author, book',
+    'src/entities/broken.ts:4:7 load-definition Cannot load entity definition: Cannot build an entity from integer',
+    'src/controller/author.ts:7:5 unknown-action Unknown action `retire` for `POST /authors/{id}/retire`; this controller has list, read, create, update, delete, count, promote'
+  ])
+})
+
+test('pipe.config.json reads ${NAME} and ${NAME:-fallback} from the environment and .env', async () => {
+  const {resolveConfig} = await import('../runtime/config.js')
+  const {mkdtempSync, writeFileSync} = await import('node:fs')
+  const {tmpdir} = await import('node:os')
+  const dir = mkdtempSync(path.join(tmpdir(), 'apipe-env-'))
+  writeFileSync(path.join(dir, '.env'), 'DATABASE_URL=postgresql://app@127.0.0.1/app\nJWT_SECRET=from-dotenv\n')
+  const config = {database: {type: 'postgresql' as const, url: '${DATABASE_URL}'}, jwtSecret: '${JWT_SECRET}', port: '${APP_PORT:-4000}', auth: {entity: '${MISSING_ENTITY}'}}
+  const resolved = resolveConfig(config, dir, {JWT_SECRET: 'from-environment'})
+  assert.is(resolved.database.url, 'postgresql://app@127.0.0.1/app')
+  assert.is(resolved.jwtSecret, 'from-environment', 'the environment wins over .env')
+  assert.is(resolved.port, 4000)
+  assert.is(resolved.auth?.entity, '')
+  assert.equal(resolved.missingVariables, ['MISSING_ENTITY'])
+  assert.equal(resolveConfig({}, dir, {PORT: '8080'}).database, {type: 'sqlite', url: './data/app.sqlite'})
+  assert.is(resolveConfig({port: 3001}, dir, {PORT: '8080'}).port, 8080, 'PORT wins over the config')
+})
+
+test('the backend preset warns when definitions changed since the newest migration', async () => {
+  const {cpSync, mkdtempSync, readFileSync, writeFileSync} = await import('node:fs')
+  const {tmpdir} = await import('node:os')
+  const dir = mkdtempSync(path.join(tmpdir(), 'apipe-pending-'))
+  cpSync(project('clean'), dir, {recursive: true})
+  const book = path.join(dir, 'src/entities/book.json')
+  const definition = JSON.parse(readFileSync(book, 'utf8'))
+  definition.fields.subtitle = {type: 'string'}
+  writeFileSync(book, JSON.stringify(definition, null, 2))
+  const files = await pipeline('backend', ['pipe.config.json'], {cwd: dir})
+  assert.is(formatFindings(files, 'text'), 'pipe.config.json\nwarning pending-migration 1:1 The definitions changed since the last migration (1 statement(s)); run `pipe migrate create`\n0 error(s), 1 warning(s)\n')
+})
+
 test.run()

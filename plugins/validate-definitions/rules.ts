@@ -9,7 +9,7 @@
  * | `enum-values` | an `enum` field without values |
  * | `table-clash` | two entities with the same table |
  * | `relation-inverse` | a `one-to-many` relation without `inverse` |
- * | `unknown-action` | a route of a JSON controller to an action that is not one of the six auto-CRUD actions |
+ * | `unknown-action` | a route to an action that is neither one of the six auto-CRUD actions nor a custom action of a code controller |
  */
 import type {JsonPath} from '../../pipeline/json-path.js'
 import {defineRule} from '../../pipeline/rule.js'
@@ -88,11 +88,15 @@ export const relationInverse = defineRule<DefinitionsTree>({id: 'relation-invers
 })
 
 export const unknownAction = defineRule<DefinitionsTree>({id: 'unknown-action', severity: 'error'}, (tree, _file, report) => {
-  for (const {file, definition} of tree.controllers) {
+  for (const {file, definition, actions} of tree.controllers) {
+    const known = [...crudActions, ...Object.keys(actions ?? {})]
     for (const [route, value] of Object.entries(definition.routes ?? {})) {
       const action = typeof value === 'string' ? value : value?.action
-      if (typeof action === 'string' && !crudActions.includes(action)) {
-        report(`Unknown action \`${action}\` for \`${route}\`; a JSON controller has ${crudActions.join(', ')} (custom actions need a code controller)`, {
+      if (typeof action === 'string' && !known.includes(action)) {
+        const reason = actions
+          ? `Unknown action \`${action}\` for \`${route}\`; this controller has ${known.join(', ')}`
+          : `Unknown action \`${action}\` for \`${route}\`; a JSON controller has ${crudActions.join(', ')} (custom actions need a code controller)`
+        report(reason, {
           path: typeof value === 'string' ? ['routes', route] : ['routes', route, 'action'],
           file
         })
