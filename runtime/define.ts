@@ -82,8 +82,8 @@ export function defineEntity(shape: (new () => object) | Record<string, FieldDef
   return definition
 }
 
-/** What an action receives (the full context arrives with the runtime). */
-export type ActionContext = Record<string, unknown>
+/** What an action, a hook and a middleware receive: the request context of 4.4. */
+export type ActionContext = import('./app.js').RequestContext
 
 /** A code controller: its definition and its custom actions. */
 export interface CodeController {

@@ -61,7 +61,7 @@ export function entitySchema(definition: EntityDefinition, all: ReadonlyMap<stri
     properties: properties as unknown as EntitySchemaMetadata<Row>['properties']
   }
   if (definition.softDelete) {
-    properties.deletedAt = {type: 'datetime', nullable: true, index: true}
+    properties.deletedAt = {type: 'datetime', nullable: true, index: true, hidden: true}
     meta.filters = {[softDeleteFilter]: {name: softDeleteFilter, cond: {deletedAt: null}, default: true}}
   }
   const indexes = (definition.indexes ?? []).map((index) => ({properties: index.fields, ...(index.name ? {name: index.name} : {}), unique: index.unique === true}))

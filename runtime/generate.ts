@@ -82,7 +82,7 @@ function literal(value: unknown): string {
   return String(value)
 }
 
-/** The controller definition `pipe generate controller` writes: the six auto-CRUD routes with `crud`, else none. */
+/** The controller definition `pipe generate controller` writes: the six auto-CRUD routes (update as PATCH and PUT) with `crud`, else none. */
 export function controllerDefinition(name: string, crud: boolean): ControllerDefinition {
   const entity = entityName(name)
   const base = `/${plural(entity)}`
@@ -93,6 +93,7 @@ export function controllerDefinition(name: string, crud: boolean): ControllerDef
         [`GET ${base}/{id}`]: 'read',
         [`POST ${base}`]: 'create',
         [`PATCH ${base}/{id}`]: 'update',
+        [`PUT ${base}/{id}`]: 'update',
         [`DELETE ${base}/{id}`]: 'delete'
       }
     : {}

@@ -1,8 +1,33 @@
 /**
  * `apipe/runtime`: what the code of a framework project imports: field and relation helpers, `defineEntity`,
- * `defineController`, and the definition types generated from the JSON Schemas.
+ * `defineController`, the definition types generated from the JSON Schemas, the server (`createApp`) and
+ * `createTestApp` for tests. Definitions import this module too, so the server side loads only when called.
  */
+import type {FastifyInstance} from 'fastify'
+import type {AppOptions} from './app.js'
+import type {Project} from './project.js'
+import type {TestAppOptions} from './testing.js'
+
 export {defineController, defineEntity, field, relation, type ActionContext, type CodeController, type EntityOptions, type FieldOptions, type RelationOptions} from './define.js'
 export type {EntityDefinition, FieldDefinition, IndexDefinition, RelationDefinition} from '../schemas/types/entity.js'
 export type {ControllerDefinition, RouteOptions} from '../schemas/types/controller.js'
 export type {ProjectConfig, RateLimit} from '../schemas/types/project.js'
+export type {AppOptions, RequestContext} from './app.js'
+export type {Project} from './project.js'
+export type {TestAppOptions} from './testing.js'
+export {HttpProblem, type ProblemItem} from './http/problem.js'
+
+/** Build the fastify app of a loaded project (see runtime/app.ts). */
+export async function createApp(project: Project, options?: AppOptions): Promise<FastifyInstance> {
+  return (await import('./app.js')).createApp(project, options)
+}
+
+/** Load a project: definitions, hooks, middleware and services; throws a `ProjectError` with the findings. */
+export async function loadProject(root: string): Promise<Project> {
+  return (await import('./project.js')).loadProject(root)
+}
+
+/** The project's app on a throw-away database, for `app.inject` in tests. */
+export async function createTestApp(options?: TestAppOptions): Promise<FastifyInstance> {
+  return (await import('./testing.js')).createTestApp(options)
+}

@@ -84,6 +84,7 @@ test('pipe generate controller --crud writes the six auto-CRUD routes on the plu
       'GET /categories/{id}': 'read',
       'POST /categories': 'create',
       'PATCH /categories/{id}': 'update',
+      'PUT /categories/{id}': 'update',
       'DELETE /categories/{id}': 'delete'
     }
   })

@@ -63,8 +63,8 @@ export class GenerateControllerCommand extends Command {
     description: 'Write a controller definition (src/controller/<name>.json)',
     details: `
       With \`--crud\` the routes cover the six auto-CRUD actions on the plural path: \`GET /books\` list,
-      \`GET /books/count\` count, \`GET /books/{id}\` read, \`POST /books\` create, \`PATCH /books/{id}\` update,
-      \`DELETE /books/{id}\` delete. An existing file is kept unless \`--force\`.
+      \`GET /books/count\` count, \`GET /books/{id}\` read, \`POST /books\` create, \`PATCH /books/{id}\` and
+      \`PUT /books/{id}\` update, \`DELETE /books/{id}\` delete. An existing file is kept unless \`--force\`.
     `,
     examples: [['CRUD routes for books', 'pipe generate controller Book --crud']]
   })
@@ -79,5 +79,60 @@ export class GenerateControllerCommand extends Command {
     const {controllerDefinition} = await import('../../runtime/generate.js')
     const definition = controllerDefinition(this.name, this.crud)
     return writeNew(this, `src/controller/${definition.name}.json`, JSON.stringify(definition, null, 2) + '\n', this.force)
+  }
+}
+
+/** `pipe generate test <Name>`: tests of a controller's CRUD routes. */
+export class GenerateTestCommand extends Command {
+  static override paths = [['generate', 'test']]
+
+  static override usage = Command.Usage({
+    description: "Write tests of a controller's routes (tests/<name>.test.ts)",
+    details: `
+      Reads the project's definitions and writes uvu tests that use \`createTestApp()\` from \`apipe/runtime\`:
+      create (201, Location, the record read back), create with an empty body (422 naming each required field),
+      list (the page meta), update and delete, for the routes the controller has. Sample values follow the field
+      types; a required many-to-one is created first through its own controller. \`npm test\` (\`pipe test\`) runs
+      them. An existing file is kept unless \`--force\`.
+    `,
+    examples: [['Tests of the book routes', 'pipe generate test Book']]
+  })
+
+  name = Option.String({name: 'Name'})
+
+  force = Option.Boolean('--force', false, {description: 'Replace an existing file, e.g. `--force`'})
+
+  override async execute(): Promise<number> {
+    const [{entityName}, {testSource}, {loadProject}] = await Promise.all([import('../../runtime/generate.js'), import('../../runtime/scaffold.js'), import('../../runtime/project.js')])
+    let project
+    try {
+      project = await loadProject(process.cwd())
+    } catch (error) {
+      this.context.stderr.write(`${(error as {report?: string}).report ?? (error as Error).message}\n`)
+      return 1
+    }
+    const name = entityName(this.name)
+    const controller = project.controllers.find(({definition}) => definition.name === name)?.definition
+    if (!controller) {
+      this.context.stderr.write(`No controller \`${name}\` in ${project.config.controllers}; write one with \`pipe generate controller ${this.name} --crud\`\n`)
+      return 1
+    }
+    const entity = project.entities.find((item) => item.name === (controller.entity ?? controller.name))
+    if (!entity) {
+      this.context.stderr.write(`No entity \`${controller.entity ?? controller.name}\` for controller \`${name}\`\n`)
+      return 1
+    }
+    const related = []
+    for (const [relationName, relation] of Object.entries(entity.relations ?? {})) {
+      if (!relation.required || relation.kind !== 'many-to-one') continue
+      const target = project.entities.find((item) => item.name === relation.entity)
+      const targetController = project.controllers.find(({definition}) => (definition.entity ?? definition.name) === relation.entity && Object.values(definition.routes).some((value) => (typeof value === 'string' ? value : value.action) === 'create'))
+      if (!target || !targetController) {
+        this.context.stderr.write(`\`${name}\` needs a \`${relation.entity}\` (\`${relationName}\` is required), and no controller creates one; add \`POST\` … \`create\` to a \`${relation.entity}\` controller\n`)
+        return 1
+      }
+      related.push({relation: relationName, entity: target, controller: targetController.definition})
+    }
+    return writeNew(this, `tests/${name}.test.ts`, testSource(entity, controller, related), this.force)
   }
 }

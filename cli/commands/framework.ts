@@ -1,0 +1,149 @@
+import {Command, Option} from 'clipanion'
+
+/** Print a project that cannot load (its findings) or a database that cannot open; anything else is a bug. */
+function reportFailure(command: Command, error: unknown): number {
+  const name = (error as {name?: string}).name
+  if (name === 'ProjectError') command.context.stderr.write(`${(error as {report: string}).report}\n`)
+  else if (name === 'ApipeError') command.context.stderr.write(`pipe: ${(error as Error).message}\n`)
+  else throw error
+  return 1
+}
+
+/** `pipe init <dir>`: a runnable project. */
+export class InitCommand extends Command {
+  static override paths = [['init']]
+
+  static override usage = Command.Usage({
+    description: 'Create a framework project',
+    details: `
+      Writes a runnable project into \`<dir>\`: \`pipe.config.json\` on SQLite, an example \`post\` entity and its CRUD
+      controller, its first migration, a test, package.json with the scripts \`dev\`, \`start\`, \`test\` and
+      \`migrate\`, a README and a .gitignore. Refuses a folder that is not empty unless \`--force\`.
+    `,
+    examples: [['A new project', 'pipe init my-api && cd my-api && npm install && npm run migrate && npm run dev']]
+  })
+
+  dir = Option.String({name: 'dir'})
+
+  force = Option.Boolean('--force', false, {description: 'Write into a folder that is not empty, e.g. `--force`'})
+
+  override async execute(): Promise<number> {
+    const [{mkdir, readdir, readFile, writeFile}, path, {projectFiles}, {planMigration}, {migrationSource, nextMigrationName}, {packageRoot}] = await Promise.all([
+      import('node:fs/promises'),
+      import('node:path'),
+      import('../../runtime/scaffold.js'),
+      import('../../runtime/migrations/plan.js'),
+      import('../../runtime/migrations/files.js'),
+      import('../../pipeline/schemas.js')
+    ])
+    const existing = await readdir(this.dir).catch(() => [] as string[])
+    if (existing.length > 0 && !this.force) {
+      this.context.stderr.write(`Refusing to write into \`${this.dir}\`: it is not empty; pass --force to write anyway\n`)
+      return 1
+    }
+    const {version, dependencies} = JSON.parse(await readFile(path.join(packageRoot, 'package.json'), 'utf8')) as {version: string; dependencies: Record<string, string>}
+    const files = projectFiles(path.basename(path.resolve(this.dir)), version, dependencies.uvu)
+    const entity = JSON.parse(files['src/entities/post.json']) as import('../../schemas/types/entity.js').EntityDefinition
+    const {$schema: _, ...snapshot} = entity
+    const plan = await planMigration('sqlite', [], [entity])
+    const name = nextMigrationName([], 'init')
+    files[`migrations/${name}.js`] = migrationSource({name, database: 'sqlite', up: plan.up, down: plan.down, entities: [snapshot]})
+    for (const [file, content] of Object.entries(files)) {
+      const target = path.join(this.dir, file)
+      await mkdir(path.dirname(target), {recursive: true})
+      await writeFile(target, content.endsWith('\n') ? content : `${content}\n`)
+    }
+    this.context.stdout.write(`Created ${this.dir}: ${Object.keys(files).length} files\nNext: cd ${this.dir} && npm install && npm run migrate && npm run dev\n`)
+    return 0
+  }
+}
+
+const projectOption = () => Option.String('--project,-p', '.', {description: 'Project folder, where pipe.config.json is (default: `.`), e.g. `--project examples/blog`'})
+
+/** Start the project's server; resolves when it stops. */
+async function serve(command: Command & {project: string}, mode: 'dev' | 'start'): Promise<number> {
+  const [{runServer}] = await Promise.all([import('../serve.js')])
+  try {
+    return await runServer(command.context, command.project, mode)
+  } catch (error) {
+    return reportFailure(command, error)
+  }
+}
+
+/** `pipe dev`: the server, reloaded on change. */
+export class DevCommand extends Command {
+  static override paths = [['dev']]
+
+  static override usage = Command.Usage({
+    description: 'Run the server for development, reloading on change',
+    details: `
+      Serves the project on \`port\` of pipe.config.json (the \`PORT\` environment variable wins) and reloads
+      definitions, hooks, middleware and services when a file under \`src/\` or pipe.config.json changes, keeping the
+      port. One log line per request. A change that breaks the project prints its findings and keeps the last good
+      version running.
+    `,
+    examples: [['Serve the project in this folder', 'pipe dev']]
+  })
+
+  project = projectOption()
+
+  override async execute(): Promise<number> {
+    return serve(this, 'dev')
+  }
+}
+
+/** `pipe start`: the server for production. */
+export class StartCommand extends Command {
+  static override paths = [['start']]
+
+  static override usage = Command.Usage({
+    description: 'Run the server for production',
+    details: `
+      Serves the project with JSON logs (pino). On SIGTERM or SIGINT it stops accepting connections, answers 503 to
+      new requests on open ones, finishes the requests in flight, closes the database and exits 0.
+    `,
+    examples: [['Serve on port 8080', 'PORT=8080 pipe start']]
+  })
+
+  project = projectOption()
+
+  override async execute(): Promise<number> {
+    return serve(this, 'start')
+  }
+}
+
+/** `pipe test`: the project's tests. */
+export class TestCommand extends Command {
+  static override paths = [['test']]
+
+  static override usage = Command.Usage({
+    description: "Run the project's tests",
+    details: `
+      Runs \`tests/**/*.test.ts\` (and \`.js\`) with uvu, TypeScript through tsx, \`NODE_ENV=test\`. \`createTestApp()\`
+      from \`apipe/runtime\` gives each test an app on a throw-away database (in-memory SQLite; set
+      \`APIPE_TEST_DATABASE_URL\` and \`APIPE_TEST_DATABASE_TYPE\` for a server). Exits with the tests' status.
+    `,
+    examples: [['Run the tests', 'pipe test'], ['Only the post tests', 'pipe test post']]
+  })
+
+  pattern = Option.String({required: false, name: 'pattern'})
+
+  project = projectOption()
+
+  override async execute(): Promise<number> {
+    const [{spawn}, path, {createRequire}] = await Promise.all([import('node:child_process'), import('node:path'), import('node:module')])
+    const require = createRequire(import.meta.url)
+    // uvu's package exports hide bin.js; it sits beside dist/.
+    const uvu = path.resolve(path.dirname(require.resolve('uvu')), '..', 'bin.js')
+    const tsx = import.meta.resolve('tsx')
+    const pattern = `${this.pattern ? `${this.pattern.replace(/[^\w-]/g, '')}.*` : ''}\\.test\\.(ts|mts|js|mjs)$`
+    return new Promise<number>((resolve) => {
+      const child = spawn(process.execPath, ['--import', tsx, uvu, 'tests', pattern], {
+        cwd: path.resolve(this.project),
+        env: {...process.env, NODE_ENV: 'test'},
+        stdio: ['ignore', 'inherit', 'inherit']
+      })
+      child.on('close', (code) => resolve(code ?? 1))
+    })
+  }
+}

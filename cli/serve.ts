@@ -1,0 +1,90 @@
+/**
+ * `pipe dev` and `pipe start`. Both own one HTTP server and hand its requests to the current fastify app (fastify's
+ * `serverFactory`), so `pipe dev` can swap in a reloaded app without closing the port, and `pipe start` can close
+ * gracefully: stop accepting, answer 503 on kept-alive connections, finish what is in flight, close the database.
+ */
+import {watch} from 'node:fs'
+import {createServer, type IncomingMessage, type ServerResponse} from 'node:http'
+import path from 'node:path'
+import type {BaseContext} from 'clipanion'
+import type {FastifyInstance} from 'fastify'
+import {createApp} from '../runtime/app.js'
+import {loadProject} from '../runtime/project.js'
+
+type Handler = (request: IncomingMessage, response: ServerResponse) => void
+
+/** Serve the project in `directory`; resolves to the exit code when the server stops. */
+export async function runServer(context: BaseContext, directory: string, mode: 'dev' | 'start'): Promise<number> {
+  const root = path.resolve(directory)
+  let handler: Handler = (_request, response) => {
+    response.statusCode = 503
+    response.end()
+  }
+  const server = createServer((request, response) => handler(request, response))
+  const build = async (): Promise<FastifyInstance> => {
+    const project = await loadProject(root)
+    const app = await createApp(project, {logger: mode === 'start' ? {level: 'info'} : false, development: mode === 'dev'})
+    if (mode === 'dev') {
+      app.addHook('onResponse', async (request, reply) => {
+        context.stdout.write(`${request.method} ${request.url} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)} ms\n`)
+      })
+    }
+    // fastify's routing as a plain request handler, without letting fastify open a server of its own.
+    await app.ready()
+    return app
+  }
+  let app = await build()
+  handler = app.routing as unknown as Handler
+  const port = await loadPort(root)
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(port, '0.0.0.0', () => resolve())
+  })
+  const address = server.address()
+  const shown = typeof address === 'object' && address ? address.port : port
+  context.stdout.write(`${mode === 'dev' ? 'Serving (reloads on change)' : 'Serving'} on http://localhost:${shown}\n`)
+
+  if (mode === 'dev') {
+    let timer: NodeJS.Timeout | undefined
+    const reload = () => {
+      clearTimeout(timer)
+      timer = setTimeout(async () => {
+        try {
+          const next = await build()
+          const previous = app
+          app = next
+          handler = next.routing as unknown as Handler
+          await previous.close()
+          context.stdout.write('Reloaded\n')
+        } catch (error) {
+          const report = (error as {report?: string}).report
+          context.stderr.write(`Not reloaded: ${report ?? (error as Error).message}\n`)
+        }
+      }, 100)
+    }
+    watch(path.join(root, 'src'), {recursive: true}, reload).on('error', () => undefined)
+    watch(path.join(root, 'pipe.config.json'), reload).on('error', () => undefined)
+  }
+
+  return new Promise<number>((resolve) => {
+    const stop = async () => {
+      process.off('SIGTERM', stop)
+      process.off('SIGINT', stop)
+      // New connections are refused; fastify answers 503 to new requests while it finishes those in flight.
+      server.close()
+      server.closeIdleConnections()
+      await app.close()
+      server.closeAllConnections()
+      resolve(0)
+    }
+    process.on('SIGTERM', stop)
+    process.on('SIGINT', stop)
+  })
+}
+
+async function loadPort(root: string): Promise<number> {
+  const {readFile} = await import('node:fs/promises')
+  const {resolveConfig} = await import('../runtime/config.js')
+  const config = resolveConfig(JSON.parse(await readFile(path.join(root, 'pipe.config.json'), 'utf8')), root)
+  return config.port
+}

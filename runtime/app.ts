@@ -1,0 +1,175 @@
+/**
+ * The server: a fastify 5 app from a loaded project. The ORM is one fastify plugin (a forked entity manager per
+ * request); each controller is an encapsulated plugin with its routes. A request goes, as 4.4 orders it, through
+ * middleware -> validation -> before hook -> action -> after hook -> response, and the hooks and the action share
+ * one database transaction: a throwing hook rolls the action back and its error becomes the answer.
+ */
+import {Ajv, type ValidateFunction} from 'ajv'
+import formats from 'ajv-formats'
+import Fastify, {type FastifyInstance, type FastifyReply, type FastifyRequest} from 'fastify'
+import type {EntityManager} from '@mikro-orm/core'
+import type {ControllerDefinition, RouteOptions} from '../schemas/types/controller.js'
+import type {FieldDefinition} from '../schemas/types/entity.js'
+import {openDatabase, type Orm} from './database.js'
+import {bodySchema} from './http/body-schema.js'
+import {runCrud, type CrudAction, type CrudContext} from './http/crud.js'
+import {errorHandler, sendProblem, validationItems} from './http/errors.js'
+import {entityModel, type EntityModel} from './http/model.js'
+import {HttpProblem} from './http/problem.js'
+import type {ContextFunction, Middleware, Project} from './project.js'
+import {utils} from './utils.js'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    orm: Orm
+  }
+}
+
+/** The context of hooks, actions and middleware (4.4). */
+export interface RequestContext extends CrudContext {
+  request: FastifyRequest
+  response: FastifyReply
+  services: Record<string, unknown>
+  user?: unknown
+  config: Project['config']
+  utils: typeof utils
+  /** Free space for middleware and hooks to hand things on. */
+  state: Record<string, unknown>
+}
+
+export interface AppOptions {
+  /** Log requests (default: false; `pipe dev` logs pretty lines, `pipe start` JSON). */
+  logger?: boolean | object
+  /** A connected ORM to use instead of opening the project's database (tests share one). */
+  orm?: Orm
+  /** Show error messages in 500 answers (default: `NODE_ENV === 'development'`). */
+  development?: boolean
+  /** Largest accepted body in bytes (default: 1 MiB). */
+  bodyLimit?: number
+}
+
+const crudActions = new Set(['list', 'read', 'create', 'update', 'delete', 'count'])
+
+/** Build the app of a project (not listening yet: `app.listen` or `app.inject`). */
+export async function createApp(project: Project, options: AppOptions = {}): Promise<FastifyInstance> {
+  const development = options.development ?? process.env.NODE_ENV === 'development'
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: options.bodyLimit ?? 1024 * 1024,
+    // Querystrings keep `filter[title][like]` as one key; the list query parses it (and refuses repeated keys).
+    routerOptions: {maxParamLength: 200},
+    return503OnClosing: true
+  })
+  // JSON only: any other body is a 415 (fastify would otherwise accept text/plain).
+  app.removeContentTypeParser('text/plain')
+  const models = new Map(project.entities.map((definition) => [definition.name, entityModel(definition)]))
+  app.setErrorHandler(errorHandler(() => models.values(), development))
+  app.setNotFoundHandler((request, reply) => sendProblem(reply, new HttpProblem(404, `No route \`${request.method} ${request.url.split('?')[0]}\``)))
+
+  const orm = options.orm ?? (await openDatabase(project.config, project.entities))
+  app.decorate('orm', orm)
+  if (!options.orm) app.addHook('onClose', async () => orm.close())
+
+  const ajv = new Ajv({allErrors: true, coerceTypes: false, useDefaults: false, strict: false})
+  ;(formats as unknown as {default: (ajv: Ajv) => void}).default(ajv)
+  const keyTypes = new Map<string, FieldDefinition['type']>([...models.values()].map((model) => [model.name, model.primaryKeyType]))
+
+  for (const controller of project.controllers) {
+    const definition = controller.definition
+    const model = models.get(definition.entity ?? definition.name)
+    const hooks = project.hooks.get(definition.name) ?? new Map<string, ContextFunction>()
+    await app.register(async (scope) => {
+      for (const [key, value] of Object.entries(definition.routes)) {
+        const route: RouteOptions = typeof value === 'string' ? {action: value} : value
+        const [method, rawPath] = key.split(' ')
+        const url = rawPath.replace(/\{([^}]+)\}/g, ':$1')
+        const action = route.action
+        const custom = controller.actions?.[action]
+        const crud: CrudAction | undefined = !custom && crudActions.has(action) ? (action === 'update' && method === 'PUT' ? 'replace' : (action as CrudAction)) : undefined
+        const validator = model && (crud === 'create' || crud === 'update' || crud === 'replace') ? ajv.compile(bodySchema(model, crud, keyTypes)) : undefined
+        const chain = [...(project.config.middleware ?? []), ...(route.middleware ?? [])].map((name) => middlewareOf(project, name))
+        const hookName = (when: 'before' | 'after') => `${when}${action[0].toUpperCase()}${action.slice(1)}`
+        const before = hooks.get(hookName('before'))
+        const after = hooks.get(hookName('after'))
+        scope.route({
+          method: method as 'GET',
+          url,
+          handler: async (request, reply) => {
+            const context = createContext(project, request, reply, orm.em.fork())
+            let body: unknown
+            await runMiddleware(chain, context, async () => {
+              if (validator) validateBody(validator, context.data)
+              const run = async (em: EntityManager) => {
+                context.db = em
+                if (before) await before(context)
+                if (crud && model) body = await runCrud(crud, model, context)
+                else if (custom) body = await custom(context)
+                else throw new HttpProblem(500, `Route \`${key}\` of controller \`${definition.name}\` has no action \`${action}\``)
+                if (after) {
+                  const changed = await after({...context, result: body})
+                  if (changed !== undefined) body = changed
+                }
+              }
+              // Reads without hooks need no transaction; everything else runs in one.
+              if (!before && !after && (crud === 'list' || crud === 'read' || crud === 'count')) await run(context.db)
+              else await context.db.transactional(run)
+            })
+            if (reply.sent) return reply
+            for (const [name, value] of Object.entries(context.headers ?? {})) reply.header(name, value)
+            if (context.status === 204 || body === undefined) return reply.code(context.status ?? 204).send()
+            return reply.code(context.status ?? 200).send(body)
+          }
+        })
+      }
+    })
+  }
+  return app
+}
+
+function middlewareOf(project: Project, name: string): Middleware {
+  const middleware = project.middleware.get(name)
+  if (!middleware) throw new HttpProblem(500, `Unknown middleware \`${name}\`; known: ${[...project.middleware.keys()].join(', ') || 'none'}`)
+  return middleware
+}
+
+function createContext(project: Project, request: FastifyRequest, reply: FastifyReply, em: EntityManager): RequestContext {
+  const body = request.body
+  if (body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body)) && request.method !== 'GET') {
+    throw new HttpProblem(422, 'The body must be a JSON object', {errors: [{pointer: '/', code: 'type', detail: 'expected an object'}]})
+  }
+  return {
+    request,
+    response: reply,
+    params: (request.params ?? {}) as Record<string, string>,
+    query: (request.query ?? {}) as Record<string, unknown>,
+    data: (body ?? {}) as Record<string, unknown>,
+    db: em,
+    services: project.services,
+    config: project.config,
+    utils,
+    state: {},
+    path: request.url.split('?')[0]
+  }
+}
+
+function validateBody(validate: ValidateFunction, data: unknown) {
+  if (validate(data)) return
+  const items = validationItems((validate.errors ?? []) as Parameters<typeof validationItems>[0])
+  throw new HttpProblem(422, `${items.length} field(s) failed validation`, {errors: items})
+}
+
+/** Run middleware in order; each calls `next()` to go on (not calling it ends the request there). */
+async function runMiddleware(chain: Middleware[], context: RequestContext, last: () => Promise<void>): Promise<void> {
+  const step = async (index: number): Promise<void> => {
+    if (index === chain.length) return last()
+    let called = false
+    await chain[index](context, async () => {
+      if (called) throw new Error('next() called twice')
+      called = true
+      await step(index + 1)
+    })
+  }
+  await step(0)
+}
+
+export type {EntityModel}

@@ -1,0 +1,153 @@
+/**
+ * The six auto-CRUD actions of 4.3, as functions of the request context, so hooks and middleware wrap them like
+ * custom actions. Reads go through MikroORM's forked entity manager (`ctx.db`); `populate` loads each relation with
+ * one query (`select-in`), never one per row.
+ */
+import {wrap, type EntityManager, type FilterQuery} from '@mikro-orm/core'
+import {softDeleteFilter} from '../entity-schema.js'
+import type {EntityModel} from './model.js'
+import {parseId, visibleFields} from './model.js'
+import {notFound} from './problem.js'
+import {parseListQuery} from './query.js'
+
+type Row = Record<string, unknown>
+
+/** What an action needs from the context. */
+export interface CrudContext {
+  db: EntityManager
+  params: Record<string, string>
+  query: Record<string, unknown>
+  data: Row
+  entity?: Row
+  /** Set by an action for the response: status and headers. */
+  status?: number
+  headers?: Record<string, string>
+  /** The request path, for `Location`. */
+  path: string
+}
+
+export type CrudAction = 'list' | 'read' | 'create' | 'update' | 'replace' | 'delete' | 'count'
+
+/** Serialize an entity as the API shows it: no hidden or password fields, selected `fields` only. */
+export function present(model: EntityModel, entity: object, fields?: string[], populate: string[] = []): Row {
+  const plain = wrap(entity).toObject() as Row
+  const shown = new Set(fields ?? [...visibleFields(model), ...model.relations.keys()])
+  const out: Row = {}
+  for (const [key, value] of Object.entries(plain)) {
+    if (!shown.has(key) && !populate.includes(key)) continue
+    const field = model.fields.get(key)
+    if (field && !field.visible) continue
+    out[key] = value
+  }
+  return out
+}
+
+function idOf(model: EntityModel, context: CrudContext): unknown {
+  const id = parseId(model, context.params.id ?? '')
+  if (id === undefined) throw notFound(`No ${model.name} \`${context.params.id}\``)
+  return id
+}
+
+async function findOne(model: EntityModel, context: CrudContext, populate: string[] = []): Promise<object> {
+  const id = idOf(model, context)
+  const entity = await context.db.findOne(model.name, {[model.primaryKey]: id} as FilterQuery<object>, {populate: populate as never[]})
+  if (!entity) throw notFound(`No ${model.name} \`${context.params.id}\``)
+  return entity
+}
+
+/** Run one auto-CRUD action; resolves to the response body (undefined for 204). */
+export async function runCrud(action: CrudAction, model: EntityModel, context: CrudContext): Promise<unknown> {
+  const em = context.db
+  switch (action) {
+    case 'list': {
+      const query = parseListQuery(context.query, model)
+      const options = {
+        limit: query.limit,
+        offset: (query.page - 1) * query.limit,
+        orderBy: Object.keys(query.orderBy).length > 0 ? query.orderBy : {[model.primaryKey]: 'asc' as const},
+        fields: query.fields as never[] | undefined,
+        populate: query.populate as never[],
+        strategy: 'select-in' as const
+      }
+      if (!query.count) {
+        const rows = await em.find(model.name, query.where, options)
+        return {data: rows.map((row) => present(model, row, query.fields, query.populate)), meta: {page: query.page, limit: query.limit}}
+      }
+      const [rows, total] = await em.findAndCount(model.name, query.where, options)
+      return {
+        data: rows.map((row) => present(model, row, query.fields, query.populate)),
+        meta: {page: query.page, limit: query.limit, total, pages: Math.ceil(total / query.limit)}
+      }
+    }
+    case 'count': {
+      const query = parseListQuery(context.query, model, true)
+      return {count: await em.count(model.name, query.where)}
+    }
+    case 'read': {
+      const populate = parseListQuery(pick(context.query, ['populate', 'fields']), model)
+      const entity = await findOne(model, context, populate.populate)
+      context.entity = entity as Row
+      return present(model, entity, populate.fields, populate.populate)
+    }
+    case 'create': {
+      const entity = em.create(model.name, withDefaults(model, context.data))
+      context.entity = entity as Row
+      await em.flush()
+      const id = (entity as Row)[model.primaryKey]
+      context.status = 201
+      context.headers = {location: `${context.path.replace(/\/+$/, '')}/${encodeURIComponent(String(id))}`}
+      return present(model, entity)
+    }
+    case 'update':
+    case 'replace': {
+      const entity = await findOne(model, context)
+      context.entity = entity as Row
+      const data = action === 'replace' ? replacement(model, context.data) : context.data
+      em.assign(entity, data)
+      await em.flush()
+      return present(model, entity)
+    }
+    case 'delete': {
+      const entity = await findOne(model, context)
+      context.entity = entity as Row
+      if (model.softDelete) {
+        ;(entity as Row).deletedAt = new Date()
+      } else {
+        em.remove(entity)
+      }
+      await em.flush()
+      context.status = 204
+      return undefined
+    }
+  }
+}
+
+/** A create body with every writable field not given set to its default (or null), so the answer shows them all. */
+function withDefaults(model: EntityModel, data: Row): Row {
+  const full: Row = {}
+  for (const field of model.fields.values()) {
+    if (field.writable && !field.definition.primary && data[field.name] === undefined) full[field.name] = structuredClone(field.definition.default) ?? null
+  }
+  return {...full, ...data}
+}
+
+/** A PUT body: every writable field not given is reset (to its default, or null). */
+function replacement(model: EntityModel, data: Row): Row {
+  const full: Row = {}
+  for (const field of model.fields.values()) {
+    if (!field.writable || field.definition.primary) continue
+    full[field.name] = field.definition.default ?? null
+  }
+  for (const [name, relation] of model.relations) {
+    if (relation.kind === 'many-to-one' || relation.kind === 'one-to-one') full[name] = null
+    if (relation.kind === 'many-to-many') full[name] = []
+  }
+  return {...full, ...data}
+}
+
+function pick(query: Record<string, unknown>, keys: string[]): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(query).filter(([key]) => keys.includes(key)))
+}
+
+/** The soft-delete filter's name, for code that needs deleted rows (`em.find(…, {filters: {softDelete: false}})`). */
+export {softDeleteFilter}

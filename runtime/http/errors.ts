@@ -1,0 +1,112 @@
+/**
+ * Every error becomes a problem+json answer (RFC 9457) with the status codes of 4.3: fastify's own errors (malformed
+ * JSON 400, media type 415, body too large 413, validation 422 or 400), database constraint errors (a unique
+ * violation is a 409 naming the field on all four databases), thrown `HttpProblem`s, and anything else a 500
+ * without internals (the message is shown only when `NODE_ENV` is `development`).
+ */
+import {
+  CheckConstraintViolationException,
+  ConnectionException,
+  ForeignKeyConstraintViolationException,
+  NotNullConstraintViolationException,
+  UniqueConstraintViolationException
+} from '@mikro-orm/core'
+import type {FastifyError, FastifyReply, FastifyRequest} from 'fastify'
+import {HttpProblem, problemBody, type ProblemItem} from './problem.js'
+import type {EntityModel} from './model.js'
+
+/** Send a problem answer. */
+export function sendProblem(reply: FastifyReply, problem: HttpProblem): FastifyReply {
+  for (const [name, value] of Object.entries(problem.headers)) reply.header(name, value)
+  return reply.code(problem.status).type('application/problem+json').send(problemBody(problem.status, problem.message, problem.title, problem.errors))
+}
+
+interface AjvError {
+  instancePath: string
+  keyword: string
+  message?: string
+  params: Record<string, unknown>
+}
+
+/** ajv's errors as problem items: a JSON pointer to each failing field, a code and a sentence. */
+export function validationItems(errors: AjvError[], prefix = ''): ProblemItem[] {
+  return errors.map((error) => {
+    const missing = error.params.missingProperty as string | undefined
+    const extra = error.params.additionalProperty as string | undefined
+    const pointer = `${prefix}${error.instancePath}${missing ? `/${missing}` : extra ? `/${extra}` : ''}`
+    if (missing) return {pointer, code: 'required', detail: `\`${missing}\` is required`}
+    if (extra) return {pointer, code: 'unknown-field', detail: `\`${extra}\` cannot be set`}
+    const field = pointer.split('/').filter(Boolean).join('.') || 'body'
+    return {pointer: pointer || '/', code: error.keyword, detail: `\`${field}\` ${error.message ?? 'is invalid'}`}
+  })
+}
+
+/** The field of a model a database error names (constraint, index or column), when it can be told. */
+function fieldOf(error: Error, models: Iterable<EntityModel>): {model?: EntityModel; field?: string} {
+  const text = `${error.message} ${(error as {detail?: string}).detail ?? ''} ${(error as {constraint?: string}).constraint ?? ''}`
+  const underscore = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase()
+  for (const model of models) {
+    const table = model.definition.table ?? model.name
+    const names = [...model.fields.keys(), ...[...model.relations.keys()]]
+    for (const name of names) {
+      const column = model.relations.has(name) ? `${underscore(name)}_id` : underscore(name)
+      const patterns = [`${table}.${column}`, `${table}_${column}_unique`, `${table}_${column}_foreign`, `Key (${column})`, `(\`${column}\`)`]
+      if (patterns.some((pattern) => text.includes(pattern))) return {model, field: name}
+    }
+  }
+  return {}
+}
+
+/** A problem for a database error, or `undefined` when it is not one users cause. */
+export function databaseProblem(error: unknown, models: Iterable<EntityModel>): HttpProblem | undefined {
+  if (!(error instanceof Error)) return undefined
+  if (error instanceof UniqueConstraintViolationException) {
+    const {field} = fieldOf(error, models)
+    const errors: ProblemItem[] | undefined = field ? [{pointer: `/${field}`, code: 'unique', detail: `\`${field}\` is already taken`}] : undefined
+    return new HttpProblem(409, field ? `A record with this \`${field}\` already exists` : 'A record with these values already exists', {errors})
+  }
+  if (error instanceof ForeignKeyConstraintViolationException) {
+    const {field} = fieldOf(error, models)
+    const deleting = /delete|update on table|still referenced|a parent row/i.test(error.message) && !/insert|add or update a child/i.test(error.message)
+    if (deleting) return new HttpProblem(409, 'Other records still refer to this one')
+    const errors: ProblemItem[] | undefined = field ? [{pointer: `/${field}`, code: 'reference', detail: `\`${field}\` refers to a record that does not exist`}] : undefined
+    return new HttpProblem(422, 'A referenced record does not exist', {errors})
+  }
+  if (error instanceof NotNullConstraintViolationException) {
+    const {field} = fieldOf(error, models)
+    return new HttpProblem(422, field ? `\`${field}\` is required` : 'A required field is missing', {errors: field ? [{pointer: `/${field}`, code: 'required', detail: `\`${field}\` is required`}] : undefined})
+  }
+  if (error instanceof CheckConstraintViolationException) return new HttpProblem(422, 'A value is not allowed')
+  if (error instanceof ConnectionException || /ECONNREFUSED|Connection terminated|server closed the connection|ECONNRESET|PROTOCOL_CONNECTION_LOST/.test(error.message)) {
+    return new HttpProblem(503, 'The database is not available; try again shortly', {headers: {'retry-after': '5'}})
+  }
+  return undefined
+}
+
+/** fastify's error handler: everything becomes problem+json. */
+export function errorHandler(models: () => Iterable<EntityModel>, development: boolean) {
+  return (error: FastifyError & {validation?: AjvError[]; validationContext?: string}, request: FastifyRequest, reply: FastifyReply) => {
+    if (error instanceof HttpProblem) return sendProblem(reply, error)
+    if (error.validation) {
+      const context = error.validationContext ?? 'body'
+      const items = validationItems(error.validation, context === 'body' ? '' : `/${context}`)
+      return sendProblem(reply, context === 'body' ? new HttpProblem(422, `${items.length} field(s) failed validation`, {errors: items}) : new HttpProblem(400, items.map((item) => item.detail).join('; '), {errors: items}))
+    }
+    const database = databaseProblem(error, models())
+    if (database) return sendProblem(reply, database)
+    switch (error.code) {
+      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+        return sendProblem(reply, new HttpProblem(415, `Unsupported media type \`${request.headers['content-type'] ?? ''}\`; send application/json`))
+      case 'FST_ERR_CTP_BODY_TOO_LARGE':
+        return sendProblem(reply, new HttpProblem(413, 'The request body is too large'))
+      case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+        return sendProblem(reply, new HttpProblem(400, 'The body is empty; send a JSON object'))
+      case 'FST_ERR_CTP_INVALID_JSON_BODY':
+        return sendProblem(reply, new HttpProblem(400, 'The body is not valid JSON'))
+    }
+    if (error instanceof SyntaxError || error.statusCode === 400) return sendProblem(reply, new HttpProblem(400, 'The body is not valid JSON'))
+    if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) return sendProblem(reply, new HttpProblem(error.statusCode, error.message))
+    request.log.error({err: error}, 'request failed')
+    return sendProblem(reply, new HttpProblem(500, development ? `${error.name}: ${error.message}` : 'The server could not answer this request'))
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * What the HTTP layer knows about an entity, derived once from its definition: which fields a client may read,
+ * filter, sort and write, and how to turn query-string text into values of each field's type.
+ */
+import type {EntityDefinition, FieldDefinition, RelationDefinition} from '../../schemas/types/entity.js'
+import {primaryKeyOf} from '../entity-schema.js'
+
+/** A field as the API sees it (declared, or added by `timestamps`/`softDelete`, or the implicit `id`). */
+export interface ApiField {
+  name: string
+  type: FieldDefinition['type']
+  definition: FieldDefinition
+  /** Shown in responses, and usable in `fields`, `filter` and `sort`. */
+  visible: boolean
+  /** Accepted in request bodies. */
+  writable: boolean
+}
+
+export interface EntityModel {
+  name: string
+  definition: EntityDefinition
+  primaryKey: string
+  /** `integer` for the implicit key, else the key field's type. */
+  primaryKeyType: FieldDefinition['type']
+  fields: Map<string, ApiField>
+  relations: Map<string, RelationDefinition>
+  softDelete: boolean
+}
+
+const serverFields = new Set(['createdAt', 'updatedAt', 'deletedAt'])
+
+/** Build the model of an entity. */
+export function entityModel(definition: EntityDefinition): EntityModel {
+  const primaryKey = primaryKeyOf(definition)
+  const fields = new Map<string, ApiField>()
+  const add = (name: string, field: FieldDefinition, writable: boolean) =>
+    fields.set(name, {name, type: field.type, definition: field, visible: !(field.hidden || field.type === 'password'), writable})
+  if (!definition.fields[primaryKey]) add(primaryKey, {type: 'integer', primary: true}, false)
+  for (const [name, field] of Object.entries(definition.fields)) {
+    // A generated key (integer or uuid) is the server's; other primary keys are given by the client.
+    const generated = field.primary && (field.type === 'integer' || field.type === 'uuid')
+    add(name, field, !generated && !serverFields.has(name))
+  }
+  if (definition.timestamps) {
+    add('createdAt', {type: 'datetime'}, false)
+    add('updatedAt', {type: 'datetime'}, false)
+  }
+  if (definition.softDelete) fields.set('deletedAt', {name: 'deletedAt', type: 'datetime', definition: {type: 'datetime'}, visible: false, writable: false})
+  const primaryField = fields.get(primaryKey)!
+  return {
+    name: definition.name,
+    definition,
+    primaryKey,
+    primaryKeyType: primaryField.type,
+    fields,
+    relations: new Map(Object.entries(definition.relations ?? {})),
+    softDelete: definition.softDelete === true
+  }
+}
+
+/** Names of the fields a response shows. */
+export function visibleFields(model: EntityModel): string[] {
+  return [...model.fields.values()].filter((field) => field.visible).map((field) => field.name)
+}
+
+/** Turn query-string text into a value of a field's type; `undefined` when it is not one. */
+export function parseScalar(type: FieldDefinition['type'], text: string): unknown {
+  switch (type) {
+    case 'number': {
+      const value = Number(text)
+      return text.trim() !== '' && Number.isFinite(value) ? value : undefined
+    }
+    case 'integer': {
+      return /^-?\d{1,15}$/.test(text) ? Number(text) : undefined
+    }
+    case 'boolean':
+      return text === 'true' ? true : text === 'false' ? false : undefined
+    case 'datetime':
+    case 'date':
+      return Number.isNaN(Date.parse(text)) ? undefined : text
+    default:
+      return text
+  }
+}
+
+/** An `{id}` path value as the key's type; `undefined` when it cannot be one (the answer is then 404). */
+export function parseId(model: EntityModel, text: string): unknown {
+  if (text.length > 200) return undefined
+  if (model.primaryKeyType === 'integer') return /^\d{1,15}$/.test(text) ? Number(text) : undefined
+  if (model.primaryKeyType === 'uuid') return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(text) ? text.toLowerCase() : undefined
+  return parseScalar(model.primaryKeyType, text)
+}

@@ -1,0 +1,80 @@
+/**
+ * A framework project as the server runs it: definitions through the `backend` preset's parse and validate plugins,
+ * plus the code around them: hooks (`src/hooks/<controller>/<hookName>.ts`), middleware (`src/middleware/<name>.ts`)
+ * and services (`src/services/<name>.ts`). A project with errors does not start: `ProjectError` carries the report.
+ */
+import {existsSync, readdirSync} from 'node:fs'
+import path from 'node:path'
+import {reporter} from 'vfile-reporter'
+import {withRelated} from '../pipeline/data.js'
+import {createProcessor, transformFile} from '../pipeline/process.js'
+import {readInput} from '../pipeline/read.js'
+import {countFindings} from '../pipeline/report.js'
+import parseDefinitions, {importCode, type ControllerFile, type DefinitionsTree} from '../plugins/parse-definitions.js'
+import validateDefinitions from '../plugins/validate-definitions/index.js'
+import type {EntityDefinition} from '../schemas/types/entity.js'
+import type {ResolvedConfig} from './config.js'
+
+/** A hook, an action or the inside of a middleware: a function of the request context. */
+export type ContextFunction = (context: any) => unknown
+/** A middleware: `(ctx, next) => next()`. */
+export type Middleware = (context: any, next: () => Promise<void>) => unknown
+
+export interface Project {
+  root: string
+  config: ResolvedConfig
+  entities: EntityDefinition[]
+  controllers: ControllerFile[]
+  /** Hooks by controller name, then hook name (`beforeCreate`). */
+  hooks: Map<string, Map<string, ContextFunction>>
+  middleware: Map<string, Middleware>
+  services: Record<string, unknown>
+}
+
+/** A project that cannot run; `report` lists the findings as `pipe run` does. */
+export class ProjectError extends Error {
+  readonly report: string
+  constructor(report: string) {
+    super(`The project has errors:\n${report}`)
+    this.name = 'ProjectError'
+    this.report = report
+  }
+}
+
+const codeFile = /^(?!.*\.d\.ts$).*\.(ts|mts|js|mjs)$/
+
+async function loadFolder<T>(directory: string, pick: (module: Record<string, unknown>) => T): Promise<Map<string, T>> {
+  const found = new Map<string, T>()
+  if (!existsSync(directory)) return found
+  for (const name of readdirSync(directory).filter((item) => codeFile.test(item)).sort()) {
+    const module = (await importCode(path.join(directory, name))) as Record<string, unknown>
+    found.set(name.replace(/\.[mc]?[jt]s$/, ''), pick(module))
+  }
+  return found
+}
+
+/** Load the project whose `pipe.config.json` is in `root`. */
+export async function loadProject(root: string): Promise<Project> {
+  const file = await readInput(path.join(root, 'pipe.config.json'))
+  const tree = (await transformFile(createProcessor({plugins: [parseDefinitions, validateDefinitions]}), file)) as DefinitionsTree | undefined
+  const files = withRelated([file])
+  if (!tree || countFindings(files).errors > 0) throw new ProjectError(reporter(files, {quiet: true, color: false}))
+  const hooks = new Map<string, Map<string, ContextFunction>>()
+  const hooksRoot = path.join(tree.root, 'src/hooks')
+  if (existsSync(hooksRoot)) {
+    for (const controller of readdirSync(hooksRoot).sort()) {
+      hooks.set(controller, await loadFolder(path.join(hooksRoot, controller), (module) => module.default as ContextFunction))
+    }
+  }
+  const middleware = await loadFolder(path.join(tree.root, 'src/middleware'), (module) => module.default as Middleware)
+  const services = Object.fromEntries(await loadFolder(path.join(tree.root, 'src/services'), (module) => module.default ?? module))
+  return {
+    root: tree.root,
+    config: tree.config,
+    entities: tree.entities.map(({definition}) => definition),
+    controllers: tree.controllers,
+    hooks,
+    middleware,
+    services
+  }
+}

@@ -1,0 +1,196 @@
+/**
+ * What `pipe generate test` and `pipe init` write. A generated test exercises the CRUD routes of one controller
+ * through `createTestApp()` with sample values made from the entity's field types (and, for a required
+ * many-to-one, a record created first through the related controller), so it passes on a fresh project and fails
+ * when the contract breaks.
+ */
+import type {ControllerDefinition} from '../schemas/types/controller.js'
+import type {EntityDefinition, FieldDefinition} from '../schemas/types/entity.js'
+import {controllerDefinition, entityName} from './generate.js'
+
+/** A value of a field's type that passes validation. */
+export function sampleValue(name: string, field: FieldDefinition): unknown {
+  switch (field.type) {
+    case 'email':
+      return `${name.toLowerCase()}@example.com`
+    case 'password':
+      return 'correct horse battery staple'
+    case 'number':
+      return 1.5
+    case 'integer':
+      return 1
+    case 'boolean':
+      return true
+    case 'date':
+      return '2024-01-31'
+    case 'datetime':
+      return '2024-01-31T12:00:00.000Z'
+    case 'uuid':
+      return '0b4c1c2e-8f4e-4c53-9c8e-2f4d7a9d3c11'
+    case 'json':
+      return {example: true}
+    case 'enum':
+      return field.enum?.[0]
+    default:
+      return `Example ${name}`.slice(0, field.length ?? 255)
+  }
+}
+
+/** A create body: every required field, plus the first optional string (so an update has something to change). */
+export function sampleBody(entity: EntityDefinition): Record<string, unknown> {
+  const body: Record<string, unknown> = {}
+  for (const [name, field] of Object.entries(entity.fields)) {
+    if (field.primary && (field.type === 'integer' || field.type === 'uuid')) continue
+    if (field.required || field.primary) body[name] = sampleValue(name, field)
+  }
+  return body
+}
+
+function routeOf(controller: ControllerDefinition, action: string, method?: string): string | undefined {
+  for (const [key, value] of Object.entries(controller.routes)) {
+    const name = typeof value === 'string' ? value : value.action
+    if (name === action && (!method || key.startsWith(`${method} `))) return key.split(' ')[1].replace(/:([A-Za-z_]+)/g, '{$1}')
+  }
+  return undefined
+}
+
+/** Which field a generated update changes: the first writable string-like field, else none. */
+function updatable(entity: EntityDefinition): [string, unknown] | undefined {
+  for (const [name, field] of Object.entries(entity.fields)) {
+    if (field.primary || field.unique || field.type === 'password') continue
+    if (['string', 'text'].includes(field.type)) return [name, `Changed ${name}`]
+  }
+  return undefined
+}
+
+/** The source of `tests/<name>.test.ts` for a controller's CRUD routes. */
+export function testSource(entity: EntityDefinition, controller: ControllerDefinition, related: Array<{relation: string; entity: EntityDefinition; controller: ControllerDefinition}>): string {
+  const list = routeOf(controller, 'list')
+  const create = routeOf(controller, 'create')
+  const read = routeOf(controller, 'read')
+  const update = routeOf(controller, 'update', 'PATCH') ?? routeOf(controller, 'update')
+  const remove = routeOf(controller, 'delete')
+  const json = (value: unknown) => JSON.stringify(value).replace(/"([A-Za-z_][A-Za-z0-9_]*)":/g, '$1: ').replace(/"/g, "'").replace(/,(?=\S)/g, ', ')
+  const lines = [
+    `// Tests of the ${controller.name} routes, written by \`pipe generate test\`. Run them with \`npm test\` (\`pipe test\`):`,
+    '// each test app runs on its own throw-away database.',
+    "import {test} from 'uvu'",
+    "import * as assert from 'uvu/assert'",
+    "import {createTestApp} from 'apipe/runtime'",
+    ''
+  ]
+  if (create) {
+    lines.push(`async function create${pascal(entity.name)}(app: Awaited<ReturnType<typeof createTestApp>>) {`)
+    const body = sampleBody(entity)
+    for (const item of related) {
+      const path = routeOf(item.controller, 'create')!
+      lines.push(`  const ${item.relation} = await app.inject({method: 'POST', url: '${path}', payload: ${json(sampleBody(item.entity))}})`)
+      lines.push(`  assert.is(${item.relation}.statusCode, 201, ${item.relation}.body)`)
+    }
+    const extra = related.map((item) => `${item.relation}: ${item.relation}.json().id`)
+    const payload = json(body).replace(/}$/, extra.length > 0 ? `${Object.keys(body).length > 0 ? ', ' : ''}${extra.join(', ')}}` : '}')
+    lines.push(`  const created = await app.inject({method: 'POST', url: '${create}', payload: ${payload}})`)
+    lines.push('  assert.is(created.statusCode, 201, created.body)', '  return created', '}', '')
+    lines.push(`test('POST ${create} answers 201 with the record and its Location', async () => {`, '  const app = await createTestApp()', '  try {')
+    lines.push(`    const created = await create${pascal(entity.name)}(app)`)
+    for (const [name, value] of Object.entries(body)) {
+      if (entity.fields[name]?.type !== 'password') lines.push(`    assert.equal(created.json().${name}, ${json(value)})`)
+    }
+    lines.push(`    assert.is(created.headers.location, \`${create}/\${created.json().id}\`)`)
+    if (read) {
+      lines.push(`    const read = await app.inject({method: 'GET', url: created.headers.location as string})`, '    assert.is(read.statusCode, 200)', '    assert.equal(read.json(), created.json())')
+    }
+    lines.push('  } finally {', '    await app.close()', '  }', '})', '')
+    lines.push(`test('POST ${create} with an empty body answers 422 naming the required fields', async () => {`, '  const app = await createTestApp()', '  try {')
+    lines.push(`    const response = await app.inject({method: 'POST', url: '${create}', payload: {}})`)
+    const required = Object.values(entity.fields).filter((field) => (field.required || field.primary) && field.default === undefined && !(field.primary && ['integer', 'uuid'].includes(field.type))).length + related.length
+    if (required > 0) {
+      lines.push('    assert.is(response.statusCode, 422)', "    assert.is(response.headers['content-type'], 'application/problem+json; charset=utf-8')")
+      lines.push(`    assert.is(response.json().errors.length, ${required})`)
+    } else {
+      lines.push('    assert.is(response.statusCode, 201)')
+    }
+    lines.push('  } finally {', '    await app.close()', '  }', '})', '')
+  }
+  if (list) {
+    lines.push(`test('GET ${list} answers a page of records', async () => {`, '  const app = await createTestApp()', '  try {')
+    if (create) lines.push(`    await create${pascal(entity.name)}(app)`)
+    lines.push(`    const response = await app.inject({method: 'GET', url: '${list}?page=1&limit=10'})`, '    assert.is(response.statusCode, 200)')
+    lines.push(`    assert.equal(response.json().meta, {page: 1, limit: 10, total: ${create ? 1 : 0}, pages: ${create ? 1 : 0}})`)
+    lines.push('  } finally {', '    await app.close()', '  }', '})', '')
+  }
+  const change = updatable(entity)
+  if (create && update && change) {
+    lines.push(`test('PATCH ${update} changes a field', async () => {`, '  const app = await createTestApp()', '  try {')
+    lines.push(`    const {id} = (await create${pascal(entity.name)}(app)).json()`)
+    lines.push(`    const response = await app.inject({method: 'PATCH', url: \`${update.replace('{id}', '${id}')}\`, payload: {${change[0]}: ${json(change[1])}}})`)
+    lines.push('    assert.is(response.statusCode, 200, response.body)', `    assert.is(response.json().${change[0]}, ${json(change[1])})`)
+    lines.push('  } finally {', '    await app.close()', '  }', '})', '')
+  }
+  if (create && remove) {
+    lines.push(`test('DELETE ${remove} answers 204, then the record is gone', async () => {`, '  const app = await createTestApp()', '  try {')
+    lines.push(`    const {id} = (await create${pascal(entity.name)}(app)).json()`)
+    lines.push(`    const url = \`${remove.replace('{id}', '${id}')}\``)
+    lines.push("    assert.is((await app.inject({method: 'DELETE', url})).statusCode, 204)")
+    if (read) lines.push("    assert.is((await app.inject({method: 'GET', url})).statusCode, 404)")
+    lines.push('  } finally {', '    await app.close()', '  }', '})', '')
+  }
+  lines.push('test.run()', '')
+  return lines.join('\n')
+}
+
+function pascal(name: string): string {
+  return name.replace(/(^|_)([a-z0-9])/g, (_, _separator: string, letter: string) => letter.toUpperCase())
+}
+
+/** The files of a new project, by path. */
+export function projectFiles(name: string, apipeVersion: string, uvuVersion: string): Record<string, string> {
+  const post: EntityDefinition = {
+    $schema: '../../node_modules/apipe/schemas/entity.schema.json',
+    name: 'post',
+    fields: {
+      title: {type: 'string', required: true, length: 200},
+      body: {type: 'text'},
+      published: {type: 'boolean', required: true, default: false}
+    },
+    timestamps: true
+  }
+  const controller = {$schema: '../../node_modules/apipe/schemas/controller.schema.json', ...controllerDefinition('post', true)}
+  const packageName = entityName(name).replace(/_/g, '-') || 'app'
+  return {
+    'package.json': JSON.stringify(
+      {
+        name: packageName,
+        version: '0.1.0',
+        private: true,
+        type: 'module',
+        scripts: {dev: 'pipe dev', start: 'pipe start', test: 'pipe test', migrate: 'pipe migrate'},
+        dependencies: {apipe: `^${apipeVersion}`},
+        devDependencies: {uvu: uvuVersion}
+      },
+      null,
+      2
+    ),
+    'pipe.config.json': JSON.stringify({$schema: './node_modules/apipe/schemas/project.schema.json', port: 3000, database: {type: 'sqlite', url: './data/app.sqlite'}, jwtSecret: '${JWT_SECRET}'}, null, 2),
+    'src/entities/post.json': JSON.stringify(post, null, 2),
+    'src/controller/post.json': JSON.stringify(controller, null, 2),
+    'tests/post.test.ts': testSource(post, controller, []),
+    '.gitignore': 'node_modules/\ndata/\n.env\n',
+    'README.md': [
+      `# ${name}`,
+      '',
+      'A backend built with [apipe](https://github.com/apipe/apipe): entities in `src/entities/`, routes in',
+      '`src/controller/`, hooks in `src/hooks/<controller>/`, middleware in `src/middleware/`.',
+      '',
+      '```sh',
+      'npm install',
+      'npm run migrate     # create the tables (SQLite at ./data/app.sqlite)',
+      'npm run dev         # http://localhost:3000/posts, reloads on change',
+      'npm test            # the tests in tests/, each on a throw-away database',
+      '```',
+      '',
+      'Change an entity, then `npx pipe migrate create <name>` writes the migration and `npm run migrate` applies it.',
+      ''
+    ].join('\n')
+  }
+}

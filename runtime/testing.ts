@@ -1,0 +1,40 @@
+/**
+ * `createTestApp()`: the project's app on a throw-away database, for tests with `app.inject` (no port). The
+ * database is a private in-memory SQLite unless `APIPE_TEST_DATABASE_URL` (with `APIPE_TEST_DATABASE_TYPE`) names
+ * another; its schema comes from the project's migrations when they were written for that database type, else
+ * straight from the definitions.
+ */
+import path from 'node:path'
+import type {FastifyInstance} from 'fastify'
+import {createApp} from './app.js'
+import type {DatabaseType} from './config.js'
+import {openDatabase} from './database.js'
+import {listMigrationFiles, loadMigration} from './migrations/files.js'
+import {Migrator} from './migrations/runner.js'
+import {loadProject} from './project.js'
+
+export interface TestAppOptions {
+  /** The project folder (default: the working directory, as `pipe test` runs). */
+  root?: string
+}
+
+/** The app of the project on a fresh database; `await app.close()` drops it. */
+export async function createTestApp(options: TestAppOptions = {}): Promise<FastifyInstance> {
+  const project = await loadProject(path.resolve(options.root ?? process.cwd()))
+  const type = (process.env.APIPE_TEST_DATABASE_TYPE as DatabaseType | undefined) ?? 'sqlite'
+  const url = process.env.APIPE_TEST_DATABASE_URL ?? ':memory:'
+  const database = {type, url}
+  const orm = await openDatabase({database, root: project.root}, project.entities)
+  const directory = path.join(project.root, project.config.migrations)
+  const files = listMigrationFiles(directory)
+  const same = (other?: DatabaseType) => (other === 'mariadb' ? 'mysql' : other) === (type === 'mariadb' ? 'mysql' : type)
+  const migrations = await Promise.all(files.map((file) => loadMigration(file)))
+  if (migrations.length > 0 && migrations.every((migration) => !migration.database || same(migration.database))) {
+    await new Migrator(orm, type, directory).up()
+  } else {
+    await orm.schema.refreshDatabase()
+  }
+  const app = await createApp({...project, config: {...project.config, database}}, {orm})
+  app.addHook('onClose', async () => orm.close(true))
+  return app
+}

@@ -1,0 +1,31 @@
+/**
+ * `ctx.utils`: helpers for hooks, actions and services: password hashing (bcrypt), slugs and pagination.
+ */
+import bcrypt from 'bcrypt'
+
+/** bcrypt cost when the project sets none (`auth.bcryptCost`, at least 10). */
+export const defaultBcryptCost = 12
+
+export const utils = {
+  /** Hash a password with bcrypt. */
+  hash(password: string, cost = defaultBcryptCost): Promise<string> {
+    return bcrypt.hash(password, Math.max(10, cost))
+  },
+  /** Whether `password` matches a bcrypt `hash`. */
+  verify(password: string, hash: string): Promise<boolean> {
+    return bcrypt.compare(password, hash)
+  },
+  /** `Hello, World!` -> `hello-world` (accents dropped). */
+  slug(text: string): string {
+    return text
+      .normalize('NFKD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+  },
+  /** The `meta` of a list page. */
+  paginate(total: number, page: number, limit: number) {
+    return {page, limit, total, pages: Math.ceil(total / limit)}
+  }
+}

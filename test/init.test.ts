@@ -1,0 +1,90 @@
+/**
+ * `pipe init` end to end, as a user runs it: init, `npm install` (apipe linked from this checkout), `npm run
+ * migrate`, then the project's own `npm test`; plus the refusals of init and the generators.
+ */
+import {spawn} from 'node:child_process'
+import {existsSync, readFileSync, readdirSync, writeFileSync} from 'node:fs'
+import path from 'node:path'
+import {test} from 'uvu'
+import * as assert from 'uvu/assert'
+import {temporaryProject} from './helpers/databases.js'
+import {root} from './helpers/fixtures.js'
+import {runPipe} from './helpers/run-pipe.js'
+
+function run(command: string, args: string[], cwd: string): Promise<{code: number | null; output: string}> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, {cwd, env: {...process.env, NO_COLOR: '1', FORCE_COLOR: '0'}, stdio: ['ignore', 'pipe', 'pipe']})
+    let output = ''
+    child.stdout.on('data', (chunk) => (output += chunk))
+    child.stderr.on('data', (chunk) => (output += chunk))
+    child.on('error', reject)
+    child.on('close', (code) => resolve({code, output}))
+  })
+}
+
+test('pipe init, npm install, npm run migrate, npm test', async () => {
+  const parent = temporaryProject('init')
+  const dir = path.join(parent, 'shop-api')
+  const init = await runPipe(['init', dir])
+  assert.is(init.code, 0, init.stderr)
+  assert.is(init.stdout, `Created ${dir}: 8 files\nNext: cd ${dir} && npm install && npm run migrate && npm run dev\n`)
+  const files = ['.gitignore', 'README.md', 'package.json', 'pipe.config.json', 'src/controller/post.json', 'src/entities/post.json', 'tests/post.test.ts']
+  for (const file of files) assert.ok(existsSync(path.join(dir, file)), file)
+  assert.match(readdirSync(path.join(dir, 'migrations')).join(), /^\d{14}_init\.js$/)
+  const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'))
+  assert.equal(manifest.scripts, {dev: 'pipe dev', start: 'pipe start', test: 'pipe test', migrate: 'pipe migrate'})
+  assert.is(manifest.name, 'shop-api')
+  manifest.dependencies.apipe = `file:${root}`
+  writeFileSync(path.join(dir, 'package.json'), JSON.stringify(manifest, null, 2))
+
+  const install = await run('npm', ['install', '--no-audit', '--no-fund'], dir)
+  assert.is(install.code, 0, install.output)
+  const migrate = await run('npm', ['run', '--silent', 'migrate'], dir)
+  assert.is(migrate.code, 0, migrate.output)
+  assert.match(migrate.output, /Applied \d{14}_init \(1 statement\(s\)\)\n/)
+  assert.ok(existsSync(path.join(dir, 'data/app.sqlite')), 'the SQLite file is created on first use')
+  const tests = await run('npm', ['test'], dir)
+  assert.is(tests.code, 0, tests.output)
+  assert.match(tests.output, /Total: +5\n +Passed: +5\n/)
+
+  const again = await runPipe(['init', dir])
+  assert.is(again.code, 1)
+  assert.is(again.stderr, `Refusing to write into \`${dir}\`: it is not empty; pass --force to write anyway\n`)
+})
+
+test('pipe generate test writes a passing test that creates the required related record first', async () => {
+  const dir = temporaryProject('generate-test')
+  writeFileSync(path.join(dir, 'pipe.config.json'), '{}')
+  for (const [args, expected] of [
+    [['generate', 'entity', 'Author', '--fields', 'name:string:required,email:email:required:unique'], 'Wrote src/entities/author.json\n'],
+    [['generate', 'entity', 'Book', '--fields', 'title:string:required,isbn:string:unique'], 'Wrote src/entities/book.json\n'],
+    [['generate', 'controller', 'Author', '--crud'], 'Wrote src/controller/author.json\n'],
+    [['generate', 'controller', 'Book', '--crud'], 'Wrote src/controller/book.json\n']
+  ] as const) {
+    const result = await runPipe([...args], {cwd: dir})
+    assert.is(result.stdout, expected, result.stderr)
+  }
+  const bookFile = path.join(dir, 'src/entities/book.json')
+  const book = JSON.parse(readFileSync(bookFile, 'utf8'))
+  book.relations = {author: {kind: 'many-to-one', entity: 'author', required: true}}
+  writeFileSync(bookFile, JSON.stringify(book, null, 2))
+  const generated = await runPipe(['generate', 'test', 'Book'], {cwd: dir})
+  assert.is(generated.stdout, 'Wrote tests/book.test.ts\n', generated.stderr)
+  assert.match(readFileSync(path.join(dir, 'tests/book.test.ts'), 'utf8'), "const author = await app.inject({method: 'POST', url: '/authors', payload: {name: 'Example name', email: 'email@example.com'}})")
+  const refused = await runPipe(['generate', 'test', 'Book'], {cwd: dir})
+  assert.is(refused.code, 1)
+  assert.is(refused.stderr, 'Refusing to overwrite `tests/book.test.ts`; pass --force to replace it\n')
+  const missing = await runPipe(['generate', 'test', 'Shelf'], {cwd: dir})
+  assert.is(missing.stderr, 'No controller `shelf` in src/controller; write one with `pipe generate controller Shelf --crud`\n')
+  // The tests run against this checkout's runtime (the project has no node_modules of its own).
+  writeFileSync(path.join(dir, 'package.json'), JSON.stringify({name: 'books', type: 'module', private: true}))
+  const {symlinkSync, mkdirSync} = await import('node:fs')
+  mkdirSync(path.join(dir, 'node_modules'))
+  symlinkSync(root, path.join(dir, 'node_modules', 'apipe'))
+  symlinkSync(path.join(root, 'node_modules', 'uvu'), path.join(dir, 'node_modules', 'uvu'))
+  const tests = await runPipe(['test'], {cwd: dir})
+  assert.is(tests.code, 0, tests.stdout + tests.stderr)
+  assert.match(tests.stdout, /Total: +5\n +Passed: +5\n/)
+})
+
+test.run()
