@@ -16,14 +16,15 @@ import {loadProject} from './project.js'
 export interface TestAppOptions {
   /** The project folder (default: the working directory, as `pipe test` runs). */
   root?: string
+  /** The database (default: `APIPE_TEST_DATABASE_TYPE`/`APIPE_TEST_DATABASE_URL`, else in-memory SQLite). */
+  database?: {type: DatabaseType; url: string}
 }
 
 /** The app of the project on a fresh database; `await app.close()` drops it. */
 export async function createTestApp(options: TestAppOptions = {}): Promise<FastifyInstance> {
   const project = await loadProject(path.resolve(options.root ?? process.cwd()))
-  const type = (process.env.APIPE_TEST_DATABASE_TYPE as DatabaseType | undefined) ?? 'sqlite'
-  const url = process.env.APIPE_TEST_DATABASE_URL ?? ':memory:'
-  const database = {type, url}
+  const database = options.database ?? {type: (process.env.APIPE_TEST_DATABASE_TYPE as DatabaseType | undefined) ?? 'sqlite', url: process.env.APIPE_TEST_DATABASE_URL ?? ':memory:'}
+  const type = database.type
   const orm = await openDatabase({database, root: project.root}, project.entities)
   const directory = path.join(project.root, project.config.migrations)
   const files = listMigrationFiles(directory)

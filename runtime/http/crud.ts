@@ -58,10 +58,11 @@ async function findOne(model: EntityModel, context: CrudContext, populate: strin
 /** Run one auto-CRUD action; resolves to the response body (undefined for 204). */
 export async function runCrud(action: CrudAction, model: EntityModel, context: CrudContext): Promise<unknown> {
   const em = context.db
+  const options = {likeOperator: em.getPlatform().constructor.name.startsWith('PostgreSql') ? ('$ilike' as const) : ('$like' as const)}
   switch (action) {
     case 'list': {
-      const query = parseListQuery(context.query, model)
-      const options = {
+      const query = parseListQuery(context.query, model, false, options)
+      const findOptions = {
         limit: query.limit,
         offset: (query.page - 1) * query.limit,
         orderBy: Object.keys(query.orderBy).length > 0 ? query.orderBy : {[model.primaryKey]: 'asc' as const},
@@ -70,17 +71,17 @@ export async function runCrud(action: CrudAction, model: EntityModel, context: C
         strategy: 'select-in' as const
       }
       if (!query.count) {
-        const rows = await em.find(model.name, query.where, options)
+        const rows = await em.find(model.name, query.where, findOptions)
         return {data: rows.map((row) => present(model, row, query.fields, query.populate)), meta: {page: query.page, limit: query.limit}}
       }
-      const [rows, total] = await em.findAndCount(model.name, query.where, options)
+      const [rows, total] = await em.findAndCount(model.name, query.where, findOptions)
       return {
         data: rows.map((row) => present(model, row, query.fields, query.populate)),
         meta: {page: query.page, limit: query.limit, total, pages: Math.ceil(total / query.limit)}
       }
     }
     case 'count': {
-      const query = parseListQuery(context.query, model, true)
+      const query = parseListQuery(context.query, model, true, options)
       return {count: await em.count(model.name, query.where)}
     }
     case 'read': {

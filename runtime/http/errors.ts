@@ -12,7 +12,7 @@ import {
   UniqueConstraintViolationException
 } from '@mikro-orm/core'
 import type {FastifyError, FastifyReply, FastifyRequest} from 'fastify'
-import {HttpProblem, problemBody, type ProblemItem} from './problem.js'
+import {HttpProblem, isHttpProblem, problemBody, type ProblemItem} from './problem.js'
 import type {EntityModel} from './model.js'
 
 /** Send a problem answer. */
@@ -86,7 +86,7 @@ export function databaseProblem(error: unknown, models: Iterable<EntityModel>): 
 /** fastify's error handler: everything becomes problem+json. */
 export function errorHandler(models: () => Iterable<EntityModel>, development: boolean) {
   return (error: FastifyError & {validation?: AjvError[]; validationContext?: string}, request: FastifyRequest, reply: FastifyReply) => {
-    if (error instanceof HttpProblem) return sendProblem(reply, error)
+    if (isHttpProblem(error)) return sendProblem(reply, new HttpProblem(error.status, error.message, {title: error.title, errors: error.errors, headers: error.headers}))
     if (error.validation) {
       const context = error.validationContext ?? 'body'
       const items = validationItems(error.validation, context === 'body' ? '' : `/${context}`)

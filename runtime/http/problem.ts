@@ -39,3 +39,11 @@ export function problemBody(status: number, detail: string, title = STATUS_CODES
 export const badRequest = (detail: string, errors?: ProblemItem[]) => new HttpProblem(400, detail, {errors})
 export const notFound = (detail: string) => new HttpProblem(404, detail)
 export const unprocessable = (errors: ProblemItem[]) => new HttpProblem(422, `${errors.length} field(s) failed validation`, {errors})
+
+/**
+ * Whether a thrown value is an `HttpProblem`, also from another copy of apipe (a project's code may import
+ * `apipe/runtime` from its own node_modules while the server runs from another install).
+ */
+export function isHttpProblem(error: unknown): error is HttpProblem {
+  return error instanceof HttpProblem || (error instanceof Error && error.name === 'HttpProblem' && typeof (error as HttpProblem).status === 'number')
+}

@@ -6,6 +6,7 @@
  */
 import type {FilterQuery} from '@mikro-orm/core'
 import {badRequest, type ProblemItem} from './problem.js'
+import type {FieldDefinition} from '../../schemas/types/entity.js'
 import {parseScalar, type EntityModel} from './model.js'
 
 export const defaultLimit = 20
@@ -27,8 +28,16 @@ type Operator = keyof typeof operators
 
 const filterKey = /^filter\[([^\][]+)\](?:\[([^\][]+)\])?$/
 
-/** Parse the query of a list (or, with `forCount`, a count: only filters). */
-export function parseListQuery(query: Record<string, unknown>, model: EntityModel, forCount = false): ListQuery {
+/** How the database matches `like`: PostgreSQL's LIKE is case-sensitive, so it gets ILIKE like the others' LIKE. */
+export interface QueryOptions {
+  likeOperator?: '$like' | '$ilike'
+}
+
+/**
+ * Parse the query of a list (or, with `forCount`, a count: only filters). A many-to-one or one-to-one relation
+ * filters by the related key: `filter[author]=2`.
+ */
+export function parseListQuery(query: Record<string, unknown>, model: EntityModel, forCount = false, options: QueryOptions = {}): ListQuery {
   const problems: ProblemItem[] = []
   const fail = (parameter: string, detail: string, code = 'invalid') => problems.push({pointer: `/query/${parameter}`, code, detail})
   const single = (key: string): string | undefined => {
@@ -40,6 +49,7 @@ export function parseListQuery(query: Record<string, unknown>, model: EntityMode
     return value === undefined ? undefined : String(value)
   }
   const visible = (name: string) => model.fields.get(name)?.visible === true
+  const filterable = (name: string) => visible(name) || ['many-to-one', 'one-to-one'].includes(model.relations.get(name)?.kind ?? '')
   const result: ListQuery = {page: 1, limit: defaultLimit, orderBy: {}, where: {}, populate: [], count: true}
   const where: Record<string, Record<string, unknown> | unknown> = {}
 
@@ -49,11 +59,12 @@ export function parseListQuery(query: Record<string, unknown>, model: EntityMode
     const filter = filterKey.exec(key)
     if (filter) {
       const [, field, op = 'eq'] = filter
-      if (!visible(field)) fail(key, `Unknown field \`${field}\`; filter on ${listOf(model)}`, 'unknown-field')
+      if (!filterable(field)) fail(key, `Unknown field \`${field}\`; filter on ${listOf(model)}`, 'unknown-field')
       else if (!(op in operators)) fail(key, `Unknown operator \`${op}\`; expected one of ${Object.keys(operators).join(', ')}`, 'unknown-operator')
       else {
-        const condition = filterCondition(model, field, op as Operator, text)
-        if (condition === undefined) fail(key, `\`${text}\` is not a valid value for \`${field}\` (${model.fields.get(field)!.type}) with \`${op}\``, 'invalid-value')
+        const type = model.fields.get(field)?.type ?? 'integer'
+        const condition = filterCondition(type, op as Operator, text, options.likeOperator ?? '$like')
+        if (condition === undefined) fail(key, `\`${text}\` is not a valid value for \`${field}\` (${type}) with \`${op}\``, 'invalid-value')
         else where[field] = op === 'null' ? condition : {...((where[field] as object) ?? {}), ...(condition as object)}
       }
       continue
@@ -109,8 +120,7 @@ function listOf(model: EntityModel): string {
 }
 
 /** The MikroORM condition of one filter; `undefined` when the value does not fit the field. */
-function filterCondition(model: EntityModel, field: string, op: Operator, text: string): unknown {
-  const type = model.fields.get(field)!.type
+function filterCondition(type: FieldDefinition['type'], op: Operator, text: string, like: '$like' | '$ilike'): unknown {
   if (op === 'null') {
     if (text !== 'true' && text !== 'false') return undefined
     return text === 'true' ? null : {$ne: null}
@@ -119,7 +129,7 @@ function filterCondition(model: EntityModel, field: string, op: Operator, text: 
     if (text.length > 200) return undefined
     // `*` (or SQL's `%`) is a wildcard; without one, `like` means "contains".
     const pattern = text.replace(/\*/g, '%')
-    return {$like: pattern.includes('%') ? pattern : `%${pattern}%`}
+    return {[like]: pattern.includes('%') ? pattern : `%${pattern}%`}
   }
   if (op === 'in' || op === 'nin') {
     const values = text.split(',').map((item) => parseScalar(type, item))

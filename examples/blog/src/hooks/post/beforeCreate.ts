@@ -1,0 +1,6 @@
+import type {ActionContext} from 'apipe/runtime'
+
+/** Every post gets a slug from its title. */
+export default function beforeCreate(ctx: ActionContext) {
+  ctx.data.slug ??= ctx.utils.slug(String(ctx.data.title))
+}

@@ -1,0 +1,262 @@
+/**
+ * The HTTP contract of 4.3 on the example blog (examples/blog), with exact status codes and bodies, on SQLite and
+ * on each database server that answers: CRUD, every filter operator, sorting, pagination edges, field selection,
+ * populate on each relation kind with a query count, hooks (order, rollback), middleware, and every error status.
+ */
+import path from 'node:path'
+import type {FastifyInstance} from 'fastify'
+import {suite} from 'uvu'
+import * as assert from 'uvu/assert'
+import {createTestApp} from '../runtime/testing.js'
+import {connect, dropTables, temporaryProject, testDatabases, type TestDatabase} from './helpers/databases.js'
+import {root} from './helpers/fixtures.js'
+
+const blog = path.join(root, 'examples/blog')
+const blogTables = ['comment', 'post_tags', 'post', 'tag', 'user', 'apipe_migrations']
+const problemType = 'application/problem+json; charset=utf-8'
+
+type Json = Record<string, any>
+
+function crudSuite(database: TestDatabase) {
+  const test = suite(`HTTP contract on ${database.label}`)
+  let app: FastifyInstance
+  const call = async (method: string, url: string, payload?: unknown, headers: Record<string, string> = {}) => {
+    const response = await app.inject({method: method as 'GET', url, payload: payload as Json, headers})
+    return {status: response.statusCode, headers: response.headers, body: response.body ? (JSON.parse(response.body) as Json) : undefined, raw: response.body}
+  }
+  const ids = (body: Json | undefined) => (body?.data as Json[]).map((row) => row.id)
+
+  test.before(async () => {
+    const target = database.type === 'sqlite' ? {type: database.type, url: ':memory:'} : database
+    if (database.type !== 'sqlite') {
+      const orm = await connect(database, temporaryProject('crud'))
+      await dropTables(orm, blogTables)
+      await orm.close(true)
+    }
+    app = await createTestApp({root: blog, database: target})
+    // Fixed data: two users, three tags, five posts, comments.
+    for (const user of [
+      {email: 'ada@example.com', name: 'Ada', password: 'analytical engine', role: 'admin'},
+      {email: 'grace@example.com', name: 'Grace', role: 'author'}
+    ]) {
+      assert.is((await call('POST', '/users', user)).status, 201)
+    }
+    for (const label of ['math', 'navy', 'history']) assert.is((await call('POST', '/tags', {label})).status, 201)
+    const posts = [
+      {title: 'Notes on the engine', body: 'Bernoulli numbers', author: 1, tags: [1, 3], views: 120, rating: 4.5},
+      {title: 'Compilers', author: 2, tags: [2], views: 300, rating: 5},
+      {title: 'The first bug', author: 2, tags: [2, 3], views: 50},
+      {title: 'Poetical science', author: 1, tags: [], views: 120, rating: 3.5},
+      {title: 'COBOL', author: 2, views: 10, rating: 4}
+    ]
+    for (const post of posts) assert.is((await call('POST', '/posts', post)).status, 201)
+    for (const comment of [{body: 'Brilliant', post: 1, author: 2}, {body: 'Agreed', post: 1}, {body: 'Moth!', post: 3, author: 1}]) {
+      assert.is((await call('POST', '/comments', comment)).status, 201)
+    }
+  })
+
+  test.after(async () => {
+    await app.close()
+  })
+
+  test('create: 201 with the record and Location; the password never appears', async () => {
+    const created = await call('POST', '/users', {email: 'mary@example.com', name: 'Mary', password: 'difference engine'})
+    assert.is(created.status, 201)
+    assert.is(created.headers.location, `/users/${created.body!.id}`)
+    assert.equal(Object.keys(created.body!).sort(), ['createdAt', 'email', 'id', 'name', 'posts', 'role', 'updatedAt'])
+    assert.is(created.body!.role, 'reader', 'the default applies')
+    const read = await call('GET', created.headers.location as string)
+    assert.is(read.status, 200)
+    assert.not.ok('password' in read.body!)
+    assert.not.ok(read.raw.includes('difference engine'))
+  })
+
+  test('create: 422 lists every failing field as a JSON pointer', async () => {
+    const response = await call('POST', '/posts', {title: 7, status: 'lost', views: 'many', id: 99, createdAt: '2020-01-01T00:00:00Z', bogus: true})
+    assert.is(response.status, 422)
+    assert.is(response.headers['content-type'], problemType)
+    assert.equal(
+      response.body!.errors.map((error: Json) => `${error.pointer} ${error.code}`).sort(),
+      ['/author required', '/bogus unknown-field', '/createdAt unknown-field', '/id unknown-field', '/status enum', '/title type', '/views type']
+    )
+    assert.is(response.body!.status, 422)
+    assert.is(response.body!.title, 'Unprocessable Entity')
+  })
+
+  test('create: 409 for a unique violation names the field', async () => {
+    const response = await call('POST', '/users', {email: 'ada@example.com', name: 'Another Ada'})
+    assert.is(response.status, 409)
+    assert.equal(response.body, {
+      type: 'about:blank',
+      title: 'Conflict',
+      status: 409,
+      detail: 'A record with this `email` already exists',
+      errors: [{pointer: '/email', code: 'unique', detail: '`email` is already taken'}]
+    })
+  })
+
+  test('400 malformed JSON, 415 media type, 413 body too large, 404 unknown route', async () => {
+    const malformed = await app.inject({method: 'POST', url: '/tags', headers: {'content-type': 'application/json'}, payload: '{"label": '})
+    assert.is(malformed.statusCode, 400)
+    assert.equal(JSON.parse(malformed.body), {type: 'about:blank', title: 'Bad Request', status: 400, detail: 'The body is not valid JSON'})
+    const text = await app.inject({method: 'POST', url: '/tags', headers: {'content-type': 'text/plain'}, payload: 'label=x'})
+    assert.is(text.statusCode, 415)
+    assert.is(text.headers['content-type'], problemType)
+    const huge = await call('POST', '/posts', {title: 'Huge', author: 1, body: 'x'.repeat(1024 * 1024 + 10)})
+    assert.is(huge.status, 413)
+    assert.is(huge.body!.detail, 'The request body is too large')
+    const missing = await call('GET', '/nowhere')
+    assert.equal(missing.body, {type: 'about:blank', title: 'Not Found', status: 404, detail: 'No route `GET /nowhere`'})
+    assert.is((await call('GET', '/posts/999999')).status, 404)
+    assert.is((await call('GET', '/posts/not-a-number')).status, 404)
+  })
+
+  test('list: the {data, meta} envelope and pagination edges', async () => {
+    const first = await call('GET', '/posts?limit=2')
+    assert.is(first.status, 200)
+    assert.equal(first.body!.meta, {page: 1, limit: 2, total: 5, pages: 3})
+    assert.equal(ids(first.body), [1, 2])
+    assert.equal(ids((await call('GET', '/posts?limit=2&page=3')).body), [5])
+    const past = await call('GET', '/posts?limit=2&page=9')
+    assert.equal(past.body, {data: [], meta: {page: 9, limit: 2, total: 5, pages: 3}})
+    for (const query of ['limit=0', 'limit=101', 'page=0', 'page=-1', 'limit=abc']) {
+      const response = await call('GET', `/posts?${query}`)
+      assert.is(response.status, 400, query)
+      assert.is(response.headers['content-type'], problemType)
+    }
+    const defaults = await call('GET', '/posts')
+    assert.equal(defaults.body!.meta, {page: 1, limit: 20, total: 5, pages: 1})
+    const uncounted = await call('GET', '/posts?count=false&limit=1')
+    assert.equal(uncounted.body!.meta, {page: 1, limit: 1})
+  })
+
+  test('list: sorting on several fields', async () => {
+    assert.equal(ids((await call('GET', '/posts?sort=-views,title')).body), [2, 1, 4, 3, 5])
+    assert.equal(ids((await call('GET', '/posts?sort=views,-id')).body), [5, 3, 4, 1, 2])
+    const bad = await call('GET', '/posts?sort=password')
+    assert.is(bad.status, 400)
+    assert.equal(bad.body!.errors.map((error: Json) => error.pointer), ['/query/sort'])
+  })
+
+  test('list: every filter operator', async () => {
+    const cases: Array<[string, number[]]> = [
+      ['filter[views]=120', [1, 4]],
+      ['filter[views][eq]=120', [1, 4]],
+      ['filter[views][ne]=120', [2, 3, 5]],
+      ['filter[views][gt]=50', [1, 2, 4]],
+      ['filter[views][gte]=50', [1, 2, 3, 4]],
+      ['filter[views][lt]=50', [5]],
+      ['filter[views][lte]=50', [3, 5]],
+      ['filter[views][in]=10,300', [2, 5]],
+      ['filter[views][nin]=10,300', [1, 3, 4]],
+      ['filter[title][like]=bug', [3]],
+      ['filter[title][like]=Co*', [2, 5]],
+      ['filter[rating][null]=true', [3]],
+      ['filter[rating][null]=false', [1, 2, 4, 5]],
+      ['filter[rating][gte]=4&filter[views][lt]=200', [1, 5]],
+      ['filter[status]=draft&filter[views][gt]=100', [1, 2, 4]]
+    ]
+    for (const [query, expected] of cases) {
+      const response = await call('GET', `/posts?${query}&sort=id`)
+      assert.is(response.status, 200, query)
+      assert.equal(ids(response.body), expected, query)
+    }
+  })
+
+  test('list: unknown fields, operators, parameters, repeated keys and bad values are 400', async () => {
+    const cases: Array<[string, string]> = [
+      ['filter[password]=x', '/query/filter[password]'],
+      ['filter[deletedAt][null]=false', '/query/filter[deletedAt][null]'],
+      ['filter[views][regex]=1', '/query/filter[views][regex]'],
+      ['filter[views][gt]=many', '/query/filter[views][gt]'],
+      ['filter[views]=1&filter[views]=2', '/query/filter[views]'],
+      ['fields=title,password', '/query/fields'],
+      ['populate=secrets', '/query/populate'],
+      ['unknown=1', '/query/unknown'],
+      ["filter[title]=' OR 1=1 --&sort=id;drop table post", '/query/sort']
+    ]
+    for (const [query, pointer] of cases) {
+      const response = await call('GET', `/posts?${query}`)
+      assert.is(response.status, 400, query)
+      assert.ok(response.body!.errors.some((error: Json) => error.pointer === pointer), `${query}: ${response.raw}`)
+    }
+    assert.is((await call('GET', '/posts/count')).body!.count, 5, 'nothing was dropped')
+  })
+
+  test('list: field selection', async () => {
+    const response = await call('GET', '/posts?fields=title,views&sort=id&limit=1')
+    assert.equal(response.body!.data, [{id: 1, title: 'Notes on the engine', views: 120}])
+  })
+
+  test('populate each relation kind with one query per relation', async () => {
+    const knex = app.orm.em.getKnex()
+    const queries: string[] = []
+    const listener = (query: {sql: string}) => queries.push(query.sql)
+    knex.on('query', listener)
+    const response = await call('GET', '/posts?populate=author,tags,comments&sort=id&count=false')
+    knex.off('query', listener)
+    assert.is(response.status, 200)
+    assert.is(queries.length, 4, `posts + author + tags + comments, not one per row:\n${queries.join('\n')}`)
+    const first = response.body!.data[0]
+    assert.is(first.author.name, 'Ada')
+    assert.not.ok('password' in first.author)
+    assert.equal(first.tags.map((tag: Json) => tag.label).sort(), ['history', 'math'])
+    assert.equal(first.comments.map((comment: Json) => comment.body).sort(), ['Agreed', 'Brilliant'])
+    const user = await call('GET', '/users/1?populate=posts')
+    assert.equal(user.body!.posts.map((post: Json) => post.id).sort(), [1, 4], 'one-to-many from the other side')
+  })
+
+  test('count, update (PATCH partial, PUT full) and soft delete', async () => {
+    assert.equal((await call('GET', '/posts/count?filter[author]=2')).body, {count: 3})
+    const patched = await call('PATCH', '/posts/5', {views: 11})
+    assert.is(patched.status, 200)
+    assert.is(patched.body!.views, 11)
+    assert.is(patched.body!.rating, 4, 'PATCH keeps what it does not name')
+    const replaced = await call('PUT', '/posts/5', {title: 'COBOL, again', author: 2, views: 12})
+    assert.is(replaced.status, 200)
+    assert.is(replaced.body!.rating, null, 'PUT resets what it does not name')
+    assert.is(replaced.body!.status, 'draft')
+    assert.is((await call('PUT', '/posts/5', {title: 'No author'})).status, 422)
+    const removed = await call('DELETE', '/posts/5')
+    assert.is(removed.status, 204)
+    assert.is(removed.raw, '')
+    assert.is((await call('GET', '/posts/5')).status, 404)
+    assert.is((await call('DELETE', '/posts/5')).status, 404)
+    assert.equal((await call('GET', '/posts/count')).body, {count: 4})
+    const rows = await app.orm.em.getKnex()('post').where({id: 5}).select('deleted_at')
+    assert.is(rows.length, 1, 'soft delete keeps the row')
+    assert.ok(rows[0].deleted_at)
+  })
+
+  test('a custom action with a before hook; hooks share the transaction of the action', async () => {
+    const published = await call('POST', '/posts/2/publish')
+    assert.is(published.status, 200)
+    assert.is(published.body!.status, 'published')
+    const again = await call('POST', '/posts/2/publish')
+    assert.equal(again.body, {type: 'about:blank', title: 'Conflict', status: 409, detail: 'This post is already published'})
+    assert.is((await call('POST', '/posts/999/publish')).status, 404)
+    const before = (await call('GET', '/comments/count')).body!.count
+    const spam = await call('POST', '/comments', {body: 'Buy now, cheap!', post: 1})
+    assert.equal(spam.body, {type: 'about:blank', title: 'Unprocessable Entity', status: 422, detail: 'Comments that advertise are refused'})
+    assert.is((await call('GET', '/comments/count')).body!.count, before, 'the after hook threw: the insert was rolled back')
+    const slugged = await call('POST', '/posts', {title: 'Hello, Wörld!', author: 1})
+    assert.is(slugged.body!.slug, 'hello-world', 'beforeCreate ran before the insert')
+  })
+
+  test('middleware runs on every route', async () => {
+    const response = await call('GET', '/tags', undefined, {'x-request-id': 'abc-123'})
+    assert.is(response.headers['x-request-id'], 'abc-123')
+    assert.match(String((await call('GET', '/nowhere/at/all')).status), '404')
+  })
+
+  test('deleting a user still referenced by restrict rules: cascade removes their posts', async () => {
+    const created = await call('POST', '/users', {email: 'temp@example.com', name: 'Temp'})
+    const post = await call('POST', '/posts', {title: 'Temporary', author: created.body!.id})
+    assert.is((await call('DELETE', `/users/${created.body!.id}`)).status, 204)
+    assert.is((await call('GET', `/posts/${post.body!.id}`)).status, 404)
+  })
+
+  return test
+}
+
+for (const database of await testDatabases()) crudSuite(database).run()
