@@ -3,7 +3,7 @@
  * `serverFactory`), so `pipe dev` can swap in a reloaded app without closing the port, and `pipe start` can close
  * gracefully: stop accepting, answer 503 on kept-alive connections, finish what is in flight, close the database.
  */
-import {watch} from 'node:fs'
+import {watch, type FSWatcher} from 'node:fs'
 import {createServer, type IncomingMessage, type ServerResponse} from 'node:http'
 import path from 'node:path'
 import type {BaseContext} from 'clipanion'
@@ -44,6 +44,7 @@ export async function runServer(context: BaseContext, directory: string, mode: '
   const shown = typeof address === 'object' && address ? address.port : port
   context.stdout.write(`${mode === 'dev' ? 'Serving (reloads on change)' : 'Serving'} on http://localhost:${shown}\n`)
 
+  const watchers: FSWatcher[] = []
   if (mode === 'dev') {
     let timer: NodeJS.Timeout | undefined
     const reload = () => {
@@ -62,14 +63,20 @@ export async function runServer(context: BaseContext, directory: string, mode: '
         }
       }, 100)
     }
-    watch(path.join(root, 'src'), {recursive: true}, reload).on('error', () => undefined)
-    watch(path.join(root, 'pipe.config.json'), reload).on('error', () => undefined)
+    for (const [target, recursive] of [[path.join(root, 'src'), true], [path.join(root, 'pipe.config.json'), false]] as const) {
+      try {
+        watchers.push(watch(target, {recursive}, reload).on('error', () => undefined))
+      } catch {
+        // Nothing to watch there (no src/ yet).
+      }
+    }
   }
 
   return new Promise<number>((resolve) => {
     const stop = async () => {
       process.off('SIGTERM', stop)
       process.off('SIGINT', stop)
+      for (const watcher of watchers) watcher.close()
       // New connections are refused; fastify answers 503 to new requests while it finishes those in flight.
       server.close()
       server.closeIdleConnections()

@@ -130,8 +130,7 @@ function readFolder<Definition>(root: string, folder: string, project: VFile) {
 /** Import a code definition; a failure is a fatal finding in its file (never a crash). */
 async function loadCode(item: Pending): Promise<EntityDefinition | CodeController | undefined> {
   try {
-    const module = (await importCode(item.full)) as {default?: unknown}
-    const exported = module.default
+    const exported = defaultExport(await importCode(item.full))
     if (item.kind === 'entity') {
       if (typeof exported === 'function') return defineEntity(exported as new () => object)
       if (exported && typeof exported === 'object' && 'fields' in exported) return exported as EntityDefinition
@@ -145,6 +144,16 @@ async function loadCode(item: Pending): Promise<EntityDefinition | CodeControlle
     fatalFinding(item.file, `Cannot load ${item.kind} definition: ${reason}`, 'load-definition', place)
     return undefined
   }
+}
+
+/**
+ * The default export of an imported module. A `.ts` file outside a `"type": "module"` package is compiled as
+ * CommonJS, where the default export arrives as `default.default`.
+ */
+export function defaultExport(module: unknown): unknown {
+  const exported = (module as {default?: unknown} | undefined)?.default
+  if (exported && typeof exported === 'object' && (exported as {__esModule?: boolean}).__esModule && 'default' in exported) return (exported as {default: unknown}).default
+  return exported
 }
 
 /** Import a definition module; TypeScript goes through tsx, loaded only when a project has code definitions. */

@@ -10,7 +10,7 @@ import {withRelated} from '../pipeline/data.js'
 import {createProcessor, transformFile} from '../pipeline/process.js'
 import {readInput} from '../pipeline/read.js'
 import {countFindings} from '../pipeline/report.js'
-import parseDefinitions, {importCode, type ControllerFile, type DefinitionsTree} from '../plugins/parse-definitions.js'
+import parseDefinitions, {defaultExport, importCode, type ControllerFile, type DefinitionsTree} from '../plugins/parse-definitions.js'
 import validateDefinitions from '../plugins/validate-definitions/index.js'
 import type {EntityDefinition} from '../schemas/types/entity.js'
 import type {ResolvedConfig} from './config.js'
@@ -63,11 +63,11 @@ export async function loadProject(root: string): Promise<Project> {
   const hooksRoot = path.join(tree.root, 'src/hooks')
   if (existsSync(hooksRoot)) {
     for (const controller of readdirSync(hooksRoot).sort()) {
-      hooks.set(controller, await loadFolder(path.join(hooksRoot, controller), (module) => module.default as ContextFunction))
+      hooks.set(controller, await loadFolder(path.join(hooksRoot, controller), (module) => defaultExport(module) as ContextFunction))
     }
   }
-  const middleware = await loadFolder(path.join(tree.root, 'src/middleware'), (module) => module.default as Middleware)
-  const services = Object.fromEntries(await loadFolder(path.join(tree.root, 'src/services'), (module) => module.default ?? module))
+  const middleware = await loadFolder(path.join(tree.root, 'src/middleware'), (module) => defaultExport(module) as Middleware)
+  const services = Object.fromEntries(await loadFolder(path.join(tree.root, 'src/services'), (module) => defaultExport(module) ?? module))
   return {
     root: tree.root,
     config: tree.config,

@@ -37,7 +37,11 @@ export const unknownEntity = defineRule<DefinitionsTree>({id: 'unknown-entity', 
   for (const {file, definition} of tree.entities) {
     for (const [key, relation] of Object.entries(definition.relations ?? {})) check(relation?.entity, ['relations', key, 'entity'], file)
   }
-  for (const {file, definition} of tree.controllers) check(definition.entity ?? definition.name, definition.entity ? ['entity'] : ['name'], file)
+  // A controller works on an entity when it names one or routes to an auto-CRUD action (then its own name is the entity).
+  for (const {file, definition} of tree.controllers) {
+    const crud = Object.values(definition.routes ?? {}).some((value) => crudActions.includes(typeof value === 'string' ? value : value?.action))
+    if (definition.entity || crud) check(definition.entity ?? definition.name, definition.entity ? ['entity'] : ['name'], file)
+  }
 })
 
 export const primaryKey = defineRule<DefinitionsTree>({id: 'primary-key', severity: 'error'}, (tree, _file, report) => {
