@@ -4,7 +4,7 @@ import path from 'node:path'
 import {Builtins, Cli} from 'clipanion'
 import {packageRoot} from '../pipeline/schemas.js'
 import {useColor} from './options.js'
-import {DevCommand, InitCommand, StartCommand, TestCommand} from './commands/framework.js'
+import {DevCommand, InitCommand, OpenapiCommand, StartCommand, TestCommand} from './commands/framework.js'
 import {GenerateControllerCommand, GenerateEntityCommand, GenerateTestCommand} from './commands/generate.js'
 import {ImportAsyncapiCommand} from './commands/import-asyncapi.js'
 import {ImportGraphqlCommand} from './commands/import-graphql.js'
@@ -20,7 +20,7 @@ import {ValidateCommand} from './commands/validate.js'
 const {version} = JSON.parse(readFileSync(path.join(packageRoot, 'package.json'), 'utf8')) as {version: string}
 
 /** Every command, in the order `pipe --help` lists them. */
-export const commands = [ValidateCommand, ImportOpenapiCommand, ImportGraphqlCommand, ImportAsyncapiCommand, MergeCommand, RenderCommand, MapCommand, SentencesCommand, RunCommand, InitCommand, DevCommand, StartCommand, TestCommand, MigrateCreateCommand, MigrateCommand, MigrateDownCommand, MigrateStatusCommand, GenerateEntityCommand, GenerateControllerCommand, GenerateTestCommand]
+export const commands = [ValidateCommand, ImportOpenapiCommand, ImportGraphqlCommand, ImportAsyncapiCommand, MergeCommand, RenderCommand, MapCommand, SentencesCommand, RunCommand, InitCommand, DevCommand, StartCommand, TestCommand, OpenapiCommand, MigrateCreateCommand, MigrateCommand, MigrateDownCommand, MigrateStatusCommand, GenerateEntityCommand, GenerateControllerCommand, GenerateTestCommand]
 
 /** Build the CLI. */
 export function createCli(): Cli {

@@ -10,7 +10,9 @@ import Fastify, {type FastifyInstance, type FastifyReply, type FastifyRequest} f
 import type {EntityManager} from '@mikro-orm/core'
 import type {ControllerDefinition, RouteOptions} from '../schemas/types/controller.js'
 import type {FieldDefinition} from '../schemas/types/entity.js'
+import path from 'node:path'
 import {openDatabase, type Orm} from './database.js'
+import {openapiDocument} from './openapi.js'
 import {bodySchema} from './http/body-schema.js'
 import {runCrud, type CrudAction, type CrudContext} from './http/crud.js'
 import {errorHandler, sendProblem, validationItems} from './http/errors.js'
@@ -73,6 +75,12 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
   const ajv = new Ajv({allErrors: true, coerceTypes: false, useDefaults: false, strict: false})
   ;(formats as unknown as {default: (ajv: Ajv) => void}).default(ajv)
   const keyTypes = new Map<string, FieldDefinition['type']>([...models.values()].map((model) => [model.name, model.primaryKeyType]))
+
+  const declared = new Set(project.controllers.flatMap(({definition}) => Object.keys(definition.routes)))
+  if (!declared.has('GET /openapi.json')) {
+    const document = openapiDocument(project.config, project.entities, project.controllers.map(({definition}) => definition), path.basename(project.root))
+    app.get('/openapi.json', async () => document)
+  }
 
   for (const controller of project.controllers) {
     const definition = controller.definition

@@ -147,3 +147,41 @@ export class TestCommand extends Command {
     })
   }
 }
+
+/** `pipe openapi`: the OpenAPI 3.1 document of the project. */
+export class OpenapiCommand extends Command {
+  static override paths = [['openapi']]
+
+  static override usage = Command.Usage({
+    description: 'Write the OpenAPI 3.1 document of a framework project',
+    details: `
+      Describes every route of the project: parameters, request bodies with the JSON Schemas the server validates
+      with, responses with the entity schemas, errors as RFC 9457 problems, bearer security on authenticated
+      routes. The running server serves the same document at \`/openapi.json\`.
+    `,
+    examples: [['Write openapi.json', 'pipe openapi --output openapi.json']]
+  })
+
+  project = projectOption()
+
+  output = Option.String('--output,-o', 'openapi.json', {description: 'File to write (default: `openapi.json`), e.g. `--output docs/openapi.json`'})
+
+  override async execute(): Promise<number> {
+    const [{writeFile, mkdir}, path, {loadProject}, {openapiDocument}] = await Promise.all([
+      import('node:fs/promises'),
+      import('node:path'),
+      import('../../runtime/project.js'),
+      import('../../runtime/openapi.js')
+    ])
+    try {
+      const project = await loadProject(path.resolve(this.project))
+      const document = openapiDocument(project.config, project.entities, project.controllers.map(({definition}) => definition), path.basename(project.root))
+      await mkdir(path.dirname(path.resolve(this.output)), {recursive: true})
+      await writeFile(this.output, JSON.stringify(document, null, 2) + '\n')
+      this.context.stdout.write(`Wrote ${this.output}\n`)
+      return 0
+    } catch (error) {
+      return reportFailure(this, error)
+    }
+  }
+}

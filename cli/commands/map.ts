@@ -1,19 +1,22 @@
 import {Command, Option} from 'clipanion'
 
-/** `pipe map <openapi file> [--output <dir>]`: api.endpoints.json and api.endpoints.html from an OpenAPI document. */
+/** `pipe map <project dir | openapi file> [--output <dir>]`: api.endpoints.json and api.endpoints.html. */
 export class MapCommand extends Command {
   static override paths = [['map']]
 
   static override usage = Command.Usage({
-    description: 'Map an OpenAPI document to api.endpoints.json and api.endpoints.html',
+    description: 'Map a framework project or an OpenAPI document to api.endpoints.json and api.endpoints.html',
     details: `
-      Imports the OpenAPI 3.x or Swagger 2.0 document (as \`pipe import openapi\` does), validates the catalogue and
-      writes \`api.endpoints.json\` and its page \`api.endpoints.html\` into \`--output\` (default: the current
-      folder). Findings go to stderr; with an error nothing is written (exit 1). Mapping a framework project folder
-      comes with the framework runtime and is not available yet.
+      A folder is a framework project (where pipe.config.json is): each controller becomes a group, each route an
+      endpoint with its auth, params, status codes, request and response types from the entities, the tables it
+      touches and the file and line of its route and hooks. A file is an OpenAPI 3.x or Swagger 2.0 document,
+      imported as \`pipe import openapi\` does. The catalogue is validated, then \`api.endpoints.json\` and its page
+      \`api.endpoints.html\` are written into \`--output\` (default: the current folder). Findings go to stderr;
+      with an error nothing is written (exit 1).
     `,
     examples: [
       ['Map the pet store into docs/', 'pipe map petstore.yaml --output docs/'],
+      ['Map the example blog', 'pipe map examples/blog --output docs/'],
       ['Map into the current folder', 'pipe map openapi.json']
     ]
   })
@@ -23,18 +26,12 @@ export class MapCommand extends Command {
   output = Option.String('--output,-o', '.', {description: 'Folder to write api.endpoints.json and api.endpoints.html into (default: `.`), e.g. `--output docs/`'})
 
   override async execute(): Promise<number> {
-    const [{stat}, path, {produce}, {default: openapi}] = await Promise.all([
-      import('node:fs/promises'),
-      import('node:path'),
-      import('../produce.js'),
-      import('../../presets/openapi.js')
-    ])
+    const [{stat}, path, {produce}] = await Promise.all([import('node:fs/promises'), import('node:path'), import('../produce.js')])
     const info = await stat(this.input).catch(() => undefined)
-    if (info?.isDirectory()) {
-      this.context.stderr.write(`error map ${this.input} Unexpected folder: mapping a framework project comes with the framework runtime, which is not built yet; map its OpenAPI document instead\n1 error(s), 0 warning(s)\n`)
-      return 1
-    }
-    const {code, outputs} = await produce(this.context, openapi, this.input, [
+    const project = info?.isDirectory() === true
+    const preset = project ? (await import('../../presets/map-app.js')).default : (await import('../../presets/openapi.js')).default
+    const input = project ? path.join(this.input, 'pipe.config.json') : this.input
+    const {code, outputs} = await produce(this.context, preset, input, [
       {extension: '.json', path: path.join(this.output, 'api.endpoints.json')},
       {extension: '.html', path: path.join(this.output, 'api.endpoints.html')}
     ])

@@ -1,0 +1,76 @@
+/**
+ * map-app: a framework project becomes its catalogue (`api.endpoints.json`, then its page): a group per controller,
+ * an endpoint per route with its auth (and roles as `role:<name>` tags), params, status codes, request and response
+ * types from the entities, `entities` = the tables it touches, and `sources` = the controller file and line of the
+ * route, plus the files of its hooks. The tree becomes a catalogue, so validate-catalogue and render-html follow.
+ */
+import {existsSync} from 'node:fs'
+import path from 'node:path'
+import {VFile} from 'vfile'
+import {addOutput, hasErrors, type CatalogueTree} from '../pipeline/data.js'
+import {locate} from '../pipeline/position.js'
+import {describeRoutes, responseFields, tableOf, typeName} from '../runtime/routes.js'
+import type {Catalogue, Endpoint} from '../schemas/types/endpoints.js'
+import type {DefinitionsTree, RelatedTree} from './parse-definitions.js'
+
+/** Map project trees to catalogue trees. */
+export default function mapApp() {
+  return (tree: DefinitionsTree | RelatedTree, file: VFile): CatalogueTree | RelatedTree | undefined => {
+    if (tree.type !== 'definitions') return tree
+    if (hasErrors(file) || (file.data.related ?? []).some(hasErrors)) return undefined
+    const spec = projectCatalogue(tree, file.cwd)
+    addOutput(file, new VFile({cwd: file.cwd, path: path.join(file.dirname ?? '.', 'api.endpoints.json'), value: JSON.stringify(spec, null, 2) + '\n'}))
+    return {type: 'catalogue', spec}
+  }
+}
+
+/** The catalogue of a loaded project; source paths are relative to the project folder. */
+export function projectCatalogue(tree: DefinitionsTree, cwd: string): Catalogue {
+  const entities = tree.entities.map(({definition}) => definition)
+  const controllerFiles = new Map(tree.controllers.map((item) => [item.definition.name, item.file]))
+  const routes = describeRoutes(tree.config, entities, tree.controllers.map(({definition}) => definition))
+  // Paths from the project folder: what the page's source links put after `<repository>/blob/HEAD/`.
+  const relative = (full: string) => path.relative(tree.root, full).split(path.sep).join('/')
+  const ids = new Set<string>()
+  const endpoints: Endpoint[] = routes.map((route) => {
+    let id = `${route.controller}.${route.action}`
+    if (ids.has(id)) id = `${id}.${route.method.toLowerCase()}`
+    ids.add(id)
+    const controllerFile = controllerFiles.get(route.controller)
+    const place = controllerFile ? locate(controllerFile, ['routes', route.key]) : undefined
+    const sources: NonNullable<Endpoint['sources']> = controllerFile ? [{file: relative(path.resolve(cwd, controllerFile.path)), ...(place ? {line: place.line} : {})}] : []
+    for (const when of ['before', 'after']) {
+      const hook = `${when}${route.action[0].toUpperCase()}${route.action.slice(1)}`
+      for (const extension of ['ts', 'js', 'mts', 'mjs']) {
+        const full = path.join(tree.root, 'src/hooks', route.controller, `${hook}.${extension}`)
+        if (existsSync(full)) sources.push({file: relative(full), line: 1})
+      }
+    }
+    const endpoint: Endpoint = {id, method: route.method as Endpoint['method'], path: route.path, group: route.controller, summary: route.summary, auth: route.auth, status: route.status}
+    const params = [
+      ...route.pathParams.map((param) => ({name: param.name, in: 'path' as const, type: param.type, required: true})),
+      ...route.queryParams.map((param) => ({name: param.name, in: 'query' as const, type: 'string', required: false, description: param.description}))
+    ]
+    if (params.length > 0) endpoint.params = params
+    if (route.request) endpoint.request = typeName(route.request)
+    if (route.response) endpoint.response = `${typeName(route.response)}${route.responseList ? '[]' : ''}`
+    if (route.entity) endpoint.entities = [tableOf(route.entity)]
+    if (route.roles.length > 0) endpoint.tags = route.roles.map((role) => `role:${role}`)
+    if (sources.length > 0) endpoint.sources = sources
+    return endpoint
+  })
+  const groups = tree.controllers.map(({definition}) => ({id: definition.name, label: typeName(definition.name).replace(/([a-z])([A-Z])/g, '$1 $2')}))
+  const types = entities.map((entity) => ({
+    name: typeName(entity.name),
+    kind: 'object' as const,
+    fields: responseFields(entity).map(({name, type, required}) => ({name, type, required}))
+  }))
+  return {
+    schema_version: 1,
+    diagram_type: 'endpoints',
+    meta: {title: path.basename(tree.root), base_url: `http://localhost:${tree.config.port}`, api_kind: 'rest'},
+    groups,
+    endpoints,
+    types
+  }
+}

@@ -1,0 +1,133 @@
+/**
+ * The OpenAPI 3.1 document of a project (`pipe openapi`, and `GET /openapi.json` on the server): a path per route,
+ * request bodies with the same JSON Schemas the server validates with, responses with the entity schemas, errors as
+ * RFC 9457 problems, and bearer security on authenticated routes.
+ */
+import type {ControllerDefinition} from '../schemas/types/controller.js'
+import type {EntityDefinition, FieldDefinition} from '../schemas/types/entity.js'
+import type {ResolvedConfig} from './config.js'
+import {bodySchema} from './http/body-schema.js'
+import {entityModel} from './http/model.js'
+import {describeRoutes, responseFields, typeName} from './routes.js'
+
+type Json = Record<string, unknown>
+
+const descriptions: Record<number, string> = {
+  200: 'OK',
+  201: 'Created; `Location` names the new record',
+  204: 'No content',
+  400: 'Malformed JSON or query',
+  401: 'Missing or invalid token',
+  403: 'A required role is missing',
+  404: 'Not found',
+  409: 'A unique value is taken, or the record is still referenced',
+  413: 'The body is too large',
+  415: 'The body is not JSON',
+  422: 'Validation failed; `errors` lists each field'
+}
+
+function scalarSchema(type: string, field?: FieldDefinition): Json {
+  switch (type) {
+    case 'integer':
+      return {type: 'integer'}
+    case 'number':
+      return {type: 'number'}
+    case 'boolean':
+      return {type: 'boolean'}
+    case 'date':
+      return {type: 'string', format: 'date'}
+    case 'datetime':
+      return {type: 'string', format: 'date-time'}
+    case 'uuid':
+      return {type: 'string', format: 'uuid'}
+    case 'email':
+      return {type: 'string', format: 'email'}
+    case 'json':
+      return {}
+    default:
+      if (field?.type === 'enum') return {type: 'string', enum: field.enum ?? []}
+      return {type: 'string'}
+  }
+}
+
+function entitySchema(entity: EntityDefinition): Json {
+  const properties: Record<string, Json> = {}
+  const required: string[] = []
+  for (const {name, type, required: isRequired, field} of responseFields(entity)) {
+    const many = type.endsWith('[]')
+    const base = many ? type.slice(0, -2) : type
+    const relation = entity.relations?.[name]
+    const item = relation ? {oneOf: [{type: 'integer'}, {$ref: `#/components/schemas/${base}`}]} : scalarSchema(field?.type ?? base, field)
+    properties[name] = many ? {type: 'array', items: item} : item
+    if (isRequired) required.push(name)
+  }
+  return {type: 'object', properties, required}
+}
+
+/** The OpenAPI 3.1 document of a project. */
+export function openapiDocument(config: ResolvedConfig, entities: readonly EntityDefinition[], controllers: readonly ControllerDefinition[], title: string): Json {
+  const routes = describeRoutes(config, entities, controllers)
+  const keyTypes = new Map(entities.map((entity) => [entity.name, entityModel(entity).primaryKeyType]))
+  const schemas: Record<string, Json> = {
+    Problem: {
+      type: 'object',
+      description: 'RFC 9457 problem details',
+      properties: {
+        type: {type: 'string'},
+        title: {type: 'string'},
+        status: {type: 'integer'},
+        detail: {type: 'string'},
+        errors: {type: 'array', items: {type: 'object', properties: {pointer: {type: 'string'}, code: {type: 'string'}, detail: {type: 'string'}}, required: ['pointer', 'code', 'detail']}}
+      },
+      required: ['type', 'title', 'status', 'detail']
+    }
+  }
+  for (const entity of entities) {
+    schemas[typeName(entity.name)] = entitySchema(entity)
+    schemas[`${typeName(entity.name)}Input`] = bodySchema(entityModel(entity), 'create', keyTypes)
+    schemas[`${typeName(entity.name)}Patch`] = bodySchema(entityModel(entity), 'update', keyTypes)
+  }
+  const paths: Record<string, Record<string, Json>> = {}
+  const ids = new Set<string>()
+  for (const route of routes) {
+    let operationId = `${route.controller}.${route.action}`
+    if (ids.has(operationId)) operationId = `${operationId}.${route.method.toLowerCase()}`
+    ids.add(operationId)
+    const responses: Record<string, Json> = {}
+    for (const status of route.status) {
+      const response: Json = {description: descriptions[status] ?? 'Answer'}
+      if (status >= 400) response.content = {'application/problem+json': {schema: {$ref: '#/components/schemas/Problem'}}}
+      else if (route.response && status < 300 && status !== 204) {
+        const item = {$ref: `#/components/schemas/${typeName(route.response)}`}
+        const schema = route.responseList
+          ? {type: 'object', properties: {data: {type: 'array', items: item}, meta: {type: 'object', properties: {page: {type: 'integer'}, limit: {type: 'integer'}, total: {type: 'integer'}, pages: {type: 'integer'}}}}, required: ['data', 'meta']}
+          : item
+        response.content = {'application/json': {schema}}
+      } else if (route.action === 'count') {
+        response.content = {'application/json': {schema: {type: 'object', properties: {count: {type: 'integer'}}, required: ['count']}}}
+      }
+      responses[String(status)] = response
+    }
+    const operation: Json = {operationId, summary: route.summary, tags: [route.controller], responses}
+    const parameters = [
+      ...route.pathParams.map((param) => ({name: param.name, in: 'path', required: true, schema: scalarSchema(param.type)})),
+      ...route.queryParams.map((param) => ({name: param.name, in: 'query', required: false, description: param.description, schema: {type: 'string'}}))
+    ]
+    if (parameters.length > 0) operation.parameters = parameters
+    if (route.request) {
+      const patch = route.method === 'PATCH'
+      operation.requestBody = {required: true, content: {'application/json': {schema: {$ref: `#/components/schemas/${typeName(route.request)}${patch ? 'Patch' : 'Input'}`}}}}
+    }
+    if (route.auth !== 'none') operation.security = [{[route.auth === 'bearer' ? 'bearerAuth' : route.auth]: route.roles}]
+    ;(paths[route.path] ??= {})[route.method.toLowerCase()] = operation
+  }
+  const document: Json = {
+    openapi: '3.1.0',
+    info: {title, version: '1.0.0'},
+    servers: [{url: `http://localhost:${config.port}`}],
+    paths,
+    components: {schemas}
+  }
+  if (routes.some((route) => route.auth === 'bearer')) (document.components as Json).securitySchemes = {bearerAuth: {type: 'http', scheme: 'bearer', bearerFormat: 'JWT'}}
+  return document
+}

@@ -1,0 +1,139 @@
+/**
+ * The routes of a project as data: what `pipe map` (the catalogue) and `pipe openapi` (OpenAPI 3.1, also served at
+ * `/openapi.json`) describe. One place decides each route's summary, auth, parameters and status codes, so the
+ * catalogue, the OpenAPI document and the server agree.
+ */
+import type {ControllerDefinition, RouteOptions} from '../schemas/types/controller.js'
+import type {EntityDefinition, FieldDefinition} from '../schemas/types/entity.js'
+import type {ResolvedConfig} from './config.js'
+import {primaryKeyOf, tableOf} from './entity-schema.js'
+
+export const crudActions = ['list', 'read', 'create', 'update', 'delete', 'count'] as const
+
+/** One route, described. */
+export interface RouteInfo {
+  controller: string
+  key: string
+  method: string
+  /** With `{id}` style parameters. */
+  path: string
+  action: string
+  crud: boolean
+  summary: string
+  /** `none`, `bearer` or a provider name. */
+  auth: string
+  roles: string[]
+  status: number[]
+  pathParams: Array<{name: string; type: FieldDefinition['type']}>
+  queryParams: Array<{name: string; description: string}>
+  /** Entity name of the request body, of the response, and whether the response is a list. */
+  request?: string
+  response?: string
+  responseList?: boolean
+  entity?: EntityDefinition
+}
+
+const summaries: Record<string, (entity: string, plural: string) => string> = {
+  list: (_, plural) => `List ${plural}`,
+  read: (entity) => `Read a ${entity}`,
+  create: (entity) => `Create a ${entity}`,
+  update: (entity) => `Update a ${entity}`,
+  replace: (entity) => `Replace a ${entity}`,
+  delete: (entity) => `Delete a ${entity}`,
+  count: (_, plural) => `Count ${plural}`
+}
+
+const listParams = [
+  {name: 'page', description: 'Page number, from 1 (default 1)'},
+  {name: 'limit', description: 'Records per page, 1 to 100 (default 20)'},
+  {name: 'sort', description: 'Fields to sort by, `-` for descending: `-createdAt,title`'},
+  {name: 'filter', description: '`filter[field]=v` or `filter[field][op]=v` with eq ne gt gte lt lte in nin like null'},
+  {name: 'fields', description: 'Fields to return: `id,title`'},
+  {name: 'populate', description: 'Relations to load: `author,tags`'},
+  {name: 'count', description: '`false` skips the total (default true)'}
+]
+
+/** Describe every route of a project's controllers. */
+export function describeRoutes(config: Pick<ResolvedConfig, 'auth'>, entities: readonly EntityDefinition[], controllers: readonly ControllerDefinition[]): RouteInfo[] {
+  const byName = new Map(entities.map((entity) => [entity.name, entity]))
+  const routes: RouteInfo[] = []
+  for (const controller of controllers) {
+    for (const [key, value] of Object.entries(controller.routes)) {
+      const options: RouteOptions = typeof value === 'string' ? {action: value} : value
+      const [method, rawPath] = key.split(' ')
+      const path = rawPath.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, '{$1}')
+      const crud = (crudActions as readonly string[]).includes(options.action)
+      const entity = crud ? byName.get(controller.entity ?? controller.name) : undefined
+      const name = entity?.name ?? controller.name
+      const kind = options.action === 'update' && method === 'PUT' ? 'replace' : options.action
+      const auth = options.auth ?? controller.auth ?? config.auth?.default ?? false
+      const keyType: FieldDefinition['type'] = entity ? (entity.fields[primaryKeyOf(entity)]?.type ?? 'integer') : 'string'
+      const pathParams = [...path.matchAll(/\{([^}]+)\}/g)].map((match) => ({name: match[1], type: match[1] === 'id' ? keyType : ('string' as const)}))
+      routes.push({
+        controller: controller.name,
+        key,
+        method,
+        path,
+        action: options.action,
+        crud,
+        summary: options.summary ?? (crud ? summaries[kind](name.replace(/_/g, ' '), plural(name).replace(/_/g, ' ')) : `${options.action[0].toUpperCase()}${options.action.slice(1)} (${controller.name})`),
+        auth: auth === true ? 'bearer' : auth === false ? 'none' : auth,
+        roles: options.roles ?? controller.roles ?? [],
+        status: statusOf(crud ? kind : 'custom', auth !== false, pathParams.length > 0),
+        pathParams,
+        queryParams: !crud ? [] : kind === 'list' ? listParams : kind === 'count' ? [listParams[3]] : kind === 'read' ? [listParams[4], listParams[5]] : [],
+        request: crud && ['create', 'update', 'replace'].includes(kind) ? name : undefined,
+        response: crud && ['list', 'read', 'create', 'update', 'replace'].includes(kind) ? name : undefined,
+        responseList: kind === 'list',
+        entity
+      })
+    }
+  }
+  return routes
+}
+
+function statusOf(kind: string, authenticated: boolean, hasId: boolean): number[] {
+  const codes: Record<string, number[]> = {
+    list: [200, 400],
+    count: [200, 400],
+    read: [200, 404],
+    create: [201, 400, 409, 413, 415, 422],
+    update: [200, 400, 404, 409, 413, 415, 422],
+    replace: [200, 400, 404, 409, 413, 415, 422],
+    delete: [204, 404, 409],
+    custom: hasId ? [200, 400, 404, 422] : [200, 400, 422]
+  }
+  const list = [...codes[kind], ...(authenticated ? [401, 403] : [])]
+  return [...new Set(list)].sort((a, b) => a - b)
+}
+
+function plural(name: string): string {
+  if (/[^aeiou]y$/.test(name)) return `${name.slice(0, -1)}ies`
+  if (/(s|x|z|ch|sh)$/.test(name)) return `${name}es`
+  return `${name}s`
+}
+
+/** `book_review` -> `BookReview`: the type name of an entity. */
+export function typeName(entity: string): string {
+  return entity.replace(/(^|_)([a-z0-9])/g, (_, _separator: string, letter: string) => letter.toUpperCase())
+}
+
+/** The fields of an entity as a response shows them: name, catalogue type, required. */
+export function responseFields(entity: EntityDefinition): Array<{name: string; type: string; required: boolean; field?: FieldDefinition}> {
+  const fields: Array<{name: string; type: string; required: boolean; field?: FieldDefinition}> = []
+  const key = primaryKeyOf(entity)
+  if (!entity.fields[key]) fields.push({name: key, type: 'integer', required: true})
+  for (const [name, field] of Object.entries(entity.fields)) {
+    if (field.hidden || field.type === 'password') continue
+    fields.push({name, type: field.type === 'enum' ? (field.enum ?? []).map((value) => JSON.stringify(value)).join(' | ') : field.type, required: Boolean(field.required || field.primary), field})
+  }
+  if (entity.timestamps) fields.push({name: 'createdAt', type: 'datetime', required: true}, {name: 'updatedAt', type: 'datetime', required: true})
+  for (const [name, relation] of Object.entries(entity.relations ?? {})) {
+    const target = typeName(relation.entity)
+    const many = relation.kind === 'one-to-many' || relation.kind === 'many-to-many'
+    fields.push({name, type: many ? `${target}[]` : target, required: Boolean(relation.required)})
+  }
+  return fields
+}
+
+export {tableOf}

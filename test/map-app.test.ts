@@ -1,0 +1,80 @@
+/**
+ * The framework meets the catalogue: `pipe map <project dir>` and `pipe openapi` on examples/blog, and the same
+ * OpenAPI document served at `/openapi.json`.
+ */
+import {readFileSync} from 'node:fs'
+import path from 'node:path'
+import {test} from 'uvu'
+import * as assert from 'uvu/assert'
+import {createTestApp} from '../runtime/testing.js'
+import type {Catalogue} from '../schemas/types/endpoints.js'
+import {temporaryProject} from './helpers/databases.js'
+import {root} from './helpers/fixtures.js'
+import {runPipe} from './helpers/run-pipe.js'
+
+const blog = path.join(root, 'examples/blog')
+
+test('pipe map <project dir> writes a catalogue of the app that validates with zero findings', async () => {
+  const out = temporaryProject('map')
+  const result = await runPipe(['map', blog, '--output', out])
+  assert.is(result.code, 0, result.stderr)
+  assert.is(result.stdout, `Wrote ${path.join(out, 'api.endpoints.json')}\nWrote ${path.join(out, 'api.endpoints.html')}\n`)
+  const validated = await runPipe(['validate', path.join(out, 'api.endpoints.json')])
+  assert.is(validated.stdout + validated.stderr, '0 error(s), 0 warning(s)\n')
+  const spec = JSON.parse(readFileSync(path.join(out, 'api.endpoints.json'), 'utf8')) as Catalogue
+  assert.equal(spec.groups!.map((group) => group.id), ['comment', 'post', 'tag', 'user'])
+  assert.is(spec.endpoints.length, 29)
+  const publish = spec.endpoints.find((endpoint) => endpoint.id === 'post.publish')!
+  assert.equal(publish, {
+    id: 'post.publish',
+    method: 'POST',
+    path: '/posts/{id}/publish',
+    group: 'post',
+    summary: 'Publish a draft',
+    auth: 'none',
+    status: [200, 400, 404, 422],
+    params: [{name: 'id', in: 'path', type: 'string', required: true}],
+    sources: [{file: 'src/controller/post.ts', line: 13}, {file: 'src/hooks/post/beforePublish.ts', line: 1}]
+  })
+  const create = spec.endpoints.find((endpoint) => endpoint.id === 'post.create')!
+  assert.equal([create.request, create.response, create.entities, create.status], ['Post', 'Post', ['post'], [201, 400, 409, 413, 415, 422]])
+  assert.equal(spec.endpoints.find((endpoint) => endpoint.id === 'user.list')!.sources, [{file: 'src/controller/user.json', line: 5}])
+  assert.is(spec.endpoints.find((endpoint) => endpoint.id === 'post.list')!.response, 'Post[]')
+  const post = spec.types!.find((type) => type.name === 'Post')!
+  assert.equal(post.fields!.filter((field) => ['author', 'tags', 'comments', 'status'].includes(field.name)), [
+    {name: 'status', type: '"draft" | "published"', required: true},
+    {name: 'author', type: 'User', required: true},
+    {name: 'tags', type: 'Tag[]', required: false},
+    {name: 'comments', type: 'Comment[]', required: false}
+  ])
+  assert.not.ok(spec.types!.find((type) => type.name === 'User')!.fields!.some((field) => field.name === 'password'), 'hidden fields are not shown')
+  const page = readFileSync(path.join(out, 'api.endpoints.html'), 'utf8')
+  assert.ok(page.includes('Publish a draft'))
+})
+
+test('pipe openapi writes the OpenAPI 3.1 document, which the server also serves at /openapi.json', async () => {
+  const out = path.join(temporaryProject('openapi'), 'openapi.json')
+  const result = await runPipe(['openapi', '--project', blog, '--output', out])
+  assert.is(result.stdout, `Wrote ${out}\n`, result.stderr)
+  const document = JSON.parse(readFileSync(out, 'utf8'))
+  assert.is(document.openapi, '3.1.0')
+  assert.equal(Object.keys(document.paths).sort(), ['/comments', '/comments/count', '/comments/{id}', '/posts', '/posts/count', '/posts/{id}', '/posts/{id}/publish', '/tags', '/tags/count', '/tags/{id}', '/users', '/users/count', '/users/{id}'])
+  const create = document.paths['/posts'].post
+  assert.equal(create.requestBody.content['application/json'].schema, {$ref: '#/components/schemas/PostInput'})
+  assert.equal(Object.keys(create.responses), ['201', '400', '409', '413', '415', '422'])
+  assert.equal(create.responses['422'].content, {'application/problem+json': {schema: {$ref: '#/components/schemas/Problem'}}})
+  assert.equal(document.components.schemas.PostInput.required, ['title', 'author'])
+  const imported = await runPipe(['import', 'openapi', out, path.join(path.dirname(out), 'again.endpoints.json')])
+  assert.is(imported.code, 0, imported.stderr)
+  assert.match(imported.stdout, '(29 endpoints')
+  const app = await createTestApp({root: blog})
+  try {
+    const served = await app.inject({method: 'GET', url: '/openapi.json'})
+    assert.is(served.statusCode, 200)
+    assert.equal(served.json(), document)
+  } finally {
+    await app.close()
+  }
+})
+
+test.run()
