@@ -8,7 +8,14 @@ import {Ajv, type ValidateFunction} from 'ajv'
 import formats from 'ajv-formats'
 import Fastify, {type FastifyInstance, type FastifyReply, type FastifyRequest} from 'fastify'
 import type {EntityManager} from '@mikro-orm/core'
-import type {ControllerDefinition, RouteOptions} from '../schemas/types/controller.js'
+import cors from '@fastify/cors'
+import helmet from '@fastify/helmet'
+import rateLimit from '@fastify/rate-limit'
+import type {RouteOptions} from '../schemas/types/controller.js'
+import type {RateLimit} from '../schemas/types/project.js'
+import {authSettings, passwordProblems, requireRoles, rolesOf, verifyBearer, type AuthProvider, type AuthSettings, type AuthUser} from './auth.js'
+import {registerAuthRoutes} from './auth-routes.js'
+import {parseId} from './http/model.js'
 import type {FieldDefinition} from '../schemas/types/entity.js'
 import path from 'node:path'
 import {openDatabase, type Orm} from './database.js'
@@ -55,16 +62,22 @@ const crudActions = new Set(['list', 'read', 'create', 'update', 'delete', 'coun
 /** Build the app of a project (not listening yet: `app.listen` or `app.inject`). */
 export async function createApp(project: Project, options: AppOptions = {}): Promise<FastifyInstance> {
   const development = options.development ?? process.env.NODE_ENV === 'development'
+  const config = project.config
+  const models = new Map(project.entities.map((definition) => [definition.name, entityModel(definition)]))
+  // Refuses to start in production without a strong jwtSecret (before anything opens).
+  const auth = authSettings(config, models)
   const app = Fastify({
     logger: options.logger ?? false,
-    bodyLimit: options.bodyLimit ?? 1024 * 1024,
+    bodyLimit: options.bodyLimit ?? config.bodyLimit ?? 1024 * 1024,
+    requestTimeout: config.requestTimeout ?? 30_000,
+    connectionTimeout: config.requestTimeout ?? 30_000,
     // Querystrings keep `filter[title][like]` as one key; the list query parses it (and refuses repeated keys).
     routerOptions: {maxParamLength: 200},
     return503OnClosing: true
   })
   // JSON only: any other body is a 415 (fastify would otherwise accept text/plain).
   app.removeContentTypeParser('text/plain')
-  const models = new Map(project.entities.map((definition) => [definition.name, entityModel(definition)]))
+  if (auth.generated && config.auth?.entity) app.log.warn('jwtSecret is not set: tokens are signed with a secret made up for this process')
   app.setErrorHandler(errorHandler(() => models.values(), development))
   app.setNotFoundHandler((request, reply) => sendProblem(reply, new HttpProblem(404, `No route \`${request.method} ${request.url.split('?')[0]}\``)))
 
@@ -75,6 +88,39 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
   const ajv = new Ajv({allErrors: true, coerceTypes: false, useDefaults: false, strict: false})
   ;(formats as unknown as {default: (ajv: Ajv) => void}).default(ajv)
   const keyTypes = new Map<string, FieldDefinition['type']>([...models.values()].map((model) => [model.name, model.primaryKeyType]))
+
+  // Built-in middleware: the well-kept fastify plugins, configured from pipe.config.json.
+  await app.register(helmet, {global: true})
+  await app.register(cors, {origin: config.cors === true ? true : Array.isArray(config.cors) ? config.cors : false})
+  await app.register(rateLimit, {
+    global: false,
+    enableDraftSpec: true,
+    errorResponseBuilder: (_request, context) =>
+      new HttpProblem(429, `Too many requests: at most ${context.max} per ${context.after}; try again in ${Math.ceil(context.ttl / 1000)} s`, {
+        headers: {'retry-after': String(Math.ceil(context.ttl / 1000))}
+      })
+  })
+  const limitOf = (limit: RateLimit | undefined) => (limit ? {rateLimit: {max: limit.max, timeWindow: limit.window ?? '1 minute'}} : undefined)
+  const providers = project.providers ?? new Map<string, AuthProvider>()
+  const authenticate = async (kind: string, context: RequestContext): Promise<AuthUser> => {
+    if (kind === 'bearer') {
+      const users = auth.users
+      if (!users) throw new HttpProblem(500, 'Routes with `auth: true` need `auth: {entity}` in pipe.config.json')
+      const subject = verifyBearer(auth, context.request.headers.authorization)
+      const id = parseId(users, subject)
+      const record = id === undefined ? null : await context.db.findOne(users.name, {[users.primaryKey]: id} as never)
+      if (!record) throw new HttpProblem(401, 'The user of this token no longer exists', {headers: {'www-authenticate': 'Bearer'}})
+      return {id, roles: rolesOf(record as Record<string, unknown>), record: record as Record<string, unknown>}
+    }
+    const provider = providers.get(kind)
+    if (!provider) throw new HttpProblem(500, `Unknown auth provider \`${kind}\`; known: bearer${[...providers.keys()].map((name) => `, ${name}`).join('')}`)
+    const user = await provider(context)
+    if (!user) throw new HttpProblem(401, `This route needs ${kind} authentication`, {headers: {'www-authenticate': kind}})
+    return user
+  }
+  const protectedFields = (model: EntityModel | undefined, route: RouteOptions) =>
+    new Set(model && model === auth.users ? ['roles', 'role'].filter((name) => !(route.assign ?? []).includes(name)) : [])
+  if (auth.users) await registerAuthRoutes(app, {auth, orm, ajv, keyTypes: () => keyTypes, limit: limitOf(config.auth?.rateLimit ?? {max: 10, window: '1 minute'}), authenticate: (context) => authenticate('bearer', context), project})
 
   const declared = new Set(project.controllers.flatMap(({definition}) => Object.keys(definition.routes)))
   if (!declared.has('GET /openapi.json')) {
@@ -94,7 +140,9 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
         const action = route.action
         const custom = controller.actions?.[action]
         const crud: CrudAction | undefined = !custom && crudActions.has(action) ? (action === 'update' && method === 'PUT' ? 'replace' : (action as CrudAction)) : undefined
-        const validator = model && (crud === 'create' || crud === 'update' || crud === 'replace') ? ajv.compile(bodySchema(model, crud, keyTypes)) : undefined
+        const validator = model && (crud === 'create' || crud === 'update' || crud === 'replace') ? ajv.compile(bodySchema(model, crud, keyTypes, protectedFields(model, route))) : undefined
+        const authKind = routeAuth(route.auth ?? definition.auth ?? config.auth?.default ?? false)
+        const roles = route.roles ?? definition.roles ?? []
         const chain = [...(project.config.middleware ?? []), ...(route.middleware ?? [])].map((name) => middlewareOf(project, name))
         const hookName = (when: 'before' | 'after') => `${when}${action[0].toUpperCase()}${action.slice(1)}`
         const before = hooks.get(hookName('before'))
@@ -102,11 +150,19 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
         scope.route({
           method: method as 'GET',
           url,
+          config: limitOf(route.rateLimit ?? config.rateLimit),
           handler: async (request, reply) => {
             const context = createContext(project, request, reply, orm.em.fork())
             let body: unknown
             await runMiddleware(chain, context, async () => {
-              if (validator) validateBody(validator, context.data)
+              if (authKind) {
+                context.user = await authenticate(authKind, context)
+                requireRoles(context.user as AuthUser, roles)
+              }
+              if (validator) {
+                validateBody(validator, context.data)
+                await checkPasswords(model!, context, auth)
+              }
               const run = async (em: EntityManager) => {
                 context.db = em
                 if (before) await before(context)
@@ -132,6 +188,21 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
     })
   }
   return app
+}
+
+/** `true` -> bearer, a provider name -> itself, `false` -> none. */
+function routeAuth(value: boolean | string): string | undefined {
+  return value === true ? 'bearer' : value === false ? undefined : value
+}
+
+/** Password strength of a create or update body (the e-mail comes from the body, else from the stored record). */
+async function checkPasswords(model: EntityModel, context: RequestContext, auth: AuthSettings): Promise<void> {
+  const passwords = [...model.fields.values()].filter((field) => field.type === 'password' && typeof context.data[field.name] === 'string')
+  if (passwords.length === 0) return
+  const id = context.params.id === undefined ? undefined : parseId(model, context.params.id)
+  const existing = id === undefined ? undefined : ((await context.db.findOne(model.name, {[model.primaryKey]: id} as never)) as Record<string, unknown> | null) ?? undefined
+  const problems = passwordProblems(model, context.data, existing, auth.passwordRules)
+  if (problems.length > 0) throw new HttpProblem(422, problems.map((problem) => problem.detail).join('; '), {errors: problems})
 }
 
 function middlewareOf(project: Project, name: string): Middleware {

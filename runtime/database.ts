@@ -45,10 +45,10 @@ function sqlitePath(url: string, root: string): string {
 }
 
 /** MikroORM options for a project's database and entities. */
-export async function ormOptions(database: ResolvedConfig['database'], root: string, entities: readonly EntityDefinition[]): Promise<Options> {
+export async function ormOptions(database: ResolvedConfig['database'], root: string, entities: readonly EntityDefinition[], bcryptCost?: number): Promise<Options> {
   const options: Options = {
     driver: await driverOf(database.type),
-    entities: entitySchemas(entities),
+    entities: entitySchemas(entities, {bcryptCost}),
     discovery: {warnWhenNoEntities: false},
     // Definitions are the truth: no reflection, no metadata cache files in the project.
     metadataCache: {enabled: false},
@@ -66,8 +66,8 @@ export async function ormOptions(database: ResolvedConfig['database'], root: str
 }
 
 /** Connect to a project's database (creating the SQLite file and its folder on first use). */
-export async function openDatabase(config: Pick<ResolvedConfig, 'database' | 'root'>, entities: readonly EntityDefinition[]): Promise<Orm> {
-  const options = await ormOptions(config.database, config.root, entities)
+export async function openDatabase(config: Pick<ResolvedConfig, 'database' | 'root'> & Partial<Pick<ResolvedConfig, 'auth'>>, entities: readonly EntityDefinition[]): Promise<Orm> {
+  const options = await ormOptions(config.database, config.root, entities, config.auth?.bcryptCost)
   if (config.database.type === 'sqlite' && options.dbName !== ':memory:') mkdirSync(path.dirname(options.dbName!), {recursive: true})
   try {
     const orm = (await MikroORM.init(options)) as Orm

@@ -17,6 +17,7 @@
 import {randomUUID} from 'node:crypto'
 import {EntitySchema, type EntitySchemaMetadata} from '@mikro-orm/core'
 import type {EntityDefinition, FieldDefinition, RelationDefinition} from '../schemas/types/entity.js'
+import {defaultBcryptCost, isHash, utils} from './utils.js'
 
 /** A row as the server sees it: plain data by column name. */
 export type Row = Record<string, unknown>
@@ -38,14 +39,33 @@ export function tableOf(definition: EntityDefinition): string {
   return definition.table ?? definition.name
 }
 
+/** Options of the mapping. */
+export interface SchemaOptions {
+  /** bcrypt cost of `password` fields (default: 12, at least 10). */
+  bcryptCost?: number
+}
+
 /** One `EntitySchema` per definition; relations are resolved against all of them. */
-export function entitySchemas(definitions: readonly EntityDefinition[]): Array<EntitySchema<Row>> {
+export function entitySchemas(definitions: readonly EntityDefinition[], options: SchemaOptions = {}): Array<EntitySchema<Row>> {
   const byName = new Map(definitions.map((definition) => [definition.name, definition]))
-  return definitions.map((definition) => entitySchema(definition, byName))
+  return definitions.map((definition) => entitySchema(definition, byName, options))
+}
+
+/**
+ * `password` fields are hashed with bcrypt before every insert and update, whoever writes (CRUD, hooks, services):
+ * a value that is already a bcrypt hash is kept.
+ */
+function passwordHook(fields: string[], cost: number) {
+  return async ({entity}: {entity: Row}) => {
+    for (const name of fields) {
+      const value = entity[name]
+      if (typeof value === 'string' && !isHash(value)) entity[name] = await utils.hash(value, cost)
+    }
+  }
 }
 
 /** The `EntitySchema` of one definition; `all` holds every entity of the project, for relations. */
-export function entitySchema(definition: EntityDefinition, all: ReadonlyMap<string, EntityDefinition>): EntitySchema<Row> {
+export function entitySchema(definition: EntityDefinition, all: ReadonlyMap<string, EntityDefinition>, options: SchemaOptions = {}): EntitySchema<Row> {
   const properties: Record<string, PropertyOptions> = {}
   const primary = primaryKeyOf(definition)
   if (!definition.fields[primary]) properties[primary] = {type: 'integer', primary: true, autoincrement: true}
@@ -59,6 +79,11 @@ export function entitySchema(definition: EntityDefinition, all: ReadonlyMap<stri
     name: definition.name,
     tableName: tableOf(definition),
     properties: properties as unknown as EntitySchemaMetadata<Row>['properties']
+  }
+  const passwords = Object.entries(definition.fields).filter(([, field]) => field.type === 'password').map(([name]) => name)
+  if (passwords.length > 0) {
+    const hook = passwordHook(passwords, Math.max(10, options.bcryptCost ?? defaultBcryptCost))
+    meta.hooks = {beforeCreate: [hook], beforeUpdate: [hook]}
   }
   if (definition.softDelete) {
     properties.deletedAt = {type: 'datetime', nullable: true, index: true, hidden: true}

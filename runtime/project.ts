@@ -13,6 +13,7 @@ import {countFindings} from '../pipeline/report.js'
 import parseDefinitions, {defaultExport, importCode, type ControllerFile, type DefinitionsTree} from '../plugins/parse-definitions.js'
 import validateDefinitions from '../plugins/validate-definitions/index.js'
 import type {EntityDefinition} from '../schemas/types/entity.js'
+import type {AuthProvider} from './auth.js'
 import type {ResolvedConfig} from './config.js'
 
 /** A hook, an action or the inside of a middleware: a function of the request context. */
@@ -29,6 +30,8 @@ export interface Project {
   hooks: Map<string, Map<string, ContextFunction>>
   middleware: Map<string, Middleware>
   services: Record<string, unknown>
+  /** Custom auth providers from `src/auth/<name>.ts`, by name. */
+  providers?: Map<string, AuthProvider>
 }
 
 /** A project that cannot run; `report` lists the findings as `pipe run` does. */
@@ -67,6 +70,7 @@ export async function loadProject(root: string): Promise<Project> {
     }
   }
   const middleware = await loadFolder(path.join(tree.root, 'src/middleware'), (module) => defaultExport(module) as Middleware)
+  const providers = await loadFolder(path.join(tree.root, 'src/auth'), (module) => defaultExport(module) as AuthProvider)
   const services = Object.fromEntries(await loadFolder(path.join(tree.root, 'src/services'), (module) => defaultExport(module) ?? module))
   return {
     root: tree.root,
@@ -75,6 +79,7 @@ export async function loadProject(root: string): Promise<Project> {
     controllers: tree.controllers,
     hooks,
     middleware,
-    services
+    services,
+    providers
   }
 }

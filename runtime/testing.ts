@@ -25,7 +25,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<Fasti
   const project = await loadProject(path.resolve(options.root ?? process.cwd()))
   const database = options.database ?? {type: (process.env.APIPE_TEST_DATABASE_TYPE as DatabaseType | undefined) ?? 'sqlite', url: process.env.APIPE_TEST_DATABASE_URL ?? ':memory:'}
   const type = database.type
-  const orm = await openDatabase({database, root: project.root}, project.entities)
+  const orm = await openDatabase({...project.config, database}, project.entities)
   const directory = path.join(project.root, project.config.migrations)
   const files = listMigrationFiles(directory)
   const same = (other?: DatabaseType) => (other === 'mariadb' ? 'mysql' : other) === (type === 'mariadb' ? 'mysql' : type)

@@ -6,6 +6,13 @@ import bcrypt from 'bcrypt'
 /** bcrypt cost when the project sets none (`auth.bcryptCost`, at least 10). */
 export const defaultBcryptCost = 12
 
+const bcryptHash = /^\$2[aby]\$\d{2}\$[./A-Za-z0-9]{53}$/
+
+/** Whether a stored value is already a bcrypt hash (so writes never hash twice). */
+export function isHash(value: unknown): boolean {
+  return typeof value === 'string' && bcryptHash.test(value)
+}
+
 export const utils = {
   /** Hash a password with bcrypt. */
   hash(password: string, cost = defaultBcryptCost): Promise<string> {

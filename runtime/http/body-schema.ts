@@ -1,7 +1,8 @@
 /**
  * JSON Schemas of request bodies, compiled from the entity definitions and validated by fastify's ajv (every error
  * at once): `create` and `replace` (PUT) require the required fields, `update` (PATCH) requires none. Keys the
- * server owns (a generated primary key, timestamps, `deletedAt`) and unknown keys are refused: no mass assignment.
+ * server owns (a generated primary key, timestamps, `deletedAt`), protected ones (the roles of the auth entity,
+ * unless a route lists them in `assign`) and unknown keys are refused: no mass assignment.
  */
 import type {FieldDefinition} from '../../schemas/types/entity.js'
 import type {EntityModel} from './model.js'
@@ -44,11 +45,11 @@ function nullable(schema: JsonSchema): JsonSchema {
 }
 
 /** The body schema of a create, a full replace or a partial update. */
-export function bodySchema(model: EntityModel, mode: 'create' | 'replace' | 'update', keyTypes: ReadonlyMap<string, FieldDefinition['type']>): JsonSchema {
+export function bodySchema(model: EntityModel, mode: 'create' | 'replace' | 'update', keyTypes: ReadonlyMap<string, FieldDefinition['type']>, protectedFields: ReadonlySet<string> = new Set()): JsonSchema {
   const properties: Record<string, JsonSchema> = {}
   const required: string[] = []
   for (const field of model.fields.values()) {
-    if (!field.writable) continue
+    if (!field.writable || protectedFields.has(field.name)) continue
     const definition = field.definition
     properties[field.name] = definition.required || definition.primary ? fieldSchema(definition) : nullable(fieldSchema(definition))
     if (mode !== 'update' && (definition.required || definition.primary) && definition.default === undefined) required.push(field.name)

@@ -60,6 +60,12 @@ export interface RouteOptions {
   roles?: string[]
   rateLimit?: RateLimit
   /**
+   * Protected fields this route may set from the body (`roles`, `role` of the auth entity); others stay refused.
+   *
+   * Items: A field name.
+   */
+  assign?: string[]
+  /**
    * Middleware names (files in `src/middleware/`) run before this route, in order.
    *
    * Items: A middleware name.

@@ -67,12 +67,38 @@ export interface ProjectConfig {
      * bcrypt cost (default: 12, at least 10).
      */
     bcryptCost?: number
+    /**
+     * Password strength rules for every `password` field (each failure is a 422 naming the rule).
+     */
+    password?: {
+      /**
+       * Shortest password (default: 8).
+       */
+      minLength?: number
+      /**
+       * Refuse the most common passwords (default: true).
+       */
+      common?: boolean
+      /**
+       * Refuse a password that equals or contains the local part of the record's e-mail (default: true).
+       */
+      email?: boolean
+    }
+    rateLimit?: RateLimit
   }
   /**
-   * CORS: `true` for any origin, `false` for none, or allowed origins.
+   * CORS: `true` for any origin, `false` for none (default: no cross-origin access), or the allowed origins.
    */
   cors?: boolean | string[]
-  rateLimit?: RateLimit
+  rateLimit?: RateLimit1
+  /**
+   * Largest request body in bytes (default: 1048576); larger is a 413.
+   */
+  bodyLimit?: number
+  /**
+   * Milliseconds a request may take to arrive and be answered (default: 30000).
+   */
+  requestTimeout?: number
   /**
    * Extension data.
    *
@@ -82,9 +108,22 @@ export interface ProjectConfig {
   [k: string]: unknown
 }
 /**
- * At most `max` requests per client in each `window`.
+ * Limit of `/auth/login` and `/auth/register` per client (default: 10 per minute).
  */
 export interface RateLimit {
+  /**
+   * Requests allowed per window.
+   */
+  max: number
+  /**
+   * Window length, e.g. `1 minute` or milliseconds (default: `1 minute`).
+   */
+  window?: string | number
+}
+/**
+ * Limit of every route per client (default: none); routes may set their own.
+ */
+export interface RateLimit1 {
   /**
    * Requests allowed per window.
    */

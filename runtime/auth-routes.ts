@@ -1,0 +1,81 @@
+/**
+ * `auth: {entity: 'user'}` mounts `POST /auth/register`, `POST /auth/login` and `GET /auth/me`, limited per client
+ * (`auth.rateLimit`, default 10 per minute). Login answers the same 401 for an unknown e-mail and a wrong password,
+ * after the same bcrypt work (an unknown e-mail is compared against a dummy hash of the same cost).
+ */
+import type {Ajv} from 'ajv'
+import type {FastifyInstance} from 'fastify'
+import type {FieldDefinition} from '../schemas/types/entity.js'
+import {passwordProblems, rolesOf, signToken, type AuthSettings, type AuthUser} from './auth.js'
+import type {Orm} from './database.js'
+import {bodySchema} from './http/body-schema.js'
+import {present} from './http/crud.js'
+import {validationItems} from './http/errors.js'
+import {HttpProblem} from './http/problem.js'
+import type {Project} from './project.js'
+import {utils} from './utils.js'
+
+interface AuthRouteOptions {
+  auth: AuthSettings
+  orm: Orm
+  ajv: Ajv
+  keyTypes: () => ReadonlyMap<string, FieldDefinition['type']>
+  limit: {rateLimit: {max: number; timeWindow: string | number}} | undefined
+  authenticate: (context: any) => Promise<AuthUser>
+  project: Project
+}
+
+/** Register the three auth routes. */
+export async function registerAuthRoutes(app: FastifyInstance, options: AuthRouteOptions): Promise<void> {
+  const {auth, orm, ajv} = options
+  const users = auth.users!
+  const emailField = [...users.fields.values()].find((field) => field.type === 'email')?.name
+  const passwordField = [...users.fields.values()].find((field) => field.type === 'password')?.name
+  if (!emailField || !passwordField) throw new HttpProblem(500, `The auth entity \`${users.name}\` needs an \`email\` field and a \`password\` field`)
+  const register = ajv.compile(bodySchema(users, 'create', options.keyTypes(), new Set(['roles', 'role'])))
+  const login = ajv.compile({
+    type: 'object',
+    properties: {[emailField]: {type: 'string', maxLength: 320}, [passwordField]: {type: 'string', maxLength: 1000}},
+    required: [emailField, passwordField],
+    additionalProperties: false
+  })
+  // Compared against when the e-mail is unknown, so that both failures cost the same bcrypt work.
+  const dummyHash = utils.hash('not a password of anyone', auth.cost)
+  const check = (validate: ((body: unknown) => boolean) & {errors?: unknown}, body: unknown) => {
+    if (validate(body)) return
+    const items = validationItems((validate.errors ?? []) as Parameters<typeof validationItems>[0])
+    throw new HttpProblem(422, `${items.length} field(s) failed validation`, {errors: items})
+  }
+  const answer = (record: object) => {
+    const user: AuthUser = {id: (record as Record<string, unknown>)[users.primaryKey], roles: rolesOf(record as Record<string, unknown>)}
+    return {token: signToken(auth, user), user: present(users, record)}
+  }
+
+  app.post('/auth/register', {config: options.limit}, async (request, reply) => {
+    const data = (request.body ?? {}) as Record<string, unknown>
+    check(register, data)
+    const problems = passwordProblems(users, data, undefined, auth.passwordRules)
+    if (problems.length > 0) throw new HttpProblem(422, problems.map((problem) => problem.detail).join('; '), {errors: problems})
+    const em = orm.em.fork()
+    const record = em.create(users.name, data)
+    await em.flush()
+    return reply.code(201).send(answer(record))
+  })
+
+  app.post('/auth/login', {config: options.limit}, async (request) => {
+    const data = (request.body ?? {}) as Record<string, string>
+    check(login, data)
+    const em = orm.em.fork()
+    const record = (await em.findOne(users.name, {[emailField]: data[emailField]} as never)) as Record<string, unknown> | null
+    const hash = typeof record?.[passwordField] === 'string' ? (record[passwordField] as string) : await dummyHash
+    const matches = await utils.verify(data[passwordField], hash)
+    if (!record || !matches) throw new HttpProblem(401, 'Unknown e-mail or wrong password', {headers: {'www-authenticate': 'Bearer'}})
+    return answer(record)
+  })
+
+  app.get('/auth/me', async (request, reply) => {
+    const context = {request, response: reply, db: orm.em.fork(), params: {}, query: {}, data: {}, state: {}}
+    const user = await options.authenticate(context)
+    return present(users, user.record!)
+  })
+}

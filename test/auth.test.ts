@@ -1,0 +1,193 @@
+/**
+ * Authentication and access on fixtures/auth-app: register, login, me, tokens (expired, tampered, `alg: none`, for a
+ * deleted user), roles, every password rule, mass assignment, a custom API-key provider, rate limits and their
+ * headers, CORS, security headers, and the production start refusal.
+ */
+import path from 'node:path'
+import type {FastifyInstance} from 'fastify'
+import jwt from 'jsonwebtoken'
+import {suite} from 'uvu'
+import * as assert from 'uvu/assert'
+import {createTestApp} from '../runtime/testing.js'
+import {root} from './helpers/fixtures.js'
+import {runPipe} from './helpers/run-pipe.js'
+
+const project = path.join(root, 'fixtures/auth-app')
+const secret = 'a-test-secret-that-is-long-enough-for-hs256'
+type Json = Record<string, any>
+
+const test = suite('auth')
+let app: FastifyInstance
+
+async function call(method: string, url: string, payload?: unknown, headers: Record<string, string> = {}) {
+  const response = await app.inject({method: method as 'GET', url, payload: payload as Json, headers})
+  return {status: response.statusCode, headers: response.headers, raw: response.body, body: response.body ? (JSON.parse(response.body) as Json) : undefined}
+}
+const bearer = (token: string) => ({authorization: `Bearer ${token}`})
+
+test.before(async () => {
+  app = await createTestApp({root: project})
+})
+test.after(async () => {
+  await app.close()
+})
+
+test('register answers 201 with a token and the user, never the password or its hash', async () => {
+  const response = await call('POST', '/auth/register', {email: 'ada@example.com', password: 'analytical engine', name: 'Ada'})
+  assert.is(response.status, 201, response.raw)
+  assert.equal(Object.keys(response.body!).sort(), ['token', 'user'])
+  assert.equal(Object.keys(response.body!.user).sort(), ['createdAt', 'email', 'id', 'name', 'role', 'updatedAt'])
+  assert.is(response.body!.user.role, 'member')
+  assert.not.ok(response.raw.includes('analytical engine') || response.raw.includes('$2b$'))
+  const stored = await app.orm.em.getKnex()('user').where({email: 'ada@example.com'}).first()
+  assert.match(stored.password, /^\$2b\$10\$/, 'stored as a bcrypt hash with the configured cost')
+  const claims = jwt.verify(response.body!.token, secret, {algorithms: ['HS256']}) as Json
+  assert.equal([claims.sub, claims.roles, claims.exp - claims.iat], [String(response.body!.user.id), ['member'], 3600])
+})
+
+test('register refuses a taken e-mail (409), a bad e-mail, roles, and each password rule (422 naming it)', async () => {
+  const taken = await call('POST', '/auth/register', {email: 'ada@example.com', password: 'another long one'})
+  assert.is(taken.status, 409)
+  assert.equal(taken.body!.errors, [{pointer: '/email', code: 'unique', detail: '`email` is already taken'}])
+  const cases: Array<[Json, string[]]> = [
+    [{email: 'not-an-email', password: 'long enough pass'}, ['/email format']],
+    [{email: 'bob@example.com', password: 'short'}, ['/password password-length']],
+    [{email: 'bob@example.com', password: 'password123'}, ['/password password-common']],
+    [{email: 'bobby@example.com', password: 'i-am-bobby-42'}, ['/password password-email']],
+    [{email: 'bob@example.com', password: 'fine password', role: 'admin'}, ['/role unknown-field']]
+  ]
+  for (const [body, expected] of cases) {
+    const response = await call('POST', '/auth/register', body)
+    assert.is(response.status, 422, JSON.stringify(body))
+    assert.equal(response.body!.errors.map((error: Json) => `${error.pointer} ${error.code}`), expected)
+  }
+})
+
+test('login: a token for the right password; the same 401 for an unknown e-mail and a wrong password', async () => {
+  const ok = await call('POST', '/auth/login', {email: 'ada@example.com', password: 'analytical engine'})
+  assert.is(ok.status, 200)
+  assert.is(ok.body!.user.email, 'ada@example.com')
+  const wrong = await call('POST', '/auth/login', {email: 'ada@example.com', password: 'difference engine'})
+  const unknown = await call('POST', '/auth/login', {email: 'nobody@example.com', password: 'difference engine'})
+  assert.is(wrong.status, 401)
+  assert.equal(wrong.body, unknown.body)
+  assert.equal(wrong.body, {type: 'about:blank', title: 'Unauthorized', status: 401, detail: 'Unknown e-mail or wrong password'})
+  assert.is(wrong.headers['www-authenticate'], 'Bearer')
+})
+
+test('me: the user of a valid token; 401 with WWW-Authenticate for none, tampered, alg none, expired, deleted user', async () => {
+  const {body} = await call('POST', '/auth/login', {email: 'ada@example.com', password: 'analytical engine'})
+  const me = await call('GET', '/auth/me', undefined, bearer(body!.token))
+  assert.is(me.status, 200)
+  assert.is(me.body!.email, 'ada@example.com')
+  assert.not.ok('password' in me.body!)
+  const [header, payload, signature] = (body!.token as string).split('.')
+  const forged = Buffer.from(JSON.stringify({...JSON.parse(Buffer.from(payload, 'base64url').toString()), roles: ['admin']})).toString('base64url')
+  const none = `${Buffer.from(JSON.stringify({alg: 'none', typ: 'JWT'})).toString('base64url')}.${payload}.`
+  const expired = jwt.sign({roles: []}, secret, {algorithm: 'HS256', subject: String(me.body!.id), expiresIn: -10})
+  const otherKey = jwt.sign({roles: []}, 'another secret of the right length, but not ours', {algorithm: 'HS256', subject: String(me.body!.id)})
+  const ghost = jwt.sign({roles: ['admin']}, secret, {algorithm: 'HS256', subject: '999'})
+  const cases: Array<[Record<string, string>, string]> = [
+    [{}, 'This route needs a bearer token: `Authorization: Bearer <token>`'],
+    [bearer(`${header}.${forged}.${signature}`), 'The token is not valid'],
+    [bearer(none), 'The token is not valid'],
+    [bearer(otherKey), 'The token is not valid'],
+    [bearer(expired), 'The token has expired; log in again'],
+    [bearer(ghost), 'The user of this token no longer exists'],
+    [{authorization: 'Basic YWRhOnB3'}, 'This route needs a bearer token: `Authorization: Bearer <token>`']
+  ]
+  for (const [headers, detail] of cases) {
+    const response = await call('GET', '/auth/me', undefined, headers)
+    assert.is(response.status, 401, detail)
+    assert.is(response.headers['www-authenticate'], 'Bearer')
+    assert.is(response.body!.detail, detail)
+  }
+})
+
+test('routes: auth: true needs a token (401), roles need the role (403); a public route needs nothing', async () => {
+  const member = (await call('POST', '/auth/login', {email: 'ada@example.com', password: 'analytical engine'})).body!.token
+  assert.is((await call('POST', '/notes', {text: 'hello'})).status, 401)
+  const created = await call('POST', '/notes', {text: 'hello'}, bearer(member))
+  assert.is(created.status, 201)
+  const forbidden = await call('DELETE', `/notes/${created.body!.id}`, undefined, bearer(member))
+  assert.equal(forbidden.body, {type: 'about:blank', title: 'Forbidden', status: 403, detail: 'This route needs the role `admin`'})
+  await app.orm.em.getKnex()('user').where({email: 'ada@example.com'}).update({role: 'admin'})
+  const admin = (await call('POST', '/auth/login', {email: 'ada@example.com', password: 'analytical engine'})).body!.token
+  assert.is((await call('DELETE', `/notes/${created.body!.id}`, undefined, bearer(admin))).status, 204)
+  assert.is((await call('GET', '/notes')).status, 200)
+})
+
+test('mass assignment: protected fields are refused unless the route opts in; passwords are hashed on update', async () => {
+  const admin = (await call('POST', '/auth/login', {email: 'ada@example.com', password: 'analytical engine'})).body!.token
+  const bob = (await call('POST', '/auth/register', {email: 'bob@example.com', password: 'fine password'})).body!.user
+  for (const body of [{role: 'admin'}, {id: 7}, {createdAt: '2020-01-01T00:00:00Z'}, {updatedAt: '2020-01-01T00:00:00Z'}]) {
+    const response = await call('PATCH', `/users/${bob.id}`, body, bearer(admin))
+    assert.is(response.status, 422, JSON.stringify(body))
+    assert.is(response.body!.errors[0].code, 'unknown-field')
+  }
+  const promoted = await call('PUT', `/users/${bob.id}`, {email: 'bob@example.com', password: 'finer password', role: 'admin'}, bearer(admin))
+  assert.is(promoted.status, 200, promoted.raw)
+  assert.is(promoted.body!.role, 'admin', 'PUT lists `role` in `assign`')
+  const changed = await call('PATCH', `/users/${bob.id}`, {password: 'the finest password'}, bearer(admin))
+  assert.is(changed.status, 200)
+  assert.not.ok(changed.raw.includes('$2b$'))
+  const stored = await app.orm.em.getKnex()('user').where({id: bob.id}).first()
+  assert.match(stored.password, /^\$2b\$10\$/)
+  assert.is((await call('POST', '/auth/login', {email: 'bob@example.com', password: 'the finest password'})).status, 200)
+  const weak = await call('PATCH', `/users/${bob.id}`, {password: 'bob12345'}, bearer(admin))
+  assert.equal(weak.body!.errors.map((error: Json) => error.code), ['password-email'], 'the e-mail comes from the stored record')
+})
+
+test('a custom provider (API key) through the same interface', async () => {
+  assert.is((await call('GET', '/reports')).status, 401)
+  assert.is((await call('GET', '/reports', undefined, {'x-api-key': 'wrong'})).status, 401)
+  const ok = await call('GET', '/reports', undefined, {'x-api-key': 'key-123'})
+  assert.equal([ok.status, ok.body], [200, {by: 'reporting'}])
+})
+
+test('CORS preflight for an allowed origin only; security headers on every answer', async () => {
+  const allowed = await app.inject({method: 'OPTIONS', url: '/notes', headers: {origin: 'https://app.example.com', 'access-control-request-method': 'POST'}})
+  assert.is(allowed.statusCode, 204)
+  assert.is(allowed.headers['access-control-allow-origin'], 'https://app.example.com')
+  const other = await app.inject({method: 'OPTIONS', url: '/notes', headers: {origin: 'https://evil.example', 'access-control-request-method': 'POST'}})
+  assert.is(other.headers['access-control-allow-origin'], undefined)
+  const plain = await call('GET', '/notes')
+  assert.is(plain.headers['x-content-type-options'], 'nosniff')
+  assert.ok(plain.headers['content-security-policy'])
+  assert.ok(plain.headers['strict-transport-security'])
+  assert.is(plain.headers['x-frame-options'], 'SAMEORIGIN')
+})
+
+test('rate limits: per route, and on login by default; 429 problem+json with Retry-After and RateLimit headers', async () => {
+  const limited = await createTestApp({root: project})
+  try {
+    const statuses: number[] = []
+    let last
+    for (let index = 0; index < 4; index++) {
+      last = await limited.inject({method: 'GET', url: '/notes'})
+      statuses.push(last.statusCode)
+    }
+    assert.equal(statuses, [200, 200, 200, 429])
+    assert.is(last!.headers['content-type'], 'application/problem+json; charset=utf-8')
+    assert.is(JSON.parse(last!.body).status, 429)
+    assert.ok(Number(last!.headers['retry-after']) > 0)
+    assert.is(last!.headers['ratelimit-limit'], '3')
+    assert.is(last!.headers['ratelimit-remaining'], '0')
+    assert.ok(last!.headers['ratelimit-reset'])
+    const logins: number[] = []
+    for (let index = 0; index < 21; index++) {
+      logins.push((await limited.inject({method: 'POST', url: '/auth/login', payload: {email: 'x@example.com', password: 'whatever it is'}})).statusCode)
+    }
+    assert.equal(logins, [...Array(20).fill(401), 429], 'auth.rateLimit: 20 per minute')
+  } finally {
+    await limited.close()
+  }
+})
+
+test('the server refuses to start in production without a strong jwtSecret, and says how to set one', async () => {
+  const result = await runPipe(['start', '--project', project], {env: {NODE_ENV: 'production', APIPE_TEST_JWT_SECRET: 'short', PORT: '0'}})
+  assert.is(result.code, 1)
+  assert.match(result.stderr, /^pipe: Cannot start: `jwtSecret` is 5 characters; it needs at least 32\. Set it from the environment: "jwtSecret": "\$\{JWT_SECRET\}"/)
+})
+
+test.run()
