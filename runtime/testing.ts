@@ -18,6 +18,8 @@ export interface TestAppOptions {
   root?: string
   /** The database (default: `APIPE_TEST_DATABASE_TYPE`/`APIPE_TEST_DATABASE_URL`, else in-memory SQLite). */
   database?: {type: DatabaseType; url: string}
+  /** Prepared-statement reads on a SQLite file (default: true), as `createApp`'s option. */
+  fastReads?: boolean
 }
 
 /** The app of the project on a fresh database; `await app.close()` drops it. */
@@ -35,7 +37,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<Fasti
   } else {
     await orm.schema.refreshDatabase()
   }
-  const app = await createApp({...project, config: {...project.config, database}}, {orm})
+  const app = await createApp({...project, config: {...project.config, database}}, {orm, fastReads: options.fastReads})
   app.addHook('onClose', async () => orm.close(true))
   return app
 }

@@ -9,6 +9,7 @@ import type {EntityModel} from './model.js'
 import {parseId, visibleFields} from './model.js'
 import {notFound} from './problem.js'
 import {parseListQuery} from './query.js'
+import type {FastReader} from './fast-read.js'
 
 type Row = Record<string, unknown>
 
@@ -24,6 +25,10 @@ export interface CrudContext {
   headers?: Record<string, string>
   /** The request path, for `Location`. */
   path: string
+  /** Prepared-statement reads (SQLite file, no hook on the route): see fast-read.ts. */
+  fast?: FastReader
+  /** `$ilike` on PostgreSQL, whose LIKE is case-sensitive; `$like` elsewhere. */
+  likeOperator?: '$like' | '$ilike'
 }
 
 export type CrudAction = 'list' | 'read' | 'create' | 'update' | 'replace' | 'delete' | 'count'
@@ -57,11 +62,16 @@ async function findOne(model: EntityModel, context: CrudContext, populate: strin
 
 /** Run one auto-CRUD action; resolves to the response body (undefined for 204). */
 export async function runCrud(action: CrudAction, model: EntityModel, context: CrudContext): Promise<unknown> {
-  const em = context.db
-  const options = {likeOperator: em.getPlatform().constructor.name.startsWith('PostgreSql') ? ('$ilike' as const) : ('$like' as const)}
+  // The entity manager is forked on first use: the prepared-statement reads never need it.
+  const db = () => context.db
+  const options = {likeOperator: context.likeOperator}
   switch (action) {
     case 'list': {
       const query = parseListQuery(context.query, model, false, options)
+      if (context.fast?.supports(model) && Object.keys(query.where).length === 0 && !query.fields && query.populate.length === 0) {
+        const {rows, total} = context.fast.list(model, {limit: query.limit, offset: (query.page - 1) * query.limit, orderBy: query.orderBy, count: query.count})
+        return {data: rows, meta: total === undefined ? {page: query.page, limit: query.limit} : {page: query.page, limit: query.limit, total, pages: Math.ceil(total / query.limit)}}
+      }
       const findOptions = {
         limit: query.limit,
         offset: (query.page - 1) * query.limit,
@@ -71,10 +81,10 @@ export async function runCrud(action: CrudAction, model: EntityModel, context: C
         strategy: 'select-in' as const
       }
       if (!query.count) {
-        const rows = await em.find(model.name, query.where, findOptions)
+        const rows = await db().find(model.name, query.where, findOptions)
         return {data: rows.map((row) => present(model, row, query.fields, query.populate)), meta: {page: query.page, limit: query.limit}}
       }
-      const [rows, total] = await em.findAndCount(model.name, query.where, findOptions)
+      const [rows, total] = await db().findAndCount(model.name, query.where, findOptions)
       return {
         data: rows.map((row) => present(model, row, query.fields, query.populate)),
         meta: {page: query.page, limit: query.limit, total, pages: Math.ceil(total / query.limit)}
@@ -82,15 +92,21 @@ export async function runCrud(action: CrudAction, model: EntityModel, context: C
     }
     case 'count': {
       const query = parseListQuery(context.query, model, true, options)
-      return {count: await em.count(model.name, query.where)}
+      return {count: await db().count(model.name, query.where)}
     }
     case 'read': {
-      const populate = parseListQuery(pick(context.query, ['populate', 'fields']), model)
+      const populate = context.query.populate === undefined && context.query.fields === undefined ? {populate: [] as string[], fields: undefined} : parseListQuery(pick(context.query, ['populate', 'fields']), model)
+      if (context.fast?.supports(model) && !populate.fields && populate.populate.length === 0) {
+        const row = context.fast.read(model, idOf(model, context))
+        if (!row) throw notFound(`No ${model.name} \`${context.params.id}\``)
+        return row
+      }
       const entity = await findOne(model, context, populate.populate)
       context.entity = entity as Row
       return present(model, entity, populate.fields, populate.populate)
     }
     case 'create': {
+      const em = db()
       const entity = em.create(model.name, withDefaults(model, context.data))
       context.entity = entity as Row
       await em.flush()
@@ -101,6 +117,7 @@ export async function runCrud(action: CrudAction, model: EntityModel, context: C
     }
     case 'update':
     case 'replace': {
+      const em = db()
       const entity = await findOne(model, context)
       context.entity = entity as Row
       const data = action === 'replace' ? replacement(model, context.data) : context.data
@@ -109,6 +126,7 @@ export async function runCrud(action: CrudAction, model: EntityModel, context: C
       return present(model, entity)
     }
     case 'delete': {
+      const em = db()
       const entity = await findOne(model, context)
       context.entity = entity as Row
       if (model.softDelete) {

@@ -1,0 +1,64 @@
+// One server of the CRUD benchmark, on the SQLite file `BENCH_DB`, listening on 127.0.0.1:`BENCH_PORT`:
+//   apipe  - the example blog served by apipe (createApp, no request log)
+//   mikro  - (a) a hand-written fastify route calling MikroORM em.findOne / em.findAndCount
+//   raw    - (b) a fastify route on raw prepared better-sqlite3 statements (the practical limit)
+import path from 'node:path'
+import {fileURLToPath} from 'node:url'
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const [mode] = process.argv.slice(2)
+const file = process.env.BENCH_DB
+const port = Number(process.env.BENCH_PORT)
+const project = process.env.BENCH_PROJECT
+
+let app
+if (mode === 'apipe') {
+  const {loadProject, createApp} = await import(path.join(root, 'dist/runtime/index.js'))
+  const loaded = await loadProject(project)
+  app = await createApp({...loaded, config: {...loaded.config, database: {type: 'sqlite', url: file}}})
+} else if (mode === 'mikro') {
+  const {default: Fastify} = await import('fastify')
+  const {MikroORM, wrap} = await import('@mikro-orm/core')
+  const {BetterSqliteDriver} = await import('@mikro-orm/better-sqlite')
+  const {loadProject} = await import(path.join(root, 'dist/runtime/index.js'))
+  const {entitySchemas} = await import(path.join(root, 'dist/runtime/entity-schema.js'))
+  const loaded = await loadProject(project)
+  const orm = await MikroORM.init({driver: BetterSqliteDriver, dbName: file, entities: entitySchemas(loaded.entities), discovery: {warnWhenNoEntities: false}})
+  app = Fastify()
+  app.get('/posts/:id', async (request, reply) => {
+    const post = await orm.em.fork().findOne('post', {id: Number(request.params.id)})
+    if (!post) return reply.code(404).send({status: 404})
+    return wrap(post).toObject()
+  })
+  app.get('/posts', async (request) => {
+    const limit = Number(request.query.limit ?? 20)
+    const [rows, total] = await orm.em.fork().findAndCount('post', {}, {limit, offset: 0, orderBy: {id: 'asc'}})
+    return {data: rows.map((row) => wrap(row).toObject()), meta: {page: 1, limit, total, pages: Math.ceil(total / limit)}}
+  })
+} else if (mode === 'raw') {
+  const {default: Fastify} = await import('fastify')
+  const {default: Database} = await import('better-sqlite3')
+  const db = new Database(file, {readonly: true})
+  const one = db.prepare('select * from post where id = ? and deleted_at is null')
+  const page = db.prepare('select * from post where deleted_at is null order by id limit ? offset ?')
+  const count = db.prepare('select count(*) as total from post where deleted_at is null')
+  app = Fastify()
+  app.get('/posts/:id', async (request, reply) => {
+    const row = one.get(Number(request.params.id))
+    if (!row) return reply.code(404).send({status: 404})
+    return row
+  })
+  app.get('/posts', async (request) => {
+    const limit = Number(request.query.limit ?? 20)
+    const {total} = count.get()
+    return {data: page.all(limit, 0), meta: {page: 1, limit, total, pages: Math.ceil(total / limit)}}
+  })
+} else {
+  throw new Error(`unknown mode ${mode}`)
+}
+await app.listen({port, host: '127.0.0.1'})
+process.send?.('ready')
+process.on('SIGTERM', async () => {
+  await app.close()
+  process.exit(0)
+})
