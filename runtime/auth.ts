@@ -102,8 +102,13 @@ export function passwordProblems(model: EntityModel, data: Record<string, unknow
   const local = email.split('@')[0]?.toLowerCase() ?? ''
   for (const field of model.fields.values()) {
     const value = data[field.name]
-    if (field.type !== 'password' || typeof value !== 'string' || isHash(value)) continue
+    if (field.type !== 'password' || typeof value !== 'string') continue
     const pointer = `/${field.name}`
+    if (isHash(value)) {
+      // A body may not plant a hash (it would be stored as is): only the server's own writes store hashes.
+      problems.push({pointer, code: 'password-hash', detail: `\`${field.name}\` must be a password, not a hash`})
+      continue
+    }
     if (value.length < rules.minLength) problems.push({pointer, code: 'password-length', detail: `\`${field.name}\` needs at least ${rules.minLength} characters`})
     if (rules.common && commonPasswords.has(value.toLowerCase())) problems.push({pointer, code: 'password-common', detail: `\`${field.name}\` is one of the most common passwords`})
     if (rules.email && local.length >= 3 && value.toLowerCase().includes(local)) problems.push({pointer, code: 'password-email', detail: `\`${field.name}\` must not contain the e-mail address`})
