@@ -76,7 +76,13 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
     connectionTimeout: config.requestTimeout ?? 30_000,
     // Querystrings keep `filter[title][like]` as one key; the list query parses it (and refuses repeated keys).
     routerOptions: {maxParamLength: 200},
-    return503OnClosing: true
+    return503OnClosing: true,
+    // Errors fastify answers before any route (a bad URL, an over-long path parameter) are problems too.
+    frameworkErrors: (error, request, reply) => {
+      const status = (error as {statusCode?: number}).statusCode ?? 400
+      const detail = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path parameter is too long' : error.code === 'FST_ERR_BAD_URL' ? 'The URL is not valid' : error.message
+      return sendProblem(reply, new HttpProblem(status, detail))
+    }
   })
   // JSON only: any other body is a 415 (fastify would otherwise accept text/plain).
   app.removeContentTypeParser('text/plain')
