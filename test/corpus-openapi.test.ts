@@ -22,6 +22,11 @@ async function importFile(localPath: string) {
 
 // The import is offline: any attempt to fetch fails the corpus test.
 const fetches: string[] = []
+const realFetch = globalThis.fetch
+// Other test files share this process: their fetch comes back once this file is done.
+test.after(() => {
+  globalThis.fetch = realFetch
+})
 globalThis.fetch = (async (input: unknown) => {
   fetches.push(String(input))
   throw new Error('apipe imports never fetch')
