@@ -1,8 +1,8 @@
 /**
  * Load and shutdown against `pipe start` on the example blog (SQLite file), with autocannon on 127.0.0.1:
  * - mixed reads and writes (a third creates tags, the rest read posts and tags): zero 5xx, every acknowledged create
- *   present afterwards (the 201s counted against the rows), and memory after the run within 10% of memory after the
- *   warm-up;
+ *   present afterwards (the 201s counted against the rows); resident memory is reported;
+ * - no leak: in process, the heap after garbage collection stays within 10% across batches of the same mix;
  * - SIGTERM under load: requests in flight complete, later ones are refused cleanly (503 or a closed connection,
  *   never another 5xx), and the process exits 0.
  * `npm test` runs 10 s at 20 connections; `npm run test:reliability` 60 s at 100 connections.
@@ -12,7 +12,10 @@ import {cpSync, mkdirSync, readFileSync, rmSync, symlinkSync} from 'node:fs'
 import path from 'node:path'
 import autocannon from 'autocannon'
 import Database from 'better-sqlite3'
+import {runInNewContext} from 'node:vm'
+import v8 from 'node:v8'
 import {test} from 'uvu'
+import {createTestApp} from '../../runtime/testing.js'
 import * as assert from 'uvu/assert'
 import {temporaryProject} from '../helpers/databases.js'
 import {root} from '../helpers/fixtures.js'
@@ -34,16 +37,24 @@ async function blog(): Promise<string> {
 
 function start(dir: string): Promise<{child: ChildProcess; url: string; exited: Promise<number | null>}> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [pipeBin, 'start', '--project', dir], {cwd: dir, env: {...process.env, PORT: '0', LOG_LEVEL: 'warn'}, stdio: ['ignore', 'pipe', 'pipe']})
+    const child = spawn(process.execPath, [pipeBin, 'start', '--project', dir], {cwd: dir, env: {...process.env, PORT: '0'}, stdio: ['ignore', 'pipe', 'pipe']})
     let output = ''
     const exited = new Promise<number | null>((done) => child.on('close', done))
     void exited.then((code) => reject(new Error(`pipe start exited with ${code}:\n${output}`)))
+    // Until the start line, keep what it says; then only drain its request log (a slow reader would make the
+    // server buffer its log lines, and that memory is not the server's own).
+    let started = false
     child.stdout!.on('data', (chunk) => {
+      if (started) return
       output += chunk
       const match = /on (http:\/\/localhost:\d+)/.exec(output)
-      if (match) resolve({child, url: match[1].replace('localhost', '127.0.0.1'), exited})
+      if (!match) return
+      started = true
+      resolve({child, url: match[1].replace('localhost', '127.0.0.1'), exited})
     })
-    child.stderr!.on('data', (chunk) => (output += chunk))
+    child.stderr!.on('data', (chunk) => {
+      if (!started) output += chunk
+    })
   })
 }
 
@@ -87,7 +98,7 @@ test(`${seconds} s of mixed reads and writes at ${connections} connections: no 5
       if (status === 201) created++
       if (status >= 500) serverErrors++
     }
-    await run(server.url, 3, count)
+    await run(server.url, full ? 20 : 3, count)
     const warm = rss(server.child.pid!)
     const warmCreated = created
     const result = await run(server.url, seconds, count)
@@ -97,13 +108,41 @@ test(`${seconds} s of mixed reads and writes at ${connections} connections: no 5
     const db = new Database(path.join(dir, 'data/blog.sqlite'), {readonly: true})
     const rows = (db.prepare('select count(*) as n from tag').get() as {n: number}).n
     db.close()
-    assert.is(rows, created, 'every acknowledged create is stored')
-    const growth = (after - warm) / warm
-    console.log(`  load: ${result.requests.total} requests in ${seconds} s (${Math.round(result.requests.average)} req/s, p99 ${result.latency.p99} ms), ${created - warmCreated} creates acknowledged and stored, memory ${warm.toFixed(0)} -> ${after.toFixed(0)} MB`)
-    assert.ok(growth < 0.1, `memory grew ${(growth * 100).toFixed(1)}% (${warm.toFixed(0)} -> ${after.toFixed(0)} MB)`)
+    // Every acknowledged create is stored; a few more may be, those in flight when the load stopped listening.
+    assert.ok(rows >= created && rows - created <= connections, `${rows} rows for ${created} acknowledged creates`)
+    // Resident memory follows V8's heap sizing under load (it rises and falls); the leak check is the next test's
+    // heap after garbage collection. Reported here, as the README's figure.
+    console.log(`  load: ${result.requests.total} requests in ${seconds} s (${Math.round(result.requests.average)} req/s, p99 ${result.latency.p99} ms), ${created - warmCreated} creates acknowledged and stored, resident memory ${warm.toFixed(0)} MB after warm-up, ${after.toFixed(0)} MB after the run`)
   } finally {
     server.child.kill('SIGTERM')
     await server.exited
+  }
+})
+
+test('no leak: the heap after garbage collection stays within 10% across batches of mixed requests', async () => {
+  v8.setFlagsFromString('--expose-gc')
+  const gc = runInNewContext('gc') as () => void
+  const dir = await blog()
+  const app = await createTestApp({root: dir, database: {type: 'sqlite', url: path.join(dir, 'data/blog.sqlite')}})
+  try {
+    let n = 0
+    const heaps: number[] = []
+    for (let batch = 0; batch < (full ? 10 : 5); batch++) {
+      for (let index = 0; index < (full ? 3000 : 1000); index++) {
+        const k = n++
+        const response = await app.inject(k % 3 === 0 ? {method: 'POST', url: '/tags', payload: {label: `heap-${k}`}} : {method: 'GET', url: k % 3 === 1 ? '/posts?limit=20' : '/tags?limit=5&sort=-id'})
+        assert.ok(response.statusCode < 300)
+      }
+      gc()
+      gc()
+      heaps.push(process.memoryUsage().heapUsed / 1e6)
+    }
+    const [warm, ...rest] = heaps
+    const last = rest.at(-1)!
+    console.log(`  heap after GC per batch of ${full ? 3000 : 1000} requests: ${heaps.map((heap) => heap.toFixed(1)).join(', ')} MB`)
+    assert.ok((last - warm) / warm < 0.1, `heap grew from ${warm.toFixed(1)} to ${last.toFixed(1)} MB`)
+  } finally {
+    await app.close()
   }
 })
 
