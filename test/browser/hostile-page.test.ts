@@ -1,0 +1,97 @@
+/**
+ * The page with hostile strings everywhere a catalogue carries text (title, group labels, summaries, descriptions,
+ * paths, params, tags, types, sources) and a `javascript:` repository: in Chromium nothing executes, no handler or
+ * `javascript:` URL reaches the DOM, nothing is fetched, and a repository that is not http(s) is not linked.
+ */
+import {mkdtempSync, writeFileSync} from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import {pathToFileURL} from 'node:url'
+import {test} from 'uvu'
+import * as assert from 'uvu/assert'
+import {browserMissing, launch} from '../helpers/browser.js'
+import {runPipe} from '../helpers/run-pipe.js'
+
+const payloads = [
+  '<script>alert("script")</script>',
+  '<img src=x onerror=alert("img")>',
+  '"><svg onload=alert("svg")>',
+  "javascript:alert('url')",
+  '{{ 7*7 }}<iframe src="javascript:alert(1)">',
+  "'-alert('quote')-'"
+]
+const p = (index: number) => payloads[index % payloads.length]
+
+test('hostile strings render inert; a javascript: repository is not linked', async () => {
+  const missing = browserMissing()
+  if (missing) {
+    console.log(`  skipping the hostile page: ${missing}`)
+    return
+  }
+  const spec = {
+    schema_version: 1,
+    diagram_type: 'endpoints',
+    meta: {title: `Shop ${p(0)}`, version: p(1), base_url: "javascript:alert('base')", repository: "javascript:alert('repo')", description: p(2)},
+    groups: [{id: 'g', label: p(3), description: p(4)}],
+    endpoints: Array.from({length: 6}, (_, index) => ({
+      id: `e${index}`,
+      method: 'GET',
+      path: `/items/${p(index)}/{id}`,
+      group: 'g',
+      summary: p(index + 1),
+      description: p(index + 2),
+      auth: p(index + 3),
+      tags: [p(index + 4)],
+      entities: [p(index + 5)],
+      params: [{name: p(index), in: 'query', type: p(index + 1), description: p(index + 2)}],
+      response: 'Thing',
+      sources: [{file: p(index), line: 3}]
+    })),
+    types: [{name: 'Thing', kind: 'object', description: p(0), fields: [{name: p(1), type: p(2), description: p(3)}]}]
+  }
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'apipe-hostile-page-'))
+  const input = path.join(dir, 'hostile.endpoints.json')
+  writeFileSync(input, JSON.stringify(spec))
+  const rendered = await runPipe(['render', input])
+  assert.is(rendered.code, 0, rendered.stderr)
+  const browser = await launch()
+  try {
+    const tab = await browser.newPage()
+    const dialogs: string[] = []
+    const requests: string[] = []
+    tab.on('dialog', (dialog) => {
+      dialogs.push(dialog.message())
+      void dialog.dismiss()
+    })
+    tab.on('request', (request) => requests.push(request.url()))
+    const url = pathToFileURL(path.join(dir, 'hostile.endpoints.html')).href
+    await tab.goto(url)
+    for (let index = 0; index < 6; index++) {
+      await tab.click(`a.row#e${index}`)
+      await tab.waitForTimeout(50)
+    }
+    await tab.fill('input[type=search]', p(1))
+    await tab.keyboard.press('Enter')
+    await tab.goto(`${url}#${encodeURIComponent(p(0))}`)
+    await tab.waitForTimeout(200)
+    assert.equal(dialogs, [], 'nothing executed')
+    const dom = await tab.evaluate(() => ({
+      scripts: document.querySelectorAll('script:not([type="application/json"])').length,
+      handlers: [...document.querySelectorAll('*')].flatMap((node) => [...node.attributes].filter((attribute) => attribute.name.startsWith('on')).map((attribute) => attribute.name)),
+      javascriptUrls: [...document.querySelectorAll('[href], [src]')].map((node) => node.getAttribute('href') ?? node.getAttribute('src') ?? '').filter((value) => /^\s*javascript:/i.test(value)),
+      injected: document.querySelectorAll('iframe, img[src="x"], svg[onload]').length,
+      repositoryLinks: [...document.querySelectorAll('a[href]')].filter((node) => /alert\('repo'\)/.test(node.getAttribute('href') ?? '')).length
+    }))
+    assert.is(dom.scripts, 1, 'only the page script (beside its JSON data)')
+    assert.equal(dom.handlers, [])
+    assert.equal(dom.javascriptUrls, [])
+    assert.is(dom.injected, 0)
+    assert.is(dom.repositoryLinks, 0, 'a repository that is not http(s) is not linked')
+    assert.equal(requests.filter((request) => request !== url && !request.startsWith(url.split('#')[0])), [], 'no network request')
+    assert.ok((await tab.textContent('body'))!.includes('<script>alert("script")</script>'), 'the payload shows as text')
+  } finally {
+    await browser.close()
+  }
+})
+
+test.run()
