@@ -77,10 +77,24 @@ export function databaseProblem(error: unknown, models: Iterable<EntityModel>): 
     return new HttpProblem(422, field ? `\`${field}\` is required` : 'A required field is missing', {errors: field ? [{pointer: `/${field}`, code: 'required', detail: `\`${field}\` is required`}] : undefined})
   }
   if (error instanceof CheckConstraintViolationException) return new HttpProblem(422, 'A value is not allowed')
-  if (error instanceof ConnectionException || /ECONNREFUSED|Connection terminated|server closed the connection|ECONNRESET|PROTOCOL_CONNECTION_LOST/.test(error.message)) {
+  if (isUnavailable(error)) {
     return new HttpProblem(503, 'The database is not available; try again shortly', {headers: {'retry-after': '5'}})
   }
   return undefined
+}
+
+/** PostgreSQL's `08…` (connection) and `57P0x` (shutdown, start-up) codes, refused or lost sockets. */
+const unavailableCodes = /^(08|57P0[1-4])|^(ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|PROTOCOL_CONNECTION_LOST|ER_SERVER_SHUTDOWN|ER_CON_COUNT_ERROR)$/
+const unavailableMessages = /ECONNREFUSED|ECONNRESET|Connection terminated|server closed the connection|terminating connection|the database system is (shutting down|starting up|in recovery mode)|PROTOCOL_CONNECTION_LOST|Connection lost|Knex: Timeout acquiring a connection|not queryable|connection error|Connection is closed|connect ECONNREFUSED/i
+
+/** Whether a database error means the server cannot be reached now (a 503, not a 500). */
+function isUnavailable(error: Error): boolean {
+  if (error instanceof ConnectionException) return true
+  for (let current: unknown = error, depth = 0; current && depth < 4; current = (current as {cause?: unknown}).cause, depth++) {
+    const code = String((current as {code?: unknown}).code ?? '')
+    if (unavailableCodes.test(code) || unavailableMessages.test(String((current as {message?: unknown}).message ?? ''))) return true
+  }
+  return false
 }
 
 /** fastify's error handler: everything becomes problem+json. */

@@ -77,10 +77,10 @@ test('hostile strings render inert; a javascript: repository is not linked', asy
     assert.equal(dialogs, [], 'nothing executed')
     const dom = await tab.evaluate(() => ({
       scripts: document.querySelectorAll('script:not([type="application/json"])').length,
-      handlers: [...document.querySelectorAll('*')].flatMap((node) => [...node.attributes].filter((attribute) => attribute.name.startsWith('on')).map((attribute) => attribute.name)),
-      javascriptUrls: [...document.querySelectorAll('[href], [src]')].map((node) => node.getAttribute('href') ?? node.getAttribute('src') ?? '').filter((value) => /^\s*javascript:/i.test(value)),
+      handlers: Array.from(document.querySelectorAll('*')).flatMap((node) => Array.from(node.attributes).filter((attribute) => attribute.name.startsWith('on')).map((attribute) => attribute.name)),
+      javascriptUrls: Array.from(document.querySelectorAll('[href], [src]')).map((node) => node.getAttribute('href') ?? node.getAttribute('src') ?? '').filter((value) => /^\s*javascript:/i.test(value)),
       injected: document.querySelectorAll('iframe, img[src="x"], svg[onload]').length,
-      repositoryLinks: [...document.querySelectorAll('a[href]')].filter((node) => /alert\('repo'\)/.test(node.getAttribute('href') ?? '')).length
+      repositoryLinks: Array.from(document.querySelectorAll('a[href]')).filter((node) => /alert\('repo'\)/.test(node.getAttribute('href') ?? '')).length
     }))
     assert.is(dom.scripts, 1, 'only the page script (beside its JSON data)')
     assert.equal(dom.handlers, [])
