@@ -6,7 +6,7 @@
 import type {ControllerDefinition} from '../schemas/types/controller.js'
 import type {EntityDefinition, FieldDefinition} from '../schemas/types/entity.js'
 import type {ResolvedConfig} from './config.js'
-import {bodySchema} from './http/body-schema.js'
+import {bodySchema, fieldSchema} from './http/body-schema.js'
 import {entityModel} from './http/model.js'
 import {describeRoutes, responseFields, typeName} from './routes.js'
 
@@ -26,28 +26,9 @@ const descriptions: Record<number, string> = {
   422: 'Validation failed; `errors` lists each field'
 }
 
+/** A field type (or a catalogue scalar such as `integer`, `datetime`) as JSON Schema, as the server validates it. */
 function scalarSchema(type: string, field?: FieldDefinition): Json {
-  switch (type) {
-    case 'integer':
-      return {type: 'integer'}
-    case 'number':
-      return {type: 'number'}
-    case 'boolean':
-      return {type: 'boolean'}
-    case 'date':
-      return {type: 'string', format: 'date'}
-    case 'datetime':
-      return {type: 'string', format: 'date-time'}
-    case 'uuid':
-      return {type: 'string', format: 'uuid'}
-    case 'email':
-      return {type: 'string', format: 'email'}
-    case 'json':
-      return {}
-    default:
-      if (field?.type === 'enum') return {type: 'string', enum: field.enum ?? []}
-      return {type: 'string'}
-  }
+  return fieldSchema(field ?? {type: type as FieldDefinition['type']}) ?? {type: 'string'}
 }
 
 function entitySchema(entity: EntityDefinition): Json {

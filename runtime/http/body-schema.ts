@@ -9,7 +9,8 @@ import type {EntityModel} from './model.js'
 
 type JsonSchema = Record<string, unknown>
 
-function fieldSchema(field: FieldDefinition): JsonSchema {
+/** The JSON Schema of one field's values (also what the OpenAPI document shows). */
+export function fieldSchema(field: FieldDefinition): JsonSchema {
   const length = field.length ?? 255
   switch (field.type) {
     case 'string':
