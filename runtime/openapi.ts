@@ -109,6 +109,13 @@ export function openapiDocument(config: ResolvedConfig, entities: readonly Entit
     paths,
     components: {schemas}
   }
-  if (routes.some((route) => route.auth === 'bearer')) (document.components as Json).securitySchemes = {bearerAuth: {type: 'http', scheme: 'bearer', bearerFormat: 'JWT'}}
+  // Every scheme a route names is defined: bearer JWT, and each custom provider (whose credentials only its own code
+  // knows: described as such).
+  const schemes: Record<string, Json> = {}
+  for (const route of routes) {
+    if (route.auth === 'bearer') schemes.bearerAuth = {type: 'http', scheme: 'bearer', bearerFormat: 'JWT'}
+    else if (route.auth !== 'none') schemes[route.auth] = {type: 'apiKey', in: 'header', name: route.auth, description: `The custom auth provider \`src/auth/${route.auth}.ts\``}
+  }
+  if (Object.keys(schemes).length > 0) (document.components as Json).securitySchemes = schemes
   return document
 }

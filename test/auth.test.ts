@@ -86,7 +86,9 @@ test('me: the user of a valid token; 401 with WWW-Authenticate for none, tampere
   const none = `${Buffer.from(JSON.stringify({alg: 'none', typ: 'JWT'})).toString('base64url')}.${payload}.`
   const expired = jwt.sign({roles: []}, secret, {algorithm: 'HS256', subject: String(me.body!.id), expiresIn: -10})
   const otherKey = jwt.sign({roles: []}, 'another secret of the right length, but not ours', {algorithm: 'HS256', subject: String(me.body!.id)})
-  const ghost = jwt.sign({roles: ['admin']}, secret, {algorithm: 'HS256', subject: '999'})
+  const leaving = await call('POST', '/auth/register', {email: 'leaving@example.com', password: 'soon to be gone'})
+  await app.orm.em.getKnex()('user').where({id: leaving.body!.user.id}).delete()
+  const ghost = leaving.body!.token as string
   const cases: Array<[Record<string, string>, string]> = [
     [{}, 'This route needs a bearer token: `Authorization: Bearer <token>`'],
     [bearer(`${header}.${forged}.${signature}`), 'The token is not valid'],
@@ -186,6 +188,27 @@ test('rate limits: per route, and on login by default; 429 problem+json with Ret
   } finally {
     await limited.close()
   }
+})
+
+test('the catalogue and OpenAPI of the app show each route\'s auth scheme and roles', async () => {
+  const out = path.join((await import('./helpers/databases.js')).temporaryProject('auth-map'), 'map')
+  const mapped = await runPipe(['map', project, '--output', out])
+  assert.is(mapped.code, 0, mapped.stderr)
+  const spec = JSON.parse((await import('node:fs')).readFileSync(path.join(out, 'api.endpoints.json'), 'utf8')) as Json
+  const auth = Object.fromEntries(spec.endpoints.map((endpoint: Json) => [endpoint.id, [endpoint.auth, endpoint.tags ?? []]]))
+  assert.equal(auth, {
+    'note.list': ['none', []],
+    'note.create': ['bearer', []],
+    'note.delete': ['bearer', ['role:admin']],
+    'report.summary': ['apiKey', []],
+    'user.update': ['bearer', ['role:admin']],
+    'user.update.put': ['bearer', ['role:admin']]
+  })
+  const served = await call('GET', '/openapi.json')
+  assert.equal(served.body!.paths['/notes/{id}'].delete.security, [{bearerAuth: ['admin']}])
+  assert.equal(served.body!.paths['/reports'].get.security, [{apiKey: []}])
+  assert.equal(Object.keys(served.body!.components.securitySchemes).sort(), ['apiKey', 'bearerAuth'])
+  assert.is(served.body!.paths['/notes'].get.security, undefined)
 })
 
 test('the server refuses to start in production without a strong jwtSecret, and says how to set one', async () => {
