@@ -9,13 +9,13 @@ import formats from 'ajv-formats'
 import Fastify, {type FastifyInstance, type FastifyReply, type FastifyRequest} from 'fastify'
 import type {EntityManager} from '@mikro-orm/core'
 import cors from '@fastify/cors'
-import helmet from '@fastify/helmet'
 import rateLimit from '@fastify/rate-limit'
 import type {RouteOptions} from '../schemas/types/controller.js'
 import type {RateLimit} from '../schemas/types/project.js'
 import {authSettings, passwordProblems, requireRoles, rolesOf, verifyBearer, type AuthProvider, type AuthSettings, type AuthUser} from './auth.js'
 import {registerAuthRoutes} from './auth-routes.js'
 import {FastReader} from './http/fast-read.js'
+import {securityHeaders} from './http/security-headers.js'
 import {parseId} from './http/model.js'
 import type {FieldDefinition} from '../schemas/types/entity.js'
 import path from 'node:path'
@@ -102,8 +102,12 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
   ;(formats as unknown as {default: (ajv: Ajv) => void}).default(ajv)
   const keyTypes = new Map<string, FieldDefinition['type']>([...models.values()].map((model) => [model.name, model.primaryKeyType]))
 
-  // Built-in middleware: the well-kept fastify plugins, configured from pipe.config.json.
-  await app.register(helmet, {global: true})
+  // Built-in middleware: the well-kept plugins (helmet's headers, @fastify/cors, @fastify/rate-limit), from pipe.config.json.
+  const headers = securityHeaders()
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.headers(headers)
+    done()
+  })
   await app.register(cors, {origin: config.cors === true ? true : Array.isArray(config.cors) ? config.cors : false})
   await app.register(rateLimit, {
     global: false,
