@@ -8,6 +8,7 @@ import {createServer, type IncomingMessage, type ServerResponse} from 'node:http
 import path from 'node:path'
 import type {BaseContext} from 'clipanion'
 import type {FastifyInstance} from 'fastify'
+import {pino} from 'pino'
 import {createApp} from '../runtime/app.js'
 import {loadProject} from '../runtime/project.js'
 
@@ -23,7 +24,9 @@ export async function runServer(context: BaseContext, directory: string, mode: '
   const server = createServer((request, response) => handler(request, response))
   const build = async (): Promise<FastifyInstance> => {
     const project = await loadProject(root)
-    const app = await createApp(project, {logger: mode === 'start' ? {level: 'info'} : false, development: mode === 'dev'})
+    // JSON logs written synchronously: pino's buffered stream grew without bound under load (a soak test found it).
+    const logger = mode === 'start' ? {level: 'info', stream: pino.destination({dest: 1, sync: true})} : false
+    const app = await createApp(project, {logger, development: mode === 'dev'})
     if (mode === 'dev') {
       app.addHook('onResponse', async (request, reply) => {
         context.stdout.write(`${request.method} ${request.url} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)} ms\n`)
