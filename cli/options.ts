@@ -34,6 +34,9 @@ function setPath(target: Record<string, unknown>, keys: string[], value: unknown
   node[keys[keys.length - 1]] = value
 }
 
+/** `--project <dir>` of the framework commands. */
+export const projectOption = () => Option.String('--project,-p', '.', {description: 'Project folder, where pipe.config.json is (default: `.`), e.g. `--project examples/blog`'})
+
 /** `--color` / `--no-color`. */
 export const colorOption = () =>
   Option.Boolean('--color', {description: 'Colour the report (default: when writing to a terminal and NO_COLOR is unset); `--no-color` turns it off, e.g. `pipe run --no-color specs/`'})

@@ -22,8 +22,10 @@ export async function runServer(context: BaseContext, directory: string, mode: '
     response.end()
   }
   const server = createServer((request, response) => handler(request, response))
+  let port = 0
   const build = async (): Promise<FastifyInstance> => {
     const project = await loadProject(root)
+    port = project.config.port
     // JSON logs written synchronously: pino's buffered stream grew without bound under load (a soak test found it).
     const logger = mode === 'start' ? {level: 'info', stream: pino.destination({dest: 1, sync: true})} : false
     const app = await createApp(project, {logger, development: mode === 'dev'})
@@ -38,7 +40,6 @@ export async function runServer(context: BaseContext, directory: string, mode: '
   }
   let app = await build()
   handler = app.routing as unknown as Handler
-  const port = await loadPort(root)
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(port, '0.0.0.0', () => resolve())
@@ -90,11 +91,4 @@ export async function runServer(context: BaseContext, directory: string, mode: '
     process.on('SIGTERM', stop)
     process.on('SIGINT', stop)
   })
-}
-
-async function loadPort(root: string): Promise<number> {
-  const {readFile} = await import('node:fs/promises')
-  const {resolveConfig} = await import('../runtime/config.js')
-  const config = resolveConfig(JSON.parse(await readFile(path.join(root, 'pipe.config.json'), 'utf8')), root)
-  return config.port
 }

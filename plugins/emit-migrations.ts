@@ -14,6 +14,7 @@ import {addOutput, hasErrors} from '../pipeline/data.js'
 import {ApipeError} from '../pipeline/errors.js'
 import type {JsonPath} from '../pipeline/json-path.js'
 import {createFinding, fatalFinding} from '../pipeline/rule.js'
+import {columnName} from '../runtime/entity-schema.js'
 import {lastSnapshot, listMigrationFiles, migrationSource, nextMigrationName} from '../runtime/migrations/files.js'
 import {planMigration, type DestructiveStep, type MigrationPlan} from '../runtime/migrations/plan.js'
 import type {EntityDefinition} from '../schemas/types/entity.js'
@@ -78,9 +79,8 @@ function snapshotOf(definition: EntityDefinition): EntityDefinition {
 
 /** `created_at` -> `createdAt` style lookup: the field or relation of an entity a column belongs to. */
 function fieldOfColumn(definition: EntityDefinition, column: string): JsonPath | undefined {
-  const underscore = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase()
-  for (const name of Object.keys(definition.fields)) if (underscore(name) === column) return ['fields', name]
-  for (const name of Object.keys(definition.relations ?? {})) if (`${underscore(name)}_id` === column) return ['relations', name]
+  for (const name of Object.keys(definition.fields)) if (columnName(name) === column) return ['fields', name]
+  for (const name of Object.keys(definition.relations ?? {})) if (`${columnName(name)}_id` === column) return ['relations', name]
   return undefined
 }
 

@@ -4,7 +4,7 @@
  * middleware -> validation -> before hook -> action -> after hook -> response, and the hooks and the action share
  * one database transaction: a throwing hook rolls the action back and its error becomes the answer.
  */
-import {Ajv, type ValidateFunction} from 'ajv'
+import {Ajv} from 'ajv'
 import formats from 'ajv-formats'
 import Fastify, {type FastifyInstance, type FastifyReply, type FastifyRequest} from 'fastify'
 import type {EntityManager} from '@mikro-orm/core'
@@ -12,7 +12,7 @@ import cors from '@fastify/cors'
 import rateLimit from '@fastify/rate-limit'
 import type {RouteOptions} from '../schemas/types/controller.js'
 import type {RateLimit} from '../schemas/types/project.js'
-import {authSettings, passwordProblems, requireRoles, rolesOf, verifyBearer, type AuthProvider, type AuthSettings, type AuthUser} from './auth.js'
+import {assertPasswords, authSettings, requireRoles, rolesOf, verifyBearer, type AuthProvider, type AuthSettings, type AuthUser} from './auth.js'
 import {registerAuthRoutes} from './auth-routes.js'
 import {FastReader} from './http/fast-read.js'
 import {securityHeaders} from './http/security-headers.js'
@@ -23,7 +23,7 @@ import {openDatabase, type Orm} from './database.js'
 import {openapiDocument} from './openapi.js'
 import {bodySchema} from './http/body-schema.js'
 import {runCrud, type CrudAction, type CrudContext} from './http/crud.js'
-import {errorHandler, sendProblem, validationItems} from './http/errors.js'
+import {errorHandler, sendProblem, validateBody} from './http/errors.js'
 import {entityModel, type EntityModel} from './http/model.js'
 import {HttpProblem} from './http/problem.js'
 import type {ContextFunction, Middleware, Project} from './project.js'
@@ -216,12 +216,14 @@ function routeAuth(value: boolean | string): string | undefined {
 
 /** Password strength of a create or update body (the e-mail comes from the body, else from the stored record). */
 async function checkPasswords(model: EntityModel, context: RequestContext, auth: AuthSettings): Promise<void> {
-  const passwords = [...model.fields.values()].filter((field) => field.type === 'password' && typeof context.data[field.name] === 'string')
-  if (passwords.length === 0) return
+  const fields = [...model.fields.values()]
+  if (!fields.some((field) => field.type === 'password' && typeof context.data[field.name] === 'string')) return
+  // The stored record is read only when the body does not carry the e-mail the rules compare with.
+  const email = fields.find((field) => field.type === 'email')
   const id = context.params.id === undefined ? undefined : parseId(model, context.params.id)
-  const existing = id === undefined ? undefined : ((await context.db.findOne(model.name, {[model.primaryKey]: id} as never)) as Record<string, unknown> | null) ?? undefined
-  const problems = passwordProblems(model, context.data, existing, auth.passwordRules)
-  if (problems.length > 0) throw new HttpProblem(422, problems.map((problem) => problem.detail).join('; '), {errors: problems})
+  const needed = email && context.data[email.name] === undefined && id !== undefined
+  const existing = needed ? (((await context.db.findOne(model.name, {[model.primaryKey]: id} as never)) as Record<string, unknown> | null) ?? undefined) : undefined
+  assertPasswords(model, context.data, existing, auth.passwordRules)
 }
 
 function middlewareOf(project: Project, name: string): Middleware {
@@ -256,12 +258,6 @@ function createContext(project: Project, request: FastifyRequest, reply: Fastify
     state: {},
     path: request.url.split('?')[0]
   }
-}
-
-function validateBody(validate: ValidateFunction, data: unknown) {
-  if (validate(data)) return
-  const items = validationItems((validate.errors ?? []) as Parameters<typeof validationItems>[0])
-  throw new HttpProblem(422, `${items.length} field(s) failed validation`, {errors: items})
 }
 
 /** Run middleware in order; each calls `next()` to go on (not calling it ends the request there). */

@@ -6,11 +6,11 @@
 import type {Ajv} from 'ajv'
 import type {FastifyInstance} from 'fastify'
 import type {FieldDefinition} from '../schemas/types/entity.js'
-import {passwordProblems, rolesOf, signToken, type AuthSettings, type AuthUser} from './auth.js'
+import {assertPasswords, rolesOf, signToken, type AuthSettings, type AuthUser} from './auth.js'
 import type {Orm} from './database.js'
 import {bodySchema} from './http/body-schema.js'
 import {present} from './http/crud.js'
-import {validationItems} from './http/errors.js'
+import {validateBody} from './http/errors.js'
 import {HttpProblem} from './http/problem.js'
 import type {Project} from './project.js'
 import {utils} from './utils.js'
@@ -41,11 +41,6 @@ export async function registerAuthRoutes(app: FastifyInstance, options: AuthRout
   })
   // Compared against when the e-mail is unknown, so that both failures cost the same bcrypt work.
   const dummyHash = utils.hash('not a password of anyone', auth.cost)
-  const check = (validate: ((body: unknown) => boolean) & {errors?: unknown}, body: unknown) => {
-    if (validate(body)) return
-    const items = validationItems((validate.errors ?? []) as Parameters<typeof validationItems>[0])
-    throw new HttpProblem(422, `${items.length} field(s) failed validation`, {errors: items})
-  }
   const answer = (record: object) => {
     const user: AuthUser = {id: (record as Record<string, unknown>)[users.primaryKey], roles: rolesOf(record as Record<string, unknown>)}
     return {token: signToken(auth, user), user: present(users, record)}
@@ -53,9 +48,8 @@ export async function registerAuthRoutes(app: FastifyInstance, options: AuthRout
 
   app.post('/auth/register', {config: options.limit}, async (request, reply) => {
     const data = (request.body ?? {}) as Record<string, unknown>
-    check(register, data)
-    const problems = passwordProblems(users, data, undefined, auth.passwordRules)
-    if (problems.length > 0) throw new HttpProblem(422, problems.map((problem) => problem.detail).join('; '), {errors: problems})
+    validateBody(register, data)
+    assertPasswords(users, data, undefined, auth.passwordRules)
     const em = orm.em.fork()
     const record = em.create(users.name, data)
     await em.flush()
@@ -64,7 +58,7 @@ export async function registerAuthRoutes(app: FastifyInstance, options: AuthRout
 
   app.post('/auth/login', {config: options.limit}, async (request) => {
     const data = (request.body ?? {}) as Record<string, string>
-    check(login, data)
+    validateBody(login, data)
     const em = orm.em.fork()
     const record = (await em.findOne(users.name, {[emailField]: data[emailField]} as never)) as Record<string, unknown> | null
     const hash = typeof record?.[passwordField] === 'string' ? (record[passwordField] as string) : await dummyHash

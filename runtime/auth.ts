@@ -94,6 +94,12 @@ export function requireRoles(user: AuthUser, roles: readonly string[]): void {
   throw new HttpProblem(403, `This route needs the role ${roles.map((role) => `\`${role}\``).join(' or ')}`)
 }
 
+/** Throw a 422 naming each strength rule the passwords of a body break. */
+export function assertPasswords(model: EntityModel, data: Record<string, unknown>, existing: Record<string, unknown> | undefined, rules: AuthSettings['passwordRules']): void {
+  const problems = passwordProblems(model, data, existing, rules)
+  if (problems.length > 0) throw new HttpProblem(422, problems.map((problem) => problem.detail).join('; '), {errors: problems})
+}
+
 /** The strength problems of the passwords in a body: each failure names its rule (`password-length`, …). */
 export function passwordProblems(model: EntityModel, data: Record<string, unknown>, existing: Record<string, unknown> | undefined, rules: AuthSettings['passwordRules']): ProblemItem[] {
   const problems: ProblemItem[] = []

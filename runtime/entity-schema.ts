@@ -28,6 +28,11 @@ type PropertyOptions = Record<string, unknown>
 /** The name of the filter that hides soft-deleted rows. */
 export const softDeleteFilter = 'softDelete'
 
+/** The column of a property, as MikroORM's default naming writes it: `createdAt` -> `created_at`. */
+export function columnName(property: string): string {
+  return property.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase()
+}
+
 /** The primary key field of an entity: its `primary` field, else `id`. */
 export function primaryKeyOf(definition: EntityDefinition): string {
   const declared = Object.entries(definition.fields).find(([, field]) => field.primary)

@@ -18,6 +18,11 @@ export function entityName(name: string): string {
     .toLowerCase()
 }
 
+/** `book_review` -> `BookReview`: the type (and class) name of an entity. */
+export function typeName(entity: string): string {
+  return entity.replace(/(^|_)([a-z0-9])/g, (_, _separator: string, letter: string) => letter.toUpperCase())
+}
+
 /** `book` -> `books`, `category` -> `categories`, `box` -> `boxes`, `book_review` -> `book_reviews`. */
 export function plural(name: string): string {
   if (/[^aeiou]y$/.test(name)) return `${name.slice(0, -1)}ies`
@@ -58,7 +63,7 @@ export function entityDefinition(name: string, fields: Record<string, FieldDefin
 
 /** The same entity as a TypeScript class for `--code`. */
 export function entitySource(definition: EntityDefinition): string {
-  const className = definition.name.replace(/(^|_)([a-z0-9])/g, (_, _separator: string, letter: string) => letter.toUpperCase())
+  const className = typeName(definition.name)
   const lines = Object.entries(definition.fields).map(([key, field]) => {
     const {type, enum: values, ...options} = field
     const rest = Object.keys(options).length > 0 ? `{${Object.entries(options).map(([option, value]) => `${option}: ${literal(value)}`).join(', ')}}` : ''

@@ -7,6 +7,7 @@ import type {ControllerDefinition, RouteOptions} from '../schemas/types/controll
 import type {EntityDefinition, FieldDefinition} from '../schemas/types/entity.js'
 import type {ResolvedConfig} from './config.js'
 import {primaryKeyOf, tableOf} from './entity-schema.js'
+import {plural, typeName} from './generate.js'
 
 export const crudActions = ['list', 'read', 'create', 'update', 'delete', 'count'] as const
 
@@ -107,16 +108,6 @@ function statusOf(kind: string, authenticated: boolean, hasId: boolean): number[
   return [...new Set(list)].sort((a, b) => a - b)
 }
 
-function plural(name: string): string {
-  if (/[^aeiou]y$/.test(name)) return `${name.slice(0, -1)}ies`
-  if (/(s|x|z|ch|sh)$/.test(name)) return `${name}es`
-  return `${name}s`
-}
-
-/** `book_review` -> `BookReview`: the type name of an entity. */
-export function typeName(entity: string): string {
-  return entity.replace(/(^|_)([a-z0-9])/g, (_, _separator: string, letter: string) => letter.toUpperCase())
-}
 
 /** The fields of an entity as a response shows them: name, catalogue type, required. */
 export function responseFields(entity: EntityDefinition): Array<{name: string; type: string; required: boolean; field?: FieldDefinition}> {
@@ -136,4 +127,4 @@ export function responseFields(entity: EntityDefinition): Array<{name: string; t
   return fields
 }
 
-export {tableOf}
+export {tableOf, typeName}

@@ -6,7 +6,7 @@
  */
 import type {ControllerDefinition} from '../schemas/types/controller.js'
 import type {EntityDefinition, FieldDefinition} from '../schemas/types/entity.js'
-import {controllerDefinition, entityName} from './generate.js'
+import {controllerDefinition, entityName, typeName} from './generate.js'
 
 /** A value of a field's type that passes validation. */
 export function sampleValue(name: string, field: FieldDefinition): unknown {
@@ -80,7 +80,7 @@ export function testSource(entity: EntityDefinition, controller: ControllerDefin
     ''
   ]
   if (create) {
-    lines.push(`async function create${pascal(entity.name)}(app: Awaited<ReturnType<typeof createTestApp>>) {`)
+    lines.push(`async function create${typeName(entity.name)}(app: Awaited<ReturnType<typeof createTestApp>>) {`)
     const body = sampleBody(entity)
     for (const item of related) {
       const path = routeOf(item.controller, 'create')!
@@ -92,7 +92,7 @@ export function testSource(entity: EntityDefinition, controller: ControllerDefin
     lines.push(`  const created = await app.inject({method: 'POST', url: '${create}', payload: ${payload}})`)
     lines.push('  assert.is(created.statusCode, 201, created.body)', '  return created', '}', '')
     lines.push(`test('POST ${create} answers 201 with the record and its Location', async () => {`, '  const app = await createTestApp()', '  try {')
-    lines.push(`    const created = await create${pascal(entity.name)}(app)`)
+    lines.push(`    const created = await create${typeName(entity.name)}(app)`)
     for (const [name, value] of Object.entries(body)) {
       if (entity.fields[name]?.type !== 'password') lines.push(`    assert.equal(created.json().${name}, ${json(value)})`)
     }
@@ -114,7 +114,7 @@ export function testSource(entity: EntityDefinition, controller: ControllerDefin
   }
   if (list) {
     lines.push(`test('GET ${list} answers a page of records', async () => {`, '  const app = await createTestApp()', '  try {')
-    if (create) lines.push(`    await create${pascal(entity.name)}(app)`)
+    if (create) lines.push(`    await create${typeName(entity.name)}(app)`)
     lines.push(`    const response = await app.inject({method: 'GET', url: '${list}?page=1&limit=10'})`, '    assert.is(response.statusCode, 200)')
     lines.push(`    assert.equal(response.json().meta, {page: 1, limit: 10, total: ${create ? 1 : 0}, pages: ${create ? 1 : 0}})`)
     lines.push('  } finally {', '    await app.close()', '  }', '})', '')
@@ -122,14 +122,14 @@ export function testSource(entity: EntityDefinition, controller: ControllerDefin
   const change = updatable(entity)
   if (create && update && change) {
     lines.push(`test('PATCH ${update} changes a field', async () => {`, '  const app = await createTestApp()', '  try {')
-    lines.push(`    const {id} = (await create${pascal(entity.name)}(app)).json()`)
+    lines.push(`    const {id} = (await create${typeName(entity.name)}(app)).json()`)
     lines.push(`    const response = await app.inject({method: 'PATCH', url: \`${update.replace('{id}', '${id}')}\`, payload: {${change[0]}: ${json(change[1])}}})`)
     lines.push('    assert.is(response.statusCode, 200, response.body)', `    assert.is(response.json().${change[0]}, ${json(change[1])})`)
     lines.push('  } finally {', '    await app.close()', '  }', '})', '')
   }
   if (create && remove) {
     lines.push(`test('DELETE ${remove} answers 204, then the record is gone', async () => {`, '  const app = await createTestApp()', '  try {')
-    lines.push(`    const {id} = (await create${pascal(entity.name)}(app)).json()`)
+    lines.push(`    const {id} = (await create${typeName(entity.name)}(app)).json()`)
     lines.push(`    const url = \`${remove.replace('{id}', '${id}')}\``)
     lines.push("    assert.is((await app.inject({method: 'DELETE', url})).statusCode, 204)")
     if (read) lines.push("    assert.is((await app.inject({method: 'GET', url})).statusCode, 404)")
@@ -139,9 +139,6 @@ export function testSource(entity: EntityDefinition, controller: ControllerDefin
   return lines.join('\n')
 }
 
-function pascal(name: string): string {
-  return name.replace(/(^|_)([a-z0-9])/g, (_, _separator: string, letter: string) => letter.toUpperCase())
-}
 
 /** The files of a new project, by path. */
 export function projectFiles(name: string, apipeVersion: string, uvuVersion: string): Record<string, string> {

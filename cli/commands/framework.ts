@@ -1,4 +1,5 @@
 import {Command, Option} from 'clipanion'
+import {projectOption} from '../options.js'
 
 /** Print a project that cannot load (its findings) or a database that cannot open; anything else is a bug. */
 function reportFailure(command: Command, error: unknown): number {
@@ -57,8 +58,6 @@ export class InitCommand extends Command {
     return 0
   }
 }
-
-const projectOption = () => Option.String('--project,-p', '.', {description: 'Project folder, where pipe.config.json is (default: `.`), e.g. `--project examples/blog`'})
 
 /** Start the project's server; resolves when it stops. */
 async function serve(command: Command & {project: string}, mode: 'dev' | 'start'): Promise<number> {

@@ -1,8 +1,8 @@
 import {Command, Option} from 'clipanion'
+import {projectOption} from '../options.js'
 import type {Orm} from '../../runtime/database.js'
 import type {Migrator} from '../../runtime/migrations/runner.js'
 
-const projectOption = () => Option.String('--project,-p', '.', {description: 'Project folder, where pipe.config.json is (default: `.`), e.g. `--project examples/blog`'})
 const dryRunOption = () => Option.Boolean('--dry-run', false, {description: 'Print the SQL instead of running it, e.g. `--dry-run`'})
 
 /** Open the project's database and its migrator, run `work`, close; database errors are one line, exit 1. */

@@ -4,7 +4,6 @@
  * one query (`select-in`), never one per row.
  */
 import {wrap, type EntityManager, type FilterQuery} from '@mikro-orm/core'
-import {softDeleteFilter} from '../entity-schema.js'
 import type {EntityModel} from './model.js'
 import {parseId, visibleFields} from './model.js'
 import {notFound} from './problem.js'
@@ -167,6 +166,3 @@ function replacement(model: EntityModel, data: Row): Row {
 function pick(query: Record<string, unknown>, keys: string[]): Record<string, unknown> {
   return Object.fromEntries(Object.entries(query).filter(([key]) => keys.includes(key)))
 }
-
-/** The soft-delete filter's name, for code that needs deleted rows (`em.find(…, {filters: {softDelete: false}})`). */
-export {softDeleteFilter}

@@ -13,6 +13,7 @@ import {
 } from '@mikro-orm/core'
 import type {FastifyError, FastifyReply, FastifyRequest} from 'fastify'
 import {HttpProblem, isHttpProblem, problemBody, type ProblemItem} from './problem.js'
+import {columnName} from '../entity-schema.js'
 import type {EntityModel} from './model.js'
 
 /** Send a problem answer. */
@@ -41,15 +42,21 @@ export function validationItems(errors: AjvError[], prefix = ''): ProblemItem[] 
   })
 }
 
+/** Throw a 422 listing every failing field unless `validate` (a compiled ajv schema) accepts the body. */
+export function validateBody(validate: ((data: unknown) => boolean) & {errors?: unknown}, data: unknown): void {
+  if (validate(data)) return
+  const items = validationItems((validate.errors ?? []) as AjvError[])
+  throw new HttpProblem(422, `${items.length} field(s) failed validation`, {errors: items})
+}
+
 /** The field of a model a database error names (constraint, index or column), when it can be told. */
 function fieldOf(error: Error, models: Iterable<EntityModel>): {model?: EntityModel; field?: string} {
   const text = `${error.message} ${(error as {detail?: string}).detail ?? ''} ${(error as {constraint?: string}).constraint ?? ''}`
-  const underscore = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase()
   for (const model of models) {
     const table = model.definition.table ?? model.name
     const names = [...model.fields.keys(), ...[...model.relations.keys()]]
     for (const name of names) {
-      const column = model.relations.has(name) ? `${underscore(name)}_id` : underscore(name)
+      const column = model.relations.has(name) ? `${columnName(name)}_id` : columnName(name)
       const patterns = [`${table}.${column}`, `${table}_${column}_unique`, `${table}_${column}_foreign`, `Key (${column})`, `(\`${column}\`)`]
       if (patterns.some((pattern) => text.includes(pattern))) return {model, field: name}
     }
