@@ -1,6 +1,7 @@
 /**
- * Pointer-to-position lookup. Parsing uses the fast `JSON.parse`; the index from JSON paths to line:column is built
- * only when the first finding of a file asks for a place, then cached for that file.
+ * Pointer-to-position lookup. Parsing uses the fast `JSON.parse`; a finding's place is found afterwards by walking
+ * its path through the source: the YAML document the parser kept, or the JSON text, scanned one container at a time
+ * (see `JsonPlaces`). Nothing is indexed up front, so a file without findings pays nothing.
  */
 import type {Document, LineCounter, Node as YamlNode} from 'yaml'
 import type {Point} from 'unist'
@@ -8,15 +9,7 @@ import type {VFile} from 'vfile'
 import type {JsonPath} from './json-path.js'
 import {yaml} from './lazy.js'
 
-/** A node of the position tree: where a value starts, and its members or items. */
-interface PlaceNode {
-  line: number
-  column: number
-  members?: Map<string, PlaceNode>
-  items?: PlaceNode[]
-}
-
-const indexes = new WeakMap<VFile, PlaceNode | undefined>()
+const jsonSources = new WeakMap<VFile, JsonPlaces>()
 const translators = new WeakMap<VFile, (path: JsonPath) => JsonPath | undefined>()
 const yamlDocuments = new WeakMap<VFile, {document: Document; lines: LineCounter}>()
 const codeFiles = new WeakSet<VFile>()
@@ -52,15 +45,14 @@ export function locate(file: VFile, path: JsonPath): Point | undefined {
   const sourcePath = translate ? translate(path) : path
   if (!sourcePath) return undefined
   if (codeFiles.has(file)) return locateInCode(String(file.value ?? ''), sourcePath)
-  if (!indexes.has(file)) indexes.set(file, buildIndex(file))
-  let node: PlaceNode | undefined = indexes.get(file)
-  if (!node) return undefined
-  for (const segment of sourcePath) {
-    const child: PlaceNode | undefined = typeof segment === 'number' ? node.items?.[segment] : node.members?.get(segment)
-    if (!child) break
-    node = child
+  const yamlSource = yamlDocuments.get(file)
+  if (yamlSource) return locateInYaml(yamlSource.document, yamlSource.lines, sourcePath)
+  let places = jsonSources.get(file)
+  if (!places) {
+    places = new JsonPlaces(String(file.value ?? ''))
+    jsonSources.set(file, places)
   }
-  return {line: node.line, column: node.column}
+  return places.locate(sourcePath)
 }
 
 /** Wrappers of definitions as code whose keys never appear in the source (a class's properties are its fields). */
@@ -83,75 +75,153 @@ function locateInCode(text: string, path: JsonPath): Point | undefined {
   return {line, column: offset - before.lastIndexOf('\n')}
 }
 
-function buildIndex(file: VFile): PlaceNode | undefined {
-  const yamlSource = yamlDocuments.get(file)
-  try {
-    return yamlSource ? indexYaml(yamlSource.document, yamlSource.lines) : indexJson(String(file.value ?? ''))
-  } catch (error) {
-    // The YAML walk recurses: a document nested thousands of levels deep has findings without places, not a crash.
-    if (error instanceof RangeError) return undefined
-    throw error
-  }
+/** Where a member's key or an item's value starts, and where the value itself starts. */
+interface JsonPlace {
+  place: number
+  value: number
 }
 
 /**
- * One pass over the JSON text (valid: `JSON.parse` accepted it) with a stack of open containers, reading character
- * codes directly: a 4 MB OpenAPI document indexes in a fraction of the time a tokenizer with callbacks takes. A member
- * is placed at its key, an array item at its value.
+ * Places in a JSON text (valid: `JSON.parse` accepted it), found on demand: resolving a path scans only the
+ * containers along it, one level each, skipping nested values by bracket matching, and caches what each scan found.
+ * Findings of a 4 MB OpenAPI document touch a few hundred containers, so this costs a few passes over the text and
+ * keeps a few hundred entries, where indexing every value would keep hundreds of thousands. A member is placed at
+ * its key, an array item at its value.
  */
-function indexJson(text: string): PlaceNode | undefined {
-  let root: PlaceNode | undefined
-  const stack: PlaceNode[] = []
-  let pendingKey: {name: string; line: number; column: number} | undefined
-  let expectKey = false
-  let line = 1
-  let lineStart = 0
-  const attach = (node: PlaceNode) => {
-    const parent = stack[stack.length - 1]
-    if (!parent) {
-      root ??= node
-    } else if (parent.items) {
-      parent.items.push(node)
-    } else if (parent.members && pendingKey) {
-      node.line = pendingKey.line
-      node.column = pendingKey.column
-      if (!parent.members.has(pendingKey.name)) parent.members.set(pendingKey.name, node)
-      pendingKey = undefined
+class JsonPlaces {
+  private readonly containers = new Map<number, Map<string, JsonPlace> | JsonPlace[]>()
+  private lineStarts: number[] | undefined
+
+  constructor(private readonly text: string) {}
+
+  locate(path: JsonPath): Point {
+    const rootAt = skipSpace(this.text, 0)
+    let found: JsonPlace = {place: rootAt, value: rootAt}
+    for (const segment of path) {
+      const children = this.children(found.value)
+      const child = Array.isArray(children) ? (typeof segment === 'number' ? children[segment] : undefined) : typeof segment === 'string' ? children?.get(segment) : undefined
+      if (!child) break
+      found = child
     }
-    return node
+    return this.point(found.place)
   }
+
+  /** The members or items of the container that starts at `offset` (undefined for a scalar). */
+  private children(offset: number): Map<string, JsonPlace> | JsonPlace[] | undefined {
+    const open = this.text.charCodeAt(offset)
+    if (open !== 123 && open !== 91) return undefined
+    let children = this.containers.get(offset)
+    if (!children) {
+      children = open === 123 ? this.scanObject(offset) : this.scanArray(offset)
+      this.containers.set(offset, children)
+    }
+    return children
+  }
+
+  private scanObject(offset: number): Map<string, JsonPlace> {
+    const {text} = this
+    const members = new Map<string, JsonPlace>()
+    for (let index = skipSpace(text, offset + 1); text.charCodeAt(index) === 34; ) {
+      const keyEnd = stringEnd(text, index)
+      const raw = text.slice(index + 1, keyEnd)
+      const name = raw.includes('\\') ? (JSON.parse(text.slice(index, keyEnd + 1)) as string) : raw
+      const value = skipSpace(text, skipSpace(text, keyEnd + 1) + 1)
+      // The first of repeated keys wins, as in the places other tools report.
+      if (!members.has(name)) members.set(name, {place: index, value})
+      index = skipSpace(text, valueEnd(text, value))
+      if (text.charCodeAt(index) !== 44) break
+      index = skipSpace(text, index + 1)
+    }
+    return members
+  }
+
+  private scanArray(offset: number): JsonPlace[] {
+    const {text} = this
+    const items: JsonPlace[] = []
+    for (let index = skipSpace(text, offset + 1); index < text.length && text.charCodeAt(index) !== 93; ) {
+      items.push({place: index, value: index})
+      index = skipSpace(text, valueEnd(text, index))
+      if (text.charCodeAt(index) !== 44) break
+      index = skipSpace(text, index + 1)
+    }
+    return items
+  }
+
+  /** Line and column (1-based, in UTF-16 units) of an offset; `\r\n`, `\n` and a lone `\r` end lines. */
+  private point(offset: number): Point {
+    this.lineStarts ??= lineStartsOf(this.text)
+    const starts = this.lineStarts
+    let low = 0
+    let high = starts.length - 1
+    while (low < high) {
+      const middle = (low + high + 1) >> 1
+      if (starts[middle] <= offset) low = middle
+      else high = middle - 1
+    }
+    return {line: low + 1, column: offset - starts[low] + 1}
+  }
+}
+
+function lineStartsOf(text: string): number[] {
+  const starts = [0]
   for (let index = 0; index < text.length; index++) {
     const code = text.charCodeAt(index)
-    if (code === 10 || code === 13) {
-      if (code === 13 && text.charCodeAt(index + 1) === 10) index++
-      line++
-      lineStart = index + 1
-    } else if (code === 123 || code === 91) {
-      const node: PlaceNode = code === 123 ? {line, column: index - lineStart + 1, members: new Map()} : {line, column: index - lineStart + 1, items: []}
-      stack.push(attach(node))
-      expectKey = code === 123
-    } else if (code === 125 || code === 93) {
-      stack.pop()
-    } else if (code === 44) {
-      expectKey = stack[stack.length - 1]?.members !== undefined
-    } else if (code === 34) {
-      const end = stringEnd(text, index)
-      const column = index - lineStart + 1
-      if (expectKey) {
-        const raw = text.slice(index + 1, end)
-        pendingKey = {name: raw.includes('\\') ? (JSON.parse(text.slice(index, end + 1)) as string) : raw, line, column}
-        expectKey = false
-      } else {
-        attach({line, column})
-      }
-      index = end
-    } else if (code === 45 || (code >= 48 && code <= 57) || code === 116 || code === 102 || code === 110) {
-      // A number, true, false or null: place it, then skip to its end.
-      attach({line, column: index - lineStart + 1})
-      for (let next = text.charCodeAt(index + 1); next > 32 && next !== 44 && next !== 93 && next !== 125; next = text.charCodeAt(index + 1)) index++
-    }
+    if (code === 13 && text.charCodeAt(index + 1) === 10) index++
+    if (code === 10 || code === 13) starts.push(index + 1)
   }
-  return root
+  return starts
+}
+
+function skipSpace(text: string, index: number): number {
+  let at = index
+  for (let code = text.charCodeAt(at); code === 32 || code === 10 || code === 13 || code === 9; code = text.charCodeAt(++at));
+  return at
+}
+
+/** The index just past the JSON value that starts at `start`. */
+function valueEnd(text: string, start: number): number {
+  const first = text.charCodeAt(start)
+  if (first === 34) return stringEnd(text, start) + 1
+  if (first !== 123 && first !== 91) {
+    let at = start
+    for (let code = text.charCodeAt(at); at < text.length && code > 32 && code !== 44 && code !== 93 && code !== 125; code = text.charCodeAt(++at));
+    return at
+  }
+  let depth = 0
+  for (let at = start; at < text.length; at++) {
+    const code = text.charCodeAt(at)
+    if (code === 34) at = stringEnd(text, at)
+    else if (code === 123 || code === 91) depth++
+    else if ((code === 125 || code === 93) && --depth === 0) return at + 1
+  }
+  return text.length
+}
+
+/** Walk `path` through a parsed YAML document: a member is placed at its key, an item at its value. */
+function locateInYaml(document: Document, lines: LineCounter, path: JsonPath): Point | undefined {
+  const {isMap, isPair, isScalar, isSeq} = yaml()
+  let node: unknown = document.contents
+  let offset = (node as YamlNode | null)?.range?.[0]
+  if (offset === undefined) return undefined
+  for (const segment of path) {
+    let next: YamlNode | null | undefined
+    let at: number | undefined
+    if (isMap(node) && typeof segment === 'string') {
+      const pair = node.items.find((candidate) => isPair(candidate) && (isScalar(candidate.key) ? String(candidate.key.value) : String(candidate.key)) === segment)
+      if (!pair) break
+      next = pair.value as YamlNode | null
+      at = (pair.key as YamlNode | null)?.range?.[0]
+    } else if (isSeq(node) && typeof segment === 'number' && segment < node.items.length) {
+      next = node.items[segment] as YamlNode | null
+      at = next?.range?.[0]
+    } else {
+      break
+    }
+    offset = at ?? offset
+    node = next
+  }
+  const {line, col} = lines.linePos(offset)
+  return {line, column: col}
 }
 
 /** The index of the quote closing the string that opens at `start`. */
@@ -162,33 +232,4 @@ function stringEnd(text: string, start: number): number {
     if (backslashes % 2 === 0) return quote
   }
   return text.length
-}
-
-function indexYaml(document: Document, lines: LineCounter): PlaceNode | undefined {
-  const {isMap, isPair, isScalar, isSeq} = yaml()
-  const place = (offset: number | undefined): PlaceNode => {
-    const {line, col} = lines.linePos(offset ?? 0)
-    return {line, column: col}
-  }
-  const walk = (node: unknown, at?: number): PlaceNode | undefined => {
-    const range = (node as YamlNode | null)?.range
-    if (isMap(node)) {
-      const result = place(at ?? range?.[0])
-      result.members = new Map()
-      for (const pair of node.items) {
-        if (!isPair(pair)) continue
-        const name = isScalar(pair.key) ? String(pair.key.value) : String(pair.key)
-        const child = walk(pair.value, (pair.key as YamlNode | null)?.range?.[0]) ?? place((pair.key as YamlNode | null)?.range?.[0])
-        if (!result.members.has(name)) result.members.set(name, child)
-      }
-      return result
-    }
-    if (isSeq(node)) {
-      const result = place(at ?? range?.[0])
-      result.items = node.items.map((item) => walk(item) ?? place((item as YamlNode | null)?.range?.[0]))
-      return result
-    }
-    return isScalar(node) ? place(at ?? range?.[0]) : at === undefined ? undefined : place(at)
-  }
-  return walk(document.contents)
 }

@@ -1,0 +1,89 @@
+/**
+ * Places of findings: a JSON path resolved in the source text (JSON scanned on demand, YAML through its document)
+ * must land on the member's key or the item's value, however the text is laid out.
+ */
+import fc from 'fast-check'
+import {test} from 'uvu'
+import * as assert from 'uvu/assert'
+import {VFile} from 'vfile'
+import {locate} from '../pipeline/position.js'
+import type {JsonPath} from '../pipeline/json-path.js'
+import {parseSource} from '../plugins/parse.js'
+
+/** The offset of a 1-based line and column in `text` (lines end at `\r\n`, `\n` or `\r`). */
+function offsetOf(text: string, line: number, column: number): number {
+  let offset = 0
+  for (let current = 1; current < line; current++) {
+    const next = text.slice(offset).search(/\r\n|\n|\r/)
+    offset += next + (text.startsWith('\r\n', offset + next) ? 2 : 1)
+  }
+  return offset + column - 1
+}
+
+/** Lay JSON out with random whitespace between tokens, as hand-written and generated files do. */
+function layOut(value: unknown, spaces: string[], counter = {at: 0}): string {
+  const gap = () => spaces[counter.at++ % spaces.length]
+  if (Array.isArray(value)) return `[${gap()}${value.map((item) => layOut(item, spaces, counter)).join(`${gap()},${gap()}`)}${gap()}]`
+  if (value && typeof value === 'object') {
+    const members = Object.entries(value).map(([key, item]) => `${JSON.stringify(key)}${gap()}:${gap()}${layOut(item, spaces, counter)}`)
+    return `{${gap()}${members.join(`${gap()},${gap()}`)}${gap()}}`
+  }
+  return JSON.stringify(value)
+}
+
+/** A random existing path of `value` (seeded by `choices`), possibly extended by segments that do not exist. */
+function pathInto(value: unknown, choices: number[], extra: boolean): {path: JsonPath; last: unknown} {
+  const path: JsonPath = []
+  let node = value
+  for (const choice of choices) {
+    if (!node || typeof node !== 'object') break
+    const keys: Array<string | number> = Array.isArray(node) ? node.map((_, index) => index) : Object.keys(node)
+    if (keys.length === 0) break
+    const key = keys[choice % keys.length]
+    path.push(key)
+    node = (node as Record<string | number, unknown>)[key]
+  }
+  return {path: extra ? [...path, 'missing', 7] : path, last: node}
+}
+
+test('a JSON path lands on the key of its member or the start of its item, in any layout', () => {
+  const whitespace = fc.array(fc.constantFrom('', ' ', '\n', '\r\n', '\t', '  \n  ', '\r'), {minLength: 1, maxLength: 6})
+  const document = fc.dictionary(fc.string(), fc.jsonValue({maxDepth: 4}), {minKeys: 1})
+  fc.assert(
+    fc.property(document, whitespace, fc.array(fc.nat(), {maxLength: 6}), fc.boolean(), (value, spaces, choices, extra) => {
+      const text = layOut(value, spaces)
+      const file = new VFile({path: 'doc.json', value: text})
+      parseSource(text, file)
+      const {path} = pathInto(value, choices, extra)
+      const existing = extra ? path.slice(0, -2) : path
+      const point = locate(file, path)!
+      const at = text.slice(offsetOf(text, point.line, point.column))
+      const last = existing[existing.length - 1]
+      const holder = pathInto(value, choices, false)
+      if (typeof last === 'string') assert.ok(at.startsWith(JSON.stringify(last)), `${JSON.stringify(path)} at ${point.line}:${point.column}: ${at.slice(0, 30)}`)
+      else assert.ok(at.startsWith(JSON.stringify(holder.last)?.[0] ?? ''), `${JSON.stringify(path)} at ${point.line}:${point.column}: ${at.slice(0, 30)}`)
+    }),
+    {seed: 20261123, numRuns: 400}
+  )
+})
+
+test('repeated JSON keys: the first one is the place', () => {
+  const text = '{\n  "a": 1,\n  "a": {"b": 2}\n}\n'
+  const file = new VFile({path: 'doc.json', value: text})
+  parseSource(text, file)
+  assert.equal(locate(file, ['a']), {line: 2, column: 3})
+  assert.equal(locate(file, ['a', 'b']), {line: 2, column: 3})
+})
+
+test('a YAML path lands on the key of its member or the start of its item', () => {
+  const text = 'info:\n  title: Pets\nservers:\n  - url: https://a\n  - url: https://b\n'
+  const file = new VFile({path: 'doc.yaml', value: text})
+  parseSource(text, file)
+  assert.equal(locate(file, ['info', 'title']), {line: 2, column: 3})
+  assert.equal(locate(file, ['servers', 1]), {line: 5, column: 5})
+  assert.equal(locate(file, ['servers', 1, 'url']), {line: 5, column: 5})
+  assert.equal(locate(file, ['servers', 5]), {line: 3, column: 1})
+  assert.equal(locate(file, ['paths', '/pets']), {line: 1, column: 1})
+})
+
+test.run()
