@@ -12,7 +12,7 @@ export async function importCatalogue(context: BaseContext, preset: Preset, extr
   const plugins = [...(preset.plugins ?? []), ...extra, ...(pageOff.plugins ?? [])]
   const {code, outputs} = await produce(context, {plugins}, input, [{extension: '.json', path: output}])
   if (code !== 0) return code
-  const spec = JSON.parse(String(outputs[0].value)) as {endpoints: unknown[]; types?: unknown[]}
+  const spec = JSON.parse(String(outputs[0])) as {endpoints: unknown[]; types?: unknown[]}
   context.stdout.write(`Wrote ${output} (${spec.endpoints.length} endpoints, ${spec.types?.length ?? 0} types)\n`)
   return 0
 }

@@ -41,6 +41,11 @@ declare module 'vfile' {
     related: VFile[]
     /** Set on a related file: it was read by a plugin of another file and needs no processing of its own. */
     relatedTo: string
+    /**
+     * Set on a JSON output (`addJsonOutput`): the value it holds. Its text is made only when `value` is read; writing
+     * streams it to disk in pieces instead.
+     */
+    json: unknown
   }
 }
 

@@ -2,10 +2,10 @@
  * Write what plugins produced (`file.data.outputs`) to disk: beside the input, or into `outputDir`. Outputs of a
  * file with an error are never written. A failed write is a fatal `write` finding on the input file.
  */
-import {mkdir, writeFile} from 'node:fs/promises'
+import {mkdir, open, writeFile} from 'node:fs/promises'
 import path from 'node:path'
-import type {VFile} from 'vfile'
-import {hasErrors} from './data.js'
+import {VFile} from 'vfile'
+import {addOutput, hasErrors} from './data.js'
 import {docsUrl, source} from './rule.js'
 
 /** Options of {@link writeOutputs}. */
@@ -27,7 +27,8 @@ export async function writeOutputs(files: VFile[], options: WriteOptions = {}): 
         : path.resolve(output.cwd, output.path)
       try {
         await mkdir(path.dirname(target), {recursive: true})
-        await writeFile(target, output.value ?? '')
+        if (output.data.json === undefined) await writeFile(target, output.value ?? '')
+        else await writeChunks(target, prettyJsonChunks(output.data.json))
         written.push(target)
         if (options.announce !== false) file.info(`Wrote \`${shortPath(file.cwd, target)}\``, {ruleId: 'write', source})
       } catch (error) {
@@ -38,6 +39,81 @@ export async function writeOutputs(files: VFile[], options: WriteOptions = {}): 
     }
   }
   return written
+}
+
+/**
+ * Add `<name>` beside `file` (in its folder) as an output holding `value` as pretty JSON. The text of a big
+ * catalogue is megabytes, and nothing needs it whole before it is written: it is made when `value` is first read
+ * (tests, the programmatic API), and {@link writeOutputs} streams it to disk piece by piece.
+ */
+export function addJsonOutput(file: VFile, name: string, value: unknown): void {
+  const output = new VFile({cwd: file.cwd, path: path.join(file.dirname ?? '.', name)})
+  output.data.json = value
+  let bytes: VFile['value']
+  Object.defineProperty(output, 'value', {
+    enumerable: true,
+    get: () => (bytes ??= Buffer.concat([...prettyJsonChunks(value)])),
+    set(next: VFile['value']) {
+      // A plugin that replaces the text replaces what is written.
+      bytes = next
+      delete output.data.json
+    }
+  })
+  addOutput(file, output)
+}
+
+async function writeChunks(target: string, chunks: Iterable<Uint8Array>): Promise<void> {
+  const handle = await open(target, 'w')
+  try {
+    for (const chunk of chunks) await handle.write(chunk)
+  } finally {
+    await handle.close()
+  }
+}
+
+/**
+ * `JSON.stringify(value, null, 2) + '\n'` as UTF-8 chunks of about 256 K characters, serialized one member or item of
+ * the top two levels at a time. As one string, the catalogue of a big API is megabytes, two bytes per character as
+ * soon as one character is outside Latin-1 (a `’` in a description), and writing it needs a UTF-8 copy besides;
+ * these pieces die young.
+ */
+export function* prettyJsonChunks(value: unknown): Generator<Buffer> {
+  let pending: string[] = []
+  let pendingLength = 0
+  for (const piece of jsonPieces(value, '', 2)) {
+    pending.push(piece)
+    pendingLength += piece.length
+    if (pendingLength < 262_144) continue
+    yield Buffer.from(pending.join(''))
+    pending = []
+    pendingLength = 0
+  }
+  pending.push('\n')
+  yield Buffer.from(pending.join(''))
+}
+
+function* jsonPieces(value: unknown, indent: string, levels: number): Generator<string> {
+  const isContainer = value !== null && typeof value === 'object' && typeof (value as {toJSON?: unknown}).toJSON !== 'function'
+  if (levels === 0 || !isContainer) {
+    // Raw newlines only ever separate tokens (inside strings they are `\n`), so nesting is a re-indent.
+    yield (JSON.stringify(value, null, 2) ?? 'null').replaceAll('\n', `\n${indent}`)
+    return
+  }
+  const inner = `${indent}  `
+  const isArray = Array.isArray(value)
+  const entries = isArray
+    ? value.map((item): [string, unknown] => ['', item === undefined || typeof item === 'function' || typeof item === 'symbol' ? null : item])
+    : Object.entries(value).filter(([, item]) => item !== undefined && typeof item !== 'function' && typeof item !== 'symbol')
+  if (entries.length === 0) {
+    yield isArray ? '[]' : '{}'
+    return
+  }
+  yield isArray ? '[' : '{'
+  for (const [index, [key, item]] of entries.entries()) {
+    yield `${index === 0 ? '' : ','}\n${inner}${isArray ? '' : `${JSON.stringify(key)}: `}`
+    yield* jsonPieces(item, inner, levels - 1)
+  }
+  yield `\n${indent}${isArray ? ']' : '}'}`
 }
 
 /** `target` relative to `cwd` when it is inside it, else absolute. */

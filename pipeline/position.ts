@@ -41,18 +41,32 @@ export function translatePaths(file: VFile, translate: (path: JsonPath) => JsonP
  * that does not exist (a missing field) resolves to its closest existing ancestor.
  */
 export function locate(file: VFile, path: JsonPath): Point | undefined {
+  return locator(file, path)()
+}
+
+/**
+ * `locate`, in two steps: the path is translated and the source chosen now (a later import must not change what
+ * an earlier finding points at), the source is searched when the returned function is first called. Findings take
+ * their place this way, so that a run whose report never shows a line (the text format shows JSON paths) never
+ * searches the source at all.
+ */
+export function locator(file: VFile, path: JsonPath): () => Point | undefined {
   const translate = translators.get(file)
   const sourcePath = translate ? translate(path) : path
-  if (!sourcePath) return undefined
-  if (codeFiles.has(file)) return locateInCode(String(file.value ?? ''), sourcePath)
+  if (!sourcePath) return () => undefined
+  if (codeFiles.has(file)) {
+    const text = String(file.value ?? '')
+    return () => locateInCode(text, sourcePath)
+  }
   const yamlSource = yamlDocuments.get(file)
-  if (yamlSource) return locateInYaml(yamlSource.document, yamlSource.lines, sourcePath)
+  if (yamlSource) return () => locateInYaml(yamlSource.document, yamlSource.lines, sourcePath)
   let places = jsonSources.get(file)
   if (!places) {
     places = new JsonPlaces(String(file.value ?? ''))
     jsonSources.set(file, places)
   }
-  return places.locate(sourcePath)
+  const source = places
+  return () => source.locate(sourcePath)
 }
 
 /** Wrappers of definitions as code whose keys never appear in the source (a class's properties are its fields). */
@@ -164,6 +178,10 @@ class JsonPlaces {
 
 function lineStartsOf(text: string): number[] {
   const starts = [0]
+  if (!text.includes('\r')) {
+    for (let index = text.indexOf('\n'); index !== -1; index = text.indexOf('\n', index + 1)) starts.push(index + 1)
+    return starts
+  }
   for (let index = 0; index < text.length; index++) {
     const code = text.charCodeAt(index)
     if (code === 13 && text.charCodeAt(index + 1) === 10) index++

@@ -9,7 +9,7 @@ import type {VFile} from 'vfile'
 import {VFileMessage} from 'vfile-message'
 import {ApipeError, show} from './errors.js'
 import {formatJsonPath, type JsonPath} from './json-path.js'
-import {locate} from './position.js'
+import {locate, locator} from './position.js'
 
 /** How seriously a rule's findings count. */
 export type Severity = 'off' | 'warn' | 'error'
@@ -93,13 +93,47 @@ export function createFinding(file: VFile, reason: string, ruleId: string, path:
   Error.stackTraceLimit = 0
   let message: VFileMessage
   try {
-    message = file.message(reason, {place: place ?? locate(file, path), ruleId, source})
+    message = file.message(reason, {place, ruleId, source})
   } finally {
     Error.stackTraceLimit = limit
   }
+  if (!place) placeWhenRead(message, locator(file, path), file.path)
   message.url = `${docsUrl}#${ruleId}`
   message.jsonPath = formatJsonPath(path)
   return message
+}
+
+/**
+ * Give `message` its place (`place`, `line`, `column`, and `name`, which vfile prefixes with the path) only when
+ * one of them is first read: searching a 4 MB source for a thousand findings costs tens of milliseconds, and the
+ * text report, which shows JSON paths, never reads them. Setting one replaces the lazy value, as on any message.
+ */
+function placeWhenRead(message: VFileMessage, find: () => Point | undefined, filePath: string | undefined): void {
+  let looked = false
+  let point: Point | undefined
+  const place = () => {
+    if (!looked) {
+      looked = true
+      point = find()
+    }
+    return point
+  }
+  const readers: Record<string, () => unknown> = {
+    place,
+    line: () => place()?.line,
+    column: () => place()?.column,
+    name: () => `${filePath ? `${filePath}:` : ''}${place() ? `${place()!.line}:${place()!.column}` : '1:1'}`
+  }
+  for (const [name, read] of Object.entries(readers)) {
+    Object.defineProperty(message, name, {
+      enumerable: true,
+      configurable: true,
+      get: read,
+      set(value: unknown) {
+        Object.defineProperty(message, name, {value, writable: true, enumerable: true, configurable: true})
+      }
+    })
+  }
 }
 
 /**

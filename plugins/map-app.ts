@@ -6,12 +6,13 @@
  */
 import {existsSync} from 'node:fs'
 import path from 'node:path'
-import {VFile} from 'vfile'
-import {addOutput, hasErrors, type CatalogueTree} from '../pipeline/data.js'
+import type {VFile} from 'vfile'
+import {hasErrors, type CatalogueTree} from '../pipeline/data.js'
 import {locate} from '../pipeline/position.js'
 import {describeRoutes, responseFields, tableOf, typeName} from '../runtime/routes.js'
 import type {Catalogue, Endpoint} from '../schemas/types/endpoints.js'
 import type {DefinitionsTree, RelatedTree} from './parse-definitions.js'
+import {addJsonOutput} from '../pipeline/outputs.js'
 
 /** Map project trees to catalogue trees. */
 export default function mapApp() {
@@ -19,7 +20,7 @@ export default function mapApp() {
     if (tree.type !== 'definitions') return tree
     if (hasErrors(file) || (file.data.related ?? []).some(hasErrors)) return undefined
     const spec = projectCatalogue(tree, file.cwd)
-    addOutput(file, new VFile({cwd: file.cwd, path: path.join(file.dirname ?? '.', 'api.endpoints.json'), value: JSON.stringify(spec, null, 2) + '\n'}))
+    addJsonOutput(file, 'api.endpoints.json', spec)
     return {type: 'catalogue', spec}
   }
 }

@@ -17,7 +17,7 @@ const schemaValid = ajv.compile(loadSchema('endpoints'))
 async function importFile(localPath: string) {
   const [file] = await runPreset(importOnly, [path.join(corpusDir, localPath)])
   const output = file.data.outputs?.find((candidate) => candidate.path.endsWith('.endpoints.json'))
-  return {file, spec: output ? (JSON.parse(String(output.value)) as Catalogue) : undefined}
+  return {file, spec: output ? (JSON.parse(String(output)) as Catalogue) : undefined}
 }
 
 // The import is offline: any attempt to fetch fails the corpus test.

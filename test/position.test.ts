@@ -33,7 +33,7 @@ function layOut(value: unknown, spaces: string[], counter = {at: 0}): string {
 
 /** A random existing path of `value` (seeded by `choices`), possibly extended by segments that do not exist. */
 function pathInto(value: unknown, choices: number[], extra: boolean): {path: JsonPath; last: unknown} {
-  const path: JsonPath = []
+  const path: Array<string | number> = []
   let node = value
   for (const choice of choices) {
     if (!node || typeof node !== 'object') break

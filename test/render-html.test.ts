@@ -133,7 +133,7 @@ test('the tables dashboard lists, per table, the endpoints that name it', () => 
 
 test('warnings become finding chips on their endpoints and a header counter', async () => {
   const [file] = await pipeline('catalogue', [shopPath])
-  const html = String(file.data.outputs![0].value)
+  const html = String(file.data.outputs![0])
   assert.match(row(html, 'patchOrder'), /<span class="chip finding">⚠ 1<\/span>/)
   const data = JSON.parse(/id="apipe-data">([\s\S]*?)<\/script>/.exec(html)![1])
   assert.equal(data.endpoints[4].findings, ['summary: Endpoint `patchOrder` has no summary'])

@@ -6,9 +6,9 @@
  * operation's security, else the first server's, as `auth`. `meta` comes from `info` and the first server.
  */
 import path from 'node:path'
-import {VFile} from 'vfile'
+import type {VFile} from 'vfile'
 import {translatePaths} from '../../pipeline/position.js'
-import {addOutput, type AsyncApiTree, type CatalogueTree} from '../../pipeline/data.js'
+import {type AsyncApiTree, type CatalogueTree} from '../../pipeline/data.js'
 import {fatalFinding, source} from '../../pipeline/rule.js'
 import type {Catalogue, Endpoint, Group, Param} from '../../schemas/types/endpoints.js'
 import {authOf} from './auth.js'
@@ -17,6 +17,7 @@ import {record as asRecord, text as str} from '../import-openapi/refs.js'
 import {SchemaTypes} from '../import-openapi/schema-types.js'
 import {pascal} from '../import-openapi/refs.js'
 import {JsonRefs} from '../../pipeline/json-refs.js'
+import {addJsonOutput} from '../../pipeline/outputs.js'
 
 /** Import AsyncAPI trees into catalogue trees, and add `<name>.endpoints.json` as an output. */
 export default function importAsyncapi() {
@@ -34,7 +35,7 @@ export default function importAsyncapi() {
       file.info(`Left out ${received} operation(s) the application receives; the catalogue lists what it publishes`, {ruleId: 'asyncapi', source})
     }
     const stem = (file.stem ?? 'asyncapi').replace(/(-asyncapi|\.asyncapi)$/, '')
-    addOutput(file, new VFile({cwd: file.cwd, path: path.join(file.dirname ?? '.', `${stem}.endpoints.json`), value: JSON.stringify(spec, null, 2) + '\n'}))
+    addJsonOutput(file, `${stem}.endpoints.json`, spec)
     // Catalogue paths have no place in this source: findings about them carry none.
     translatePaths(file, () => undefined)
     return {type: 'catalogue', spec}

@@ -9,14 +9,15 @@
  */
 import path from 'node:path'
 import {astFromValue, getNamedType, isInputObjectType, Kind, print, type GraphQLField, type GraphQLNamedType, type GraphQLObjectType} from 'graphql'
-import {VFile} from 'vfile'
+import type {VFile} from 'vfile'
 import type {GraphqlTree} from '../parse-graphql.js'
 import {translatePaths} from '../../pipeline/position.js'
-import {addOutput, type CatalogueTree} from '../../pipeline/data.js'
+import {type CatalogueTree} from '../../pipeline/data.js'
 import {ApipeError, show} from '../../pipeline/errors.js'
 import type {Catalogue, Endpoint, Group, Param} from '../../schemas/types/endpoints.js'
 import {describe} from './text.js'
 import {isCatalogued, isRequired, referencedTypes, typeDefinition, typeExpression} from './types.js'
+import {addJsonOutput} from '../../pipeline/outputs.js'
 
 /** Options of import-graphql. */
 export interface Options {
@@ -41,7 +42,7 @@ export default function importGraphql(options: Options = {}) {
     if (tree.type !== 'graphql') return undefined
     const spec = graphqlCatalogue(tree, file, options)
     const stem = file.stem ?? 'schema'
-    addOutput(file, new VFile({cwd: file.cwd, path: path.join(file.dirname ?? '.', `${stem}.endpoints.json`), value: JSON.stringify(spec, null, 2) + '\n'}))
+    addJsonOutput(file, `${stem}.endpoints.json`, spec)
     // Catalogue paths have no place in this source: findings about them carry none.
     translatePaths(file, () => undefined)
     return {type: 'catalogue', spec}

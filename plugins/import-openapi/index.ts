@@ -8,9 +8,9 @@
  * (variables set to their defaults) or Swagger 2 `schemes[0]://host basePath`.
  */
 import path from 'node:path'
-import {VFile} from 'vfile'
+import type {VFile} from 'vfile'
 import type {ParsedTree} from '../parse.js'
-import {addOutput, hasErrors, type CatalogueTree} from '../../pipeline/data.js'
+import {hasErrors, type CatalogueTree} from '../../pipeline/data.js'
 import {ApipeError, show} from '../../pipeline/errors.js'
 import {createFinding} from '../../pipeline/rule.js'
 import type {JsonPath} from '../../pipeline/json-path.js'
@@ -20,6 +20,7 @@ import {methods, operationEndpoint, type Context} from './operations.js'
 import {JsonRefs} from '../../pipeline/json-refs.js'
 import {pascal, record, text} from './refs.js'
 import {SchemaTypes} from './schema-types.js'
+import {addJsonOutput} from '../../pipeline/outputs.js'
 
 /** Options of import-openapi. */
 export interface Options {
@@ -51,7 +52,7 @@ export default function importOpenapi(options: Options = {}) {
       return undefined
     }
     const stem = (file.stem ?? 'openapi').replace(/\.(openapi|swagger)$/, '')
-    addOutput(file, new VFile({cwd: file.cwd, path: path.join(file.dirname ?? '.', `${stem}.endpoints.json`), value: JSON.stringify(spec, null, 2) + '\n'}))
+    addJsonOutput(file, `${stem}.endpoints.json`, spec)
     return {type: 'catalogue', spec}
   }
 }

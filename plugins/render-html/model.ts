@@ -3,7 +3,7 @@
  * so the page needs no work before its first screen. Findings (warnings) are attached to the endpoint they name.
  */
 import type {VFile} from 'vfile'
-import type {Catalogue, Endpoint, TypeDefinition} from '../../schemas/types/endpoints.js'
+import type {Catalogue, Endpoint, Param, TypeDefinition} from '../../schemas/types/endpoints.js'
 
 /** How many status chips a row shows before a `+N` chip. */
 export const maxStatusChips = 4
@@ -98,13 +98,18 @@ export function pageModel(spec: Catalogue, file: VFile): PageModel {
  */
 function clientData(spec: Catalogue, views: EndpointView[], typeNames: Set<string>) {
   const params: unknown[] = []
-  const paramIndex = new Map<string, number>()
-  const intern = (param: unknown) => {
-    const key = JSON.stringify(param)
-    let index = paramIndex.get(key)
+  // Keyed by the param without its description, then by the description: the long descriptions are one shared
+  // string per source param, so looking them up is cheap where serializing each param would copy them all.
+  const paramIndex = new Map<string, Map<string | undefined, number>>()
+  const intern = (param: Param) => {
+    const {description, ...rest} = param
+    const key = JSON.stringify(rest)
+    let byDescription = paramIndex.get(key)
+    if (!byDescription) paramIndex.set(key, (byDescription = new Map()))
+    let index = byDescription.get(description)
     if (index === undefined) {
       index = params.push(param) - 1
-      paramIndex.set(key, index)
+      byDescription.set(description, index)
     }
     return index
   }

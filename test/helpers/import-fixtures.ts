@@ -16,7 +16,7 @@ export function importFixtureTests(plugin: string, preset: Preset, importer: Plu
       const messages = formatFindings([file], 'text').split(fixture.dir + '/').join('')
       assert.fixture(messages, fixture.expected('messages.txt', messages))
       const output = file.data.outputs?.find((candidate) => candidate.path.endsWith('.endpoints.json'))
-      const catalogue = output ? String(output.value) : '(no catalogue)\n'
+      const catalogue = output ? String(output) : '(no catalogue)\n'
       assert.fixture(catalogue, fixture.expected('output.endpoints.json', catalogue))
     })
   }

@@ -1,0 +1,49 @@
+/** Outputs as bytes: the pretty JSON of a catalogue, built in pieces, is exactly `JSON.stringify(value, null, 2)`. */
+import fc from 'fast-check'
+import {test} from 'uvu'
+import * as assert from 'uvu/assert'
+import {mkdtempSync, readFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import path from 'node:path'
+import {VFile} from 'vfile'
+import {addJsonOutput, prettyJsonChunks, writeOutputs} from '../pipeline/outputs.js'
+
+const decode = (chunks: Iterable<Uint8Array>) => Buffer.concat([...chunks]).toString("utf8")
+
+test('prettyJsonChunks writes what JSON.stringify with two spaces writes, plus a newline', () => {
+  fc.assert(
+    fc.property(fc.anything({maxDepth: 4, withBoxedValues: false, withDate: true}), (value) => {
+      const expected = JSON.stringify(value, null, 2)
+      if (expected === undefined) return
+      assert.is(decode(prettyJsonChunks(value)), `${expected}\n`)
+    }),
+    {seed: 20261123, numRuns: 2000}
+  )
+})
+
+test('prettyJsonChunks: characters outside Latin-1 and holes', () => {
+  const value = {a: [1, undefined, () => 1, {b: '’ — 猫 \n 😀'}], c: undefined, d: {}, e: [], f: new Date(0)}
+  assert.is(decode(prettyJsonChunks(value)), `${JSON.stringify(value, null, 2)}\n`)
+})
+
+test('prettyJsonChunks: a catalogue of many pieces, past the points where pieces become bytes', () => {
+  const endpoints = Array.from({length: 3000}, (_, index) => ({id: `e${index}`, description: `猫 😀 ’ ${'x'.repeat(index % 300)}`, params: [{name: 'a', required: true}]}))
+  const value = {schema_version: 1, endpoints}
+  assert.is(decode(prettyJsonChunks(value)), `${JSON.stringify(value, null, 2)}\n`)
+})
+
+test('a JSON output reads as its text and is written as the same bytes; a replaced value is what is written', async () => {
+  const folder = mkdtempSync(path.join(tmpdir(), 'apipe-outputs-'))
+  const file = new VFile({path: path.join(folder, 'shop.yaml'), value: ''})
+  const spec = {meta: {title: 'Shop ’'}, endpoints: [{id: 'a'}]}
+  addJsonOutput(file, 'shop.endpoints.json', spec)
+  addJsonOutput(file, 'other.endpoints.json', spec)
+  const [first, second] = file.data.outputs!
+  assert.is(String(first), `${JSON.stringify(spec, null, 2)}\n`)
+  second.value = '{}\n'
+  assert.equal(await writeOutputs([file], {announce: false}), [path.join(folder, 'shop.endpoints.json'), path.join(folder, 'other.endpoints.json')])
+  assert.is(readFileSync(path.join(folder, 'shop.endpoints.json'), 'utf8'), `${JSON.stringify(spec, null, 2)}\n`)
+  assert.is(readFileSync(path.join(folder, 'other.endpoints.json'), 'utf8'), '{}\n')
+})
+
+test.run()
