@@ -186,4 +186,18 @@ check('light and dark screenshots of a real page are saved as artifacts', async 
   assert.is(background, 'rgb(18, 21, 28)', 'dark background under prefers-color-scheme: dark')
 })
 
+check('printed, the page drops search, details and footer, and shows every row', async ({tab, url}) => {
+  await tab.goto(`${url}#createOrder`)
+  await tab.fill('#apipe-search', 'no such endpoint')
+  await tab.emulateMedia({media: 'print'})
+  const shown = await tab.evaluate(() => ['.search', '.hint', '#apipe-details', '.foot'].map((selector) => {
+    const node = document.querySelector(selector)
+    return node ? getComputedStyle(node).display : 'absent'
+  }))
+  assert.equal(shown.filter((display) => display !== 'none' && display !== 'absent'), [], `displays: ${shown.join(', ')}`)
+  const hiddenRows = await tab.$$eval('.rows li', (rows) => rows.filter((row) => row.getBoundingClientRect().height === 0).length)
+  assert.is(hiddenRows, 0, 'rows filtered on screen are printed')
+  await tab.emulateMedia({media: 'screen'})
+})
+
 page.run()
