@@ -57,10 +57,16 @@ test('REST, GraphQL and EVENT rows get their method badge family', () => {
 
 test('path params are highlighted, auth is a lock chip, and `none` draws nothing', () => {
   const html = renderPage(shop)
-  assert.match(row(html, 'getOrder'), /\/orders\/<span class="param">\{orderId\}<\/span>/)
-  assert.match(row(html, 'listOrders'), /<span class="chip lock"><svg><use href="#apipe-lock"\/><\/svg>bearer<\/span>/)
+  assert.match(row(html, 'getOrder'), /<span class="path">\/orders<wbr>\/<span class="param">\{orderId\}<\/span><\/span>/)
+  assert.match(row(html, 'listOrders'), /<span class="chip lock">bearer<\/span>/)
   assert.not.match(row(html, 'health'), /chip lock/)
   assert.not.match(row(html, 'order'), /chip lock/)
+})
+
+test('a path may wrap before each slash after the first, not inside a segment', () => {
+  const html = renderPage(catalogue([{id: 'a', method: 'GET', path: '/v1/accounts/{id}/bank_accounts'}, {id: 'b', method: 'EVENT', path: 'orders.<placed>'}]))
+  assert.match(row(html, 'a'), /<span class="path">\/v1<wbr>\/accounts<wbr>\/<span class="param">\{id\}<\/span><wbr>\/bank_accounts<\/span>/)
+  assert.match(row(html, 'b'), /<span class="path">orders\.&lt;placed&gt;<\/span>/)
 })
 
 test('up to four status chips, coloured by class, then a +N chip', () => {
@@ -80,7 +86,15 @@ test('text from the spec is escaped', () => {
   assert.match(health, /Health check &lt;script&gt;alert\(1\)&lt;\/script&gt; &lt;img src=x onerror=alert\(2\)&gt;/)
   const data = /<script type="application\/json" id="apipe-data">([\s\S]*?)<\/script>/.exec(renderPage(shop))![1]
   assert.not.match(data, /<\/script/i)
-  assert.is(JSON.parse(data).endpoints[6].id, 'health')
+  assert.ok(JSON.parse(data).endpoints.some((endpoint: {id: string}) => endpoint.id === 'health'))
+})
+
+test('the page data lists the endpoints in the order of their rows, which the script pairs them by', () => {
+  const html = renderPage(shop)
+  const data = JSON.parse(/id="apipe-data">([\s\S]*?)<\/script>/.exec(html)![1])
+  const rows = [...html.matchAll(/<a class="row[^"]*" id="([^"]+)"/g)].map((match) => match[1])
+  assert.equal(data.endpoints.map((endpoint: {id: string}) => endpoint.id), rows)
+  assert.is.not(rows.join(), shop.endpoints.map((endpoint) => endpoint.id).join(), 'two columns reorder the shop')
 })
 
 test('params shared by endpoints are stored once in the page data', () => {
@@ -114,6 +128,17 @@ test('a type shows the first sentence of its description, at most 200 characters
   const html = renderPage(catalogue([{id: 'a', method: 'GET', path: '/a', summary: 'A'}], {types: [{name: 'T', description: 'First one. Second one.'}, {name: 'U', description: long}]}))
   assert.match(html, /<p>First one\.<\/p>/)
   assert.match(html, new RegExp(`<p>${long.slice(0, 199).trimEnd()}…</p>`))
+})
+
+test('descriptions in the header, cards and types are shown as plain text: tags dropped, links and marks reduced to their words', () => {
+  const html = renderPage(catalogue([{id: 'a', method: 'GET', path: '/a', summary: 'A', group: 'g'}], {
+    meta: {title: 'T', description: '<p>The <code>Charges</code> API &amp; more.</p>'},
+    groups: [{id: 'g', description: 'See **the [guide](/docs/guide_(v2))** for `g`.'}],
+    types: [{name: 'Account', description: '<p>An [account](/api/accounts). You can <b>retrieve</b> it.</p>'}]
+  }))
+  assert.match(html, /<p class="lead">The Charges API &amp; more\.<\/p>/)
+  assert.match(html, /<p class="group-description">See the guide for g\.<\/p>/)
+  assert.match(html, /<p>An account\.<\/p>/)
 })
 
 test('types show kind and fields, values or members', () => {

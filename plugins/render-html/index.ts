@@ -13,7 +13,7 @@ import {addOutput, hasErrors} from '../../pipeline/data.js'
 import {ApipeError, show} from '../../pipeline/errors.js'
 import {packageRoot} from '../../pipeline/schemas.js'
 import type {Catalogue} from '../../schemas/types/endpoints.js'
-import {pageModel} from './model.js'
+import {pageModel, pathParts, plainText} from './model.js'
 
 /** Options of render-html; each overrides the spec's `layout`. */
 export interface Options {
@@ -70,10 +70,21 @@ function withLayout(spec: Catalogue, options: Options): Catalogue {
 function loadAssets() {
   const nunjucks = require('nunjucks') as typeof import('nunjucks')
   const env = new nunjucks.Environment(null, {autoescape: true, trimBlocks: true, lstripBlocks: true})
+  env.addFilter('plain', plainText)
   // Type descriptions of big APIs run to paragraphs; the page shows the first sentence (at most 200 characters).
   env.addFilter('lead', (text: string) => {
     const sentence = /^[\s\S]*?[.!?](?=\s|$)/.exec(text.trim())?.[0] ?? text.trim()
     return sentence.length > 200 ? `${sentence.slice(0, 199).trimEnd()}…` : sentence
+  })
+  // A row's path: `{params}` highlighted, and `<wbr>` where a long path may wrap (before a `/`). One filter per row
+  // instead of a loop of parts in the template: the Kubernetes page has 1,123 rows.
+  const escape = env.getFilter('escape') as (text: string) => string
+  env.addFilter('pathMarkup', (path: string) => {
+    const markup = pathParts(path).map((part, index) => {
+      if (part.param) return `<span class="param">${escape(part.text)}</span>`
+      return (index > 0 && part.text.startsWith('/') ? '<wbr>' : '') + escape(part.text)
+    })
+    return new nunjucks.runtime.SafeString(markup.join(''))
   })
   const read = (name: string) => readFileSync(path.join(assetDir, name), 'utf8')
   return {template: new nunjucks.Template(read('page.njk'), env, 'page.njk', true), css: read('page.css'), js: read('page.client.js')}

@@ -15,8 +15,6 @@ export interface EndpointView {
   method: string
   /** `rest`, `graphql` or `event`: the badge family. */
   family: 'rest' | 'graphql' | 'event'
-  /** The path in pieces, `{params}` marked. */
-  pathParts: Array<{text: string; param: boolean}>
   path: string
   summary: string | undefined
   /** The auth chip; undefined for `none` and for no auth. */
@@ -76,23 +74,25 @@ export function pageModel(spec: Catalogue, file: VFile): PageModel {
     return view
   })
   const shown = [...groups.values()].filter((group) => group.endpoints.length > 0)
-  const columnCount = spec.layout?.columns ?? 3
+  const columns = masonry(shown, spec.layout?.columns ?? 3)
+  // The page script pairs the n-th row of the page with the n-th endpoint of its data: the data follows page order.
+  const inPageOrder = columns.flat().flatMap((group) => group.endpoints)
   return {
     meta: spec.meta,
     groups: shown,
-    columns: masonry(shown, columnCount),
+    columns,
     types: spec.types ?? [],
     showTypes: spec.layout?.show_types !== false && (spec.types ?? []).length > 0,
     tables: [...tables.values()].sort((a, b) => a.name.localeCompare(b.name)),
     findingCount: views.filter((view) => view.findings.length > 0).length,
     endpointCount: views.length,
     layout: {columns: spec.layout?.columns ?? 3, cardWidth: spec.layout?.card_width ?? 420},
-    data: scriptJson(clientData(spec, views, typeNames))
+    data: scriptJson(clientData(spec, inPageOrder, typeNames))
   }
 }
 
 /**
- * What the page script needs beyond the rows it can read (method, path, summary are in the markup): empty fields
+ * What the page script needs beyond the rows it can read, for `views` in the order of the rows on the page (method, path, summary are in the markup): empty fields
  * are left out and params are stored once in a table, since large APIs repeat the same params on hundreds of
  * endpoints (Kubernetes: `pretty`, `namespace`, …). This keeps a 1,000-endpoint page well under 1.5 MB.
  */
@@ -113,7 +113,8 @@ function clientData(spec: Catalogue, views: EndpointView[], typeNames: Set<strin
     }
     return index
   }
-  const endpoints = spec.endpoints.map((endpoint, index) => {
+  const endpoints = views.map((view) => {
+    const endpoint = spec.endpoints[view.index]
     const statuses = [...new Set(endpoint.status ?? [])].sort((a, b) => a - b)
     return compact({
       id: endpoint.id,
@@ -128,7 +129,7 @@ function clientData(spec: Catalogue, views: EndpointView[], typeNames: Set<strin
       status: statuses,
       sources: endpoint.sources,
       deprecated: endpoint.deprecated === true ? true : undefined,
-      findings: views[index].findings
+      findings: view.findings
     })
   })
   return {title: spec.meta.title, version: spec.meta.version ?? '', repository: repositoryUrl(spec.meta.repository), params, endpoints}
@@ -167,7 +168,6 @@ function endpointView(endpoint: Endpoint, index: number, findings: string[]): En
     index,
     method: endpoint.method,
     family: endpoint.method === 'EVENT' ? 'event' : ['QUERY', 'MUTATION', 'SUBSCRIPTION'].includes(endpoint.method) ? 'graphql' : 'rest',
-    pathParts: endpoint.path.split(/(\{[^}]*\})/).filter(Boolean).map((text) => ({text, param: /^\{.*\}$/.test(text)})),
     path: endpoint.path,
     summary: endpoint.summary,
     auth: endpoint.auth && endpoint.auth !== 'none' ? endpoint.auth : undefined,
@@ -176,6 +176,40 @@ function endpointView(endpoint: Endpoint, index: number, findings: string[]): En
     deprecated: endpoint.deprecated === true,
     findings
   }
+}
+
+const characterReferences: Record<string, string> = {amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' '}
+
+/**
+ * A description as one line of plain text, for the places that show a line (header, group cards, types): OpenAPI
+ * descriptions are CommonMark and may hold HTML (Stripe writes `<p>` and `<code>`), so tags are dropped, links keep
+ * their text and emphasis its words. The details panel shows the whole description as rich text instead.
+ */
+export function plainText(text: string): string {
+  return text
+    .replace(/<\/?[a-z][a-z0-9-]*(?:\s[^<>]*)?\/?>/gi, ' ')
+    .replace(/!?\[([^\]]*)\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+"[^"]*")?\)/g, '$1')
+    .replace(/(\*\*|__)(?=\S)([^*_]*?\S)\1/g, '$2')
+    .replace(/`([^`]+)`/g, '$1')
+    .replace(/&(amp|lt|gt|quot|apos|nbsp);/g, (_, name: string) => characterReferences[name])
+    .replace(/^\s*#{1,6}\s+/gm, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+}
+
+/**
+ * A path in pieces for its row: `{params}` marked, and the text between them cut before each `/` after the first
+ * character, where the row may wrap a long path (`/v1/accounts/{id}` -> `/v1`, `/accounts`, `/{id}`...), rather
+ * than in the middle of a word.
+ */
+export function pathParts(path: string): Array<{text: string; param: boolean}> {
+  const parts: Array<{text: string; param: boolean}> = []
+  for (const piece of path.split(/(\{[^}]*\})/)) {
+    if (!piece) continue
+    if (/^\{.*\}$/.test(piece)) parts.push({text: piece, param: true})
+    else for (const text of piece.split(/(?=\/)/)) parts.push({text, param: false})
+  }
+  return parts
 }
 
 /**

@@ -1,5 +1,6 @@
 // The page's behaviour: search with facets, selection and details, tables, type jumps, deep links and keys.
-// Plain DOM code, inlined into the page; it builds the details panel with textContent only, never with HTML.
+// Plain DOM code, inlined into the page; it builds the details panel with textContent and createElement only, never
+// by parsing HTML.
 ;(function () {
   'use strict'
   var data = JSON.parse(document.getElementById('apipe-data').textContent)
@@ -20,8 +21,8 @@
   var findingsButton = document.getElementById('apipe-findings')
   var rows = []
   var byId = Object.create(null)
-  document.querySelectorAll('a.row').forEach(function (row) {
-    var index = Number(row.getAttribute('data-index'))
+  // The data lists the endpoints in the order of their rows on the page.
+  document.querySelectorAll('a.row').forEach(function (row, index) {
     var e = endpoints[index]
     var summary = row.querySelector('.summary')
     rows[index] = row
@@ -93,6 +94,94 @@
     return node
   }
 
+  var blockTags = /<\/?(p|div|ul|ol)\b[^>]*>|<li\b[^>]*>|<\/li>|<br\s*\/?>/gi
+  var inlinePattern = /`([^`]+)`|<code>([\s\S]*?)<\/code>|\*\*([^*]+)\*\*|<(strong|b)>([\s\S]*?)<\/\4>|\*([^*\s](?:[^*]*[^*\s])?)\*|<(em|i)>([\s\S]*?)<\/\7>|\[([^\]]+)\]\(((?:[^()\s]|\([^()\s]*\))+)(?:\s+"[^"]*")?\)|<a\s[^>]*?href="([^"]*)"[^>]*>([\s\S]*?)<\/a>|<(https?:\/\/[^>\s]+)>/gi
+  var entities = {amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0'}
+
+  function decode(text) {
+    return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, function (whole, name) {
+      if (name[0] !== '#') return entities[name.toLowerCase()] || whole
+      var code = name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : Number(name.slice(1))
+      return code > 0 && code < 0x110000 ? String.fromCodePoint(code) : whole
+    })
+  }
+
+  /** A link only to a web or mail address; any other target (`javascript:`, a relative path) leaves the text. */
+  function link(target, label, into) {
+    var href = decode(target).trim()
+    if (!/^(https?:|mailto:)/i.test(href)) return inline(label, into)
+    var node = element('a')
+    node.href = href
+    node.target = '_blank'
+    node.rel = 'noopener noreferrer'
+    inline(label, node)
+    into.appendChild(node)
+  }
+
+  /** `code`, **strong**, *em*, links and the same few HTML tags, as nodes; everything else stays text. */
+  function inline(text, into) {
+    var pattern = new RegExp(inlinePattern.source, 'gi')
+    var last = 0
+    var match
+    while ((match = pattern.exec(text))) {
+      if (match.index > last) into.appendChild(document.createTextNode(decode(text.slice(last, match.index))))
+      last = pattern.lastIndex
+      if (match[1] !== undefined) into.appendChild(element('code', '', match[1]))
+      else if (match[2] !== undefined) into.appendChild(element('code', '', decode(match[2])))
+      else if (match[3] !== undefined || match[5] !== undefined) inline(match[3] !== undefined ? match[3] : match[5], into.appendChild(element('strong')))
+      else if (match[6] !== undefined || match[8] !== undefined) inline(match[6] !== undefined ? match[6] : match[8], into.appendChild(element('em')))
+      else if (match[9] !== undefined) link(match[10], match[9], into)
+      else if (match[11] !== undefined) link(match[11], match[12], into)
+      else link(match[13], match[13], into)
+    }
+    if (last < text.length) into.appendChild(document.createTextNode(decode(text.slice(last))))
+    return into
+  }
+
+  /**
+   * A description as OpenAPI means it, CommonMark that may hold HTML, in the subset API descriptions use:
+   * paragraphs, lists, fenced code, and the inline marks of {@link inline}. It is built as DOM nodes, never parsed
+   * as HTML, so a tag outside the subset is shown as the text it is.
+   */
+  function richText(text) {
+    var fragment = document.createDocumentFragment()
+    var source = ('\n' + text).replace(/\r\n?/g, '\n').replace(blockTags, function (tag) {
+      var name = tag.toLowerCase()
+      return name.indexOf('<li') === 0 ? '\n- ' : name.indexOf('<br') === 0 ? '\n' : name === '</li>' ? '' : '\n\n'
+    })
+    var blocks = source.split(/\n```[^\n]*\n([\s\S]*?)\n```(?=\n|$)/)
+    blocks.forEach(function (block, index) {
+      if (index % 2 === 1) {
+        fragment.appendChild(element('pre')).appendChild(element('code', '', block))
+        return
+      }
+      var bullet = /^\s*([-*+]|\d+[.)])\s+/
+      var list, item, paragraph
+      block.split('\n').forEach(function (line) {
+        if (line.trim() === '') {
+          list = item = paragraph = undefined
+        } else if (bullet.test(line)) {
+          if (!list) fragment.appendChild((list = element(/^\s*\d/.test(line) ? 'ol' : 'ul')))
+          item = list.appendChild(element('li'))
+          paragraph = undefined
+          inline(line.replace(bullet, '').trim(), item)
+        } else if (item && /^\s/.test(line)) {
+          item.appendChild(document.createTextNode(' '))
+          inline(line.trim(), item)
+        } else if (paragraph) {
+          paragraph.appendChild(document.createTextNode(' '))
+          inline(line.trim(), paragraph)
+        } else {
+          list = item = undefined
+          var heading = /^#{1,6}\s+/.test(line)
+          paragraph = fragment.appendChild(element('p', heading ? 'heading' : ''))
+          inline(line.replace(/^#{1,6}\s+/, '').trim(), paragraph)
+        }
+      })
+    })
+    return fragment
+  }
+
   function section(title, content) {
     var wrap = element('section')
     wrap.appendChild(element('h3', '', title))
@@ -125,7 +214,11 @@
     e.tags.forEach(function (tag) { chips.appendChild(element('span', 'chip', '#' + tag)) })
     details.appendChild(chips)
     if (e.summary) details.appendChild(element('p', 'text', e.summary))
-    if (e.description) details.appendChild(section('Description', element('p', 'text', e.description)))
+    if (e.description) {
+      var description = element('div', 'rich')
+      description.appendChild(richText(e.description))
+      details.appendChild(section('Description', description))
+    }
     if (e.params.length) {
       var table = element('table')
       var head = element('tr')
@@ -257,13 +350,11 @@
 
   /** Select the next (step 1) or previous (step -1) visible row, in page order. */
   function move(step) {
-    var order = Array.prototype.slice.call(document.querySelectorAll('a.row'))
-    var next = selected === -1 ? (step > 0 ? 0 : order.length - 1) : order.indexOf(rows[selected]) + step
-    while (next >= 0 && next < order.length && order[next].parentNode.hidden) next += step
-    if (next < 0 || next >= order.length) return
-    var target = Number(order[next].getAttribute('data-index'))
-    history.replaceState(null, '', '#' + encodeURIComponent(endpoints[target].id))
-    select(target, {scroll: true, focus: true})
+    var next = selected === -1 ? (step > 0 ? 0 : rows.length - 1) : selected + step
+    while (next >= 0 && next < rows.length && rows[next].parentNode.hidden) next += step
+    if (next < 0 || next >= rows.length) return
+    history.replaceState(null, '', '#' + encodeURIComponent(endpoints[next].id))
+    select(next, {scroll: true, focus: true})
   }
 
   search.addEventListener('input', applySearch)

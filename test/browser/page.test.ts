@@ -141,6 +141,39 @@ check('a summary with <script> and <img onerror> executes nothing and shows as t
   assert.is(await tab.textContent('a.row#health .summary'), 'Health check <script>alert(1)</script> <img src=x onerror=alert(2)>')
 })
 
+check('a description in CommonMark or HTML renders as rich text, with web links only and no markup of its own', async ({tab, url, dialogs}) => {
+  await tab.goto(`${url}#createOrder`)
+  const rich = '#apipe-details .rich'
+  assert.equal(await tab.$$eval(`${rich} > *`, (nodes) => nodes.map((node) => node.tagName)), ['P', 'UL', 'P'])
+  assert.is(await tab.textContent(`${rich} strong`), 'current customer')
+  assert.equal(await tab.$$eval(`${rich} code`, (nodes) => nodes.map((node) => node.textContent)), ['POST /orders', 'EUR'])
+  assert.equal(await tab.$$eval(`${rich} li`, (nodes) => nodes.map((node) => node.textContent)), ['Items must be in stock', 'Totals are in EUR'])
+  assert.equal(await tab.$$eval(`${rich} a`, (links) => links.map((link) => [link.textContent, link.getAttribute('href'), link.rel])), [['ordering guide', 'https://docs.shop.example/orders', 'noopener noreferrer']])
+  assert.is(await tab.textContent(`${rich} > p:last-child`), 'Relative links and scripts stay text & <b onclick="alert(4)">tags</b> too.')
+  assert.is(await tab.$$eval(`${rich} [onclick], ${rich} b`, (nodes) => nodes.length), 0)
+  assert.equal(dialogs, [])
+})
+
+check('a long path wraps before a slash, never inside a segment that fits', async ({tab, url}) => {
+  await tab.goto(url)
+  // Narrow enough that `/orders/{orderId}` cannot stay on one line beside its badge.
+  await tab.setViewportSize({width: 240, height: 900})
+  const lines = await tab.$eval('a.row#getOrder .path', (path) => {
+    const range = document.createRange()
+    const tops = new Map<number, string>()
+    for (const node of Array.from(path.childNodes)) {
+      range.selectNodeContents(node)
+      // A piece broken across lines has a box on each: name it by its boxes' tops, so the lines show the break.
+      const boxTops = [...new Set(Array.from(range.getClientRects()).filter((rect) => rect.width > 0).map((rect) => Math.round(rect.top)))]
+      if (boxTops.length === 0) continue
+      const top = boxTops.length === 1 ? boxTops[0] : -1
+      tops.set(top, (tops.get(top) ?? '') + (boxTops.length === 1 ? node.textContent : `[${node.textContent} broken]`))
+    }
+    return [...tops.values()]
+  })
+  assert.equal(lines, ['/orders', '/{orderId}'])
+})
+
 check('the findings counter filters to endpoints with findings', async ({tab, url}) => {
   await tab.goto(url)
   assert.is(await tab.textContent('#apipe-findings'), '⚠ 1 with findings')
