@@ -72,15 +72,14 @@ async function writeChunks(target: string, chunks: Iterable<Uint8Array>): Promis
 }
 
 /**
- * `JSON.stringify(value, null, 2) + '\n'` as UTF-8 chunks of about 256 K characters, serialized one member or item of
- * the top two levels at a time. As one string, the catalogue of a big API is megabytes, two bytes per character as
- * soon as one character is outside Latin-1 (a `’` in a description), and writing it needs a UTF-8 copy besides;
- * these pieces die young.
+ * `JSON.stringify(value, null, 2) + '\n'` as UTF-8 chunks of about 256 K characters. As one string, the catalogue of
+ * a big API is megabytes, two bytes per character as soon as one character is outside Latin-1 (a `’` in a
+ * description), and writing it needs a UTF-8 copy besides; these pieces die young.
  */
 export function* prettyJsonChunks(value: unknown): Generator<Buffer> {
   let pending: string[] = []
   let pendingLength = 0
-  for (const piece of jsonPieces(value, '', 2)) {
+  for (const piece of jsonPieces(value)) {
     pending.push(piece)
     pendingLength += piece.length
     if (pendingLength < 262_144) continue
@@ -92,28 +91,39 @@ export function* prettyJsonChunks(value: unknown): Generator<Buffer> {
   yield Buffer.from(pending.join(''))
 }
 
-function* jsonPieces(value: unknown, indent: string, levels: number): Generator<string> {
-  const isContainer = value !== null && typeof value === 'object' && typeof (value as {toJSON?: unknown}).toJSON !== 'function'
-  if (levels === 0 || !isContainer) {
-    // Raw newlines only ever separate tokens (inside strings they are `\n`), so nesting is a re-indent.
-    yield (JSON.stringify(value, null, 2) ?? 'null').replaceAll('\n', `\n${indent}`)
+/** Items of a top-level array serialized by one call: few native calls, each piece a few hundred K at most. */
+const itemsPerPiece = 64
+
+/**
+ * The pretty JSON of `value` in pieces: each member of a top-level object alone, and the items of a top-level
+ * array member `itemsPerPiece` at a time. Each piece is serialized natively by JSON.stringify already at its depth,
+ * wrapped in one or two arrays whose brackets are then cut off (`[[a, b]]` prints `a` and `b` four spaces in, as
+ * they sit in `{"endpoints": [a, b]}`), so no piece needs re-indenting.
+ */
+function* jsonPieces(value: unknown): Generator<string> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value) || typeof (value as {toJSON?: unknown}).toJSON === 'function') {
+    yield JSON.stringify(value, null, 2) ?? 'null'
     return
   }
-  const inner = `${indent}  `
-  const isArray = Array.isArray(value)
-  const entries = isArray
-    ? value.map((item): [string, unknown] => ['', item === undefined || typeof item === 'function' || typeof item === 'symbol' ? null : item])
-    : Object.entries(value).filter(([, item]) => item !== undefined && typeof item !== 'function' && typeof item !== 'symbol')
-  if (entries.length === 0) {
-    yield isArray ? '[]' : '{}'
+  const members = Object.entries(value).filter(([, item]) => item !== undefined && typeof item !== 'function' && typeof item !== 'symbol')
+  if (members.length === 0) {
+    yield '{}'
     return
   }
-  yield isArray ? '[' : '{'
-  for (const [index, [key, item]] of entries.entries()) {
-    yield `${index === 0 ? '' : ','}\n${inner}${isArray ? '' : `${JSON.stringify(key)}: `}`
-    yield* jsonPieces(item, inner, levels - 1)
+  for (const [index, [key, item]] of members.entries()) {
+    yield `${index === 0 ? '{' : ','}\n  ${JSON.stringify(key)}: `
+    if (!Array.isArray(item) || item.length === 0) {
+      // `[\n  <item>\n]`: the item two spaces in, as it sits in the object.
+      yield JSON.stringify([item], null, 2).slice(4, -2)
+      continue
+    }
+    for (let start = 0; start < item.length; start += itemsPerPiece) {
+      // `[\n  [\n    <items>\n  ]\n]`: the items four spaces in, as they sit in the member's array.
+      yield `${start === 0 ? '[' : ','}\n    ${JSON.stringify([item.slice(start, start + itemsPerPiece)], null, 2).slice(10, -6)}`
+    }
+    yield '\n  ]'
   }
-  yield `\n${indent}${isArray ? ']' : '}'}`
+  yield '\n}'
 }
 
 /** `target` relative to `cwd` when it is inside it, else absolute. */

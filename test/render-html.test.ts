@@ -3,7 +3,7 @@ import path from 'node:path'
 import {test} from 'uvu'
 import * as assert from 'uvu/assert'
 import {pipeline} from '../index.js'
-import renderHtml, {pagePath, renderPage} from '../plugins/render-html/index.js'
+import renderHtml, {pagePath, precompiledTemplate, renderPage} from '../plugins/render-html/index.js'
 import type {Catalogue, Endpoint} from '../schemas/types/endpoints.js'
 import {root} from './helpers/fixtures.js'
 
@@ -163,6 +163,11 @@ test('warnings become finding chips on their endpoints and a header counter', as
   const data = JSON.parse(/id="apipe-data">([\s\S]*?)<\/script>/.exec(html)![1])
   assert.equal(data.endpoints[4].findings, ['summary: Endpoint `patchOrder` has no summary'])
   assert.match(html, /<button id="apipe-findings"[^>]*>⚠ 1 with findings<\/button>/)
+})
+
+test('the page template compiled by the build is the one page.njk compiles to now', () => {
+  const built = readFileSync(path.join(root, 'dist', 'plugins', 'render-html', 'page.njk.cjs'), 'utf8')
+  assert.ok(built === precompiledTemplate(), 'dist/plugins/render-html/page.njk.cjs is stale: run npm run build')
 })
 
 test('render-html checks its options once, with an APIPE_ERR code', () => {

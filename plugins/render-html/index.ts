@@ -67,9 +67,41 @@ function withLayout(spec: Catalogue, options: Options): Catalogue {
   return {...spec, layout}
 }
 
+const environmentOptions = {autoescape: true, trimBlocks: true, lstripBlocks: true}
+const compiledPath = path.join(packageRoot, 'dist', 'plugins', 'render-html', 'page.njk.cjs')
+
+/**
+ * The page template compiled by nunjucks, as a CommonJS module that keeps the source it was compiled from; `npm run
+ * build` writes it to `dist/plugins/render-html/page.njk.cjs` (scripts/build-templates.js) so that a command does
+ * not run nunjucks' lexer, parser and compiler on every page.
+ */
+export function precompiledTemplate(): string {
+  const nunjucks = require('nunjucks') as typeof import('nunjucks')
+  const source = readFileSync(path.join(assetDir, 'page.njk'), 'utf8')
+  const env = new nunjucks.Environment(null, environmentOptions)
+  return nunjucks.precompileString(source, {
+    name: 'page.njk',
+    env,
+    wrapper: (templates) => {
+      const [{template}] = templates as unknown as Array<{template: string}>
+      return `module.exports = {source: ${JSON.stringify(source)}, template: (function () {\n${template}\n})()}\n`
+    }
+  })
+}
+
+/** The build-time compiled template, when it was compiled from `source`. */
+function compiledTemplate(source: string): object | undefined {
+  try {
+    const compiled = require(compiledPath) as {source: string; template: object}
+    return compiled.source === source ? compiled.template : undefined
+  } catch {
+    return undefined
+  }
+}
+
 function loadAssets() {
   const nunjucks = require('nunjucks') as typeof import('nunjucks')
-  const env = new nunjucks.Environment(null, {autoescape: true, trimBlocks: true, lstripBlocks: true})
+  const env = new nunjucks.Environment(null, environmentOptions)
   env.addFilter('plain', plainText)
   // Type descriptions of big APIs run to paragraphs; the page shows the first sentence (at most 200 characters).
   env.addFilter('lead', (text: string) => {
@@ -87,5 +119,11 @@ function loadAssets() {
     return new nunjucks.runtime.SafeString(markup.join(''))
   })
   const read = (name: string) => readFileSync(path.join(assetDir, name), 'utf8')
-  return {template: new nunjucks.Template(read('page.njk'), env, 'page.njk', true), css: read('page.css'), js: read('page.client.js')}
+  const source = read('page.njk')
+  const compiled = compiledTemplate(source)
+  // nunjucks takes compiled code as `{type: 'code', obj}` where its types say string.
+  const template = compiled
+    ? new nunjucks.Template({type: 'code', obj: compiled} as unknown as string, env, 'page.njk')
+    : new nunjucks.Template(source, env, 'page.njk', true)
+  return {template, css: read('page.css'), js: read('page.client.js')}
 }
