@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// The `pipe` command. The CLI is compiled to dist/ by `npm install` (the `prepare` script).
+// The `pipe` command. The CLI is compiled to dist/ and bundled into dist/bundle/ by `npm install` (the `prepare`
+// script).
 import {readFile} from 'node:fs/promises'
 import {setFlagsFromString} from 'node:v8'
 
@@ -21,6 +22,7 @@ if (args.length === 0 || (args.length === 1 && (args[0] === '--help' || args[0] 
   const colored = !process.env.NO_COLOR && process.stdout.isTTY
   process.stdout.write(await readFile(new URL(`../dist/cli/help${colored ? '.color' : ''}.txt`, import.meta.url)))
 } else {
-  const {main} = await import('../dist/cli/main.js')
+  // The CLI's own modules bundled into a few files (scripts/build-bundle.js): fewer files for Node to load.
+  const {main} = await import('../dist/bundle/main.js')
   process.exitCode = await main(args)
 }
