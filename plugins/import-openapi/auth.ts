@@ -1,6 +1,6 @@
 /**
  * `security` -> `auth`: the operation's requirements, else the document's. An empty requirement (`[]`, or `{}` among
- * them) is `none`. The first alternative names the scheme by kind: `http` bearer -> `bearer`, `http` basic and
+ * them) is `none`, keeping the schemes it also accepts in `x-auth-alternatives`. The first alternative names the scheme by kind: `http` bearer -> `bearer`, `http` basic and
  * Swagger `basic` -> `basic`, `apiKey` -> `api-key`, `oauth2`, `openIdConnect`, `mutualTLS` -> `mtls`; the other
  * alternatives go to `x-auth-alternatives`. A scheme that is not declared keeps its requirement's name.
  */
@@ -10,16 +10,15 @@ import {record, text} from './refs.js'
 export function authOf(document: Record<string, unknown>, operation: Record<string, unknown>): {auth?: string; alternatives?: string[]} {
   const requirements = Array.isArray(operation.security) ? operation.security : Array.isArray(document.security) ? document.security : undefined
   if (!requirements) return {}
-  if (requirements.length === 0 || requirements.some((requirement) => Object.keys(record(requirement)).length === 0)) {
-    return {auth: 'none'}
-  }
   const schemes = {...record(document.securityDefinitions), ...record(record(document.components).securitySchemes)}
   const kinds = requirements.map((requirement) => {
     const name = Object.keys(record(requirement))[0]
-    return kindOf(record(schemes[name]), name)
+    return name === undefined ? 'none' : kindOf(record(schemes[name]), name)
   })
-  const alternatives = [...new Set(kinds.slice(1))].filter((kind) => kind !== kinds[0])
-  return alternatives.length > 0 ? {auth: kinds[0], alternatives} : {auth: kinds[0]}
+  // Optional authentication (`{}` among the requirements) is open: `none`, with the schemes it accepts as alternatives.
+  const auth = kinds.length === 0 || kinds.includes('none') ? 'none' : kinds[0]
+  const alternatives = [...new Set(kinds)].filter((kind) => kind !== auth && kind !== 'none')
+  return alternatives.length > 0 ? {auth, alternatives} : {auth}
 }
 
 function kindOf(scheme: Record<string, unknown>, name: string): string {

@@ -91,7 +91,8 @@ export function openapiCatalogue(document: Record<string, unknown>, options: Opt
   }
   const info = record(document.info)
   const meta: Catalogue['meta'] = {title: text(info.title)?.trim() ?? 'API'}
-  if (text(info.version)) meta.version = String(info.version)
+  // `version: 1.2` unquoted in YAML is a number (the schema check warns): kept as JavaScript prints it.
+  if (text(info.version) || typeof info.version === 'number') meta.version = String(info.version)
   const baseUrl = baseUrlOf(document)
   if (baseUrl) meta.base_url = baseUrl
   meta.api_kind = 'rest'
@@ -124,10 +125,11 @@ function callbacks(context: Context, operation: Record<string, unknown>, parent:
       for (const method of methods) {
         if (!item[method]) continue
         const callbackOperation = record(item[method])
-        const named = text(callbackOperation.operationId) ? callbackOperation : {...callbackOperation, operationId: `${parent.id}${pascal(name)}`}
-        const event = operationEndpoint(context, method, expression, item, named, 'event')
-        if (!event.group && parent.group) event.group = parent.group
-        events.push(event)
+        // Without an id or tags of its own, a callback is named after its operation and sits in its group.
+        const named = {...callbackOperation}
+        if (!text(named.operationId)) named.operationId = `${parent.id}${pascal(name)}`
+        if (!(Array.isArray(named.tags) && named.tags.length > 0) && parent.group) named.tags = [parent.group]
+        events.push(operationEndpoint(context, method, expression, item, named, 'event'))
       }
     }
   }

@@ -36,7 +36,7 @@ export class SchemaTypes {
     const fallbackName = () => (typeof fallback === 'function' ? fallback() : fallback)
     if (schema.type === 'array' || (schema.items && !schema.properties)) return `${this.typeOf(schema.items, () => `${fallbackName()}Item`)}[]`
     // An unnamed primitive is its JSON type: answer before building a name for it.
-    const simple = typeof schema.type === 'string' ? schema.type : undefined
+    const simple = typeof schema.type === 'string' ? schema.type : schema.type === undefined && 'const' in schema ? constantType(schema) : undefined
     if (!name && simple && simple !== 'object' && simple !== 'array' && !schema.enum && !schema.oneOf && !schema.anyOf && !schema.allOf) return simple
     const typeName = name ?? pascal(fallbackName())
     if (this.types.has(typeName)) return typeName
@@ -56,7 +56,7 @@ export class SchemaTypes {
       this.types.get(typeName)!.fields = this.fieldsOf(schema, typeName, new Set())
       return typeName
     }
-    const primitive = typeof schema.type === 'string' ? schema.type : Array.isArray(schema.type) ? String(schema.type.find((type) => type !== 'null') ?? 'object') : 'object'
+    const primitive = typeof schema.type === 'string' ? schema.type : Array.isArray(schema.type) ? String(schema.type.find((type) => type !== 'null') ?? 'object') : constantType(schema)
     if (name) {
       const format = text(schema.format)
       this.types.set(name, {name, kind: 'scalar', description: [text(schema.description)?.trim(), `${primitive}${format ? ` (${format})` : ''}`].filter(Boolean).join(' — ')})
@@ -84,7 +84,8 @@ export class SchemaTypes {
       // A property named "" cannot be a field (its name would be empty); such keys are left out.
       if (name === '') continue
       const field: Field = {name, type: this.typeOf(property, () => `${owner}${pascal(name)}`), required: required.has(name)}
-      const description = text(this.refs.resolve(property).value?.description) ?? text(record(property).description)
+      // A description beside a `$ref` (OpenAPI 3.1 allows it) says what this property is: it wins over the target's.
+      const description = text(record(property).description) ?? text(this.refs.resolve(property).value?.description)
       if (description) field.description = description.trim()
       const existing = fields.findIndex((candidate) => candidate.name === name)
       if (existing === -1) fields.push(field)
@@ -97,4 +98,14 @@ export class SchemaTypes {
 function described(schema: Schema): {description?: string} {
   const description = text(schema.description)?.trim()
   return description ? {description} : {}
+}
+
+/** The JSON type of a schema without `type` that fixes its value (`const: book` -> `string`), else `object`. */
+function constantType(schema: Schema): string {
+  if (!('const' in schema)) return 'object'
+  const value = schema.const
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return 'array'
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number'
+  return typeof value === 'string' || typeof value === 'boolean' ? typeof value : 'object'
 }
