@@ -94,8 +94,12 @@
     return node
   }
 
-  var blockTags = /<\/?(p|div|ul|ol)\b[^>]*>|<li\b[^>]*>|<\/li>|<br\s*\/?>/gi
-  var inlinePattern = /`([^`]+)`|<code>([\s\S]*?)<\/code>|\*\*([^*]+)\*\*|<(strong|b)>([\s\S]*?)<\/\4>|\*([^*\s](?:[^*]*[^*\s])?)\*|<(em|i)>([\s\S]*?)<\/\7>|\[([^\]]+)\]\(((?:[^()\s]|\([^()\s]*\))+)(?:\s+"[^"]*")?\)|<a\s[^>]*?href="([^"]*)"[^>]*>([\s\S]*?)<\/a>|<(https?:\/\/[^>\s]+)>/gi
+  // Every repeat in these patterns is bounded or stops at a character it cannot cross, so that a hostile
+  // description (thousands of unclosed `<code>` or `<a href="`) costs time in proportion to its length.
+  var blockTags = /<\/?(p|div|ul|ol)\b[^>]{0,200}>|<li\b[^>]{0,200}>|<\/li>|<br\s*\/?>/gi
+  var inlinePattern = /`([^`]+)`|<code>([\s\S]{0,2000}?)<\/code>|\*\*([^*]+)\*\*|<(strong|b)>([\s\S]{0,2000}?)<\/\4>|\*([^*\s](?:[^*]*[^*\s])?)\*|<(em|i)>([\s\S]{0,2000}?)<\/\7>|\[([^\]]{1,500})\]\(((?:[^()\s]|\([^()\s]{0,200}\)){1,2000})(?:\s+"[^"]{0,500}")?\)|<a\s[^>]{0,200}?href="([^"]{0,2000})"[^>]{0,200}>([\s\S]{0,2000}?)<\/a>|<(https?:\/\/[^>\s]{1,2000})>/gi
+  // Longer descriptions are not prose: they are shown as the text they are.
+  var richTextLimit = 20000
   var entities = {amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0'}
 
   function decode(text) {
@@ -145,39 +149,43 @@
    */
   function richText(text) {
     var fragment = document.createDocumentFragment()
-    var source = ('\n' + text).replace(/\r\n?/g, '\n').replace(blockTags, function (tag) {
+    if (text.length > richTextLimit) {
+      fragment.appendChild(element('p', 'text', text))
+      return fragment
+    }
+    var source = text.replace(/\r\n?/g, '\n').replace(blockTags, function (tag) {
       var name = tag.toLowerCase()
       return name.indexOf('<li') === 0 ? '\n- ' : name.indexOf('<br') === 0 ? '\n' : name === '</li>' ? '' : '\n\n'
     })
-    var blocks = source.split(/\n```[^\n]*\n([\s\S]*?)\n```(?=\n|$)/)
-    blocks.forEach(function (block, index) {
-      if (index % 2 === 1) {
-        fragment.appendChild(element('pre')).appendChild(element('code', '', block))
-        return
+    var bullet = /^\s*([-*+]|\d+[.)])\s+/
+    var list, item, paragraph, code
+    source.split('\n').forEach(function (line) {
+      if (code) {
+        // Inside a fence until a line that closes it.
+        if (/^\s*```/.test(line)) code = undefined
+        else code.textContent += (code.textContent ? '\n' : '') + line
+      } else if (/^\s*```/.test(line)) {
+        list = item = paragraph = undefined
+        code = fragment.appendChild(element('pre')).appendChild(element('code'))
+      } else if (line.trim() === '') {
+        list = item = paragraph = undefined
+      } else if (bullet.test(line)) {
+        if (!list) fragment.appendChild((list = element(/^\s*\d/.test(line) ? 'ol' : 'ul')))
+        item = list.appendChild(element('li'))
+        paragraph = undefined
+        inline(line.replace(bullet, '').trim(), item)
+      } else if (item && /^\s/.test(line)) {
+        item.appendChild(document.createTextNode(' '))
+        inline(line.trim(), item)
+      } else if (paragraph) {
+        paragraph.appendChild(document.createTextNode(' '))
+        inline(line.trim(), paragraph)
+      } else {
+        list = item = undefined
+        var heading = /^#{1,6}\s+/.test(line)
+        paragraph = fragment.appendChild(element('p', heading ? 'heading' : ''))
+        inline(line.replace(/^#{1,6}\s+/, '').trim(), paragraph)
       }
-      var bullet = /^\s*([-*+]|\d+[.)])\s+/
-      var list, item, paragraph
-      block.split('\n').forEach(function (line) {
-        if (line.trim() === '') {
-          list = item = paragraph = undefined
-        } else if (bullet.test(line)) {
-          if (!list) fragment.appendChild((list = element(/^\s*\d/.test(line) ? 'ol' : 'ul')))
-          item = list.appendChild(element('li'))
-          paragraph = undefined
-          inline(line.replace(bullet, '').trim(), item)
-        } else if (item && /^\s/.test(line)) {
-          item.appendChild(document.createTextNode(' '))
-          inline(line.trim(), item)
-        } else if (paragraph) {
-          paragraph.appendChild(document.createTextNode(' '))
-          inline(line.trim(), paragraph)
-        } else {
-          list = item = undefined
-          var heading = /^#{1,6}\s+/.test(line)
-          paragraph = fragment.appendChild(element('p', heading ? 'heading' : ''))
-          inline(line.replace(/^#{1,6}\s+/, '').trim(), paragraph)
-        }
-      })
     })
     return fragment
   }

@@ -18,7 +18,8 @@ const payloads = [
   '"><svg onload=alert("svg")>',
   "javascript:alert('url')",
   '{{ 7*7 }}<iframe src="javascript:alert(1)">',
-  "'-alert('quote')-'"
+  "'-alert('quote')-'",
+  "[markdown](javascript:alert('md')) <a href=\"javascript:alert('a')\">a</a> <a href=\"https://x.example\" onclick=\"alert('click')\">b</a>"
 ]
 const p = (index: number) => payloads[index % payloads.length]
 
@@ -46,7 +47,7 @@ test('hostile strings render inert; a javascript: repository is not linked', asy
       params: [{name: p(index), in: 'query', type: p(index + 1), description: p(index + 2)}],
       response: 'Thing',
       sources: [{file: p(index), line: 3}]
-    })),
+    })).concat([{id: 'long', method: 'GET', path: '/long', group: 'g', summary: 'Long', description: `${'<code>'.repeat(3400)}${p(6)}`} as never]),
     types: [{name: 'Thing', kind: 'object', description: p(0), fields: [{name: p(1), type: p(2), description: p(3)}]}]
   }
   const dir = mkdtempSync(path.join(os.tmpdir(), 'apipe-hostile-page-'))
@@ -70,6 +71,9 @@ test('hostile strings render inert; a javascript: repository is not linked', asy
       await tab.click(`a.row#e${index}`)
       await tab.waitForTimeout(50)
     }
+    // Past 20,000 characters a description is shown as the text it is, not read for marks.
+    await tab.click('a.row#long')
+    assert.is(await tab.$$eval('#apipe-details .rich > *', (nodes) => nodes.map((node) => `${node.tagName}.${node.className}`).join()), 'P.text')
     await tab.fill('input[type=search]', p(1))
     await tab.keyboard.press('Enter')
     await tab.goto(`${url}#${encodeURIComponent(p(0))}`)

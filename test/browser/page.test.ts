@@ -144,9 +144,10 @@ check('a summary with <script> and <img onerror> executes nothing and shows as t
 check('a description in CommonMark or HTML renders as rich text, with web links only and no markup of its own', async ({tab, url, dialogs}) => {
   await tab.goto(`${url}#createOrder`)
   const rich = '#apipe-details .rich'
-  assert.equal(await tab.$$eval(`${rich} > *`, (nodes) => nodes.map((node) => node.tagName)), ['P', 'UL', 'P'])
+  assert.equal(await tab.$$eval(`${rich} > *`, (nodes) => nodes.map((node) => node.tagName)), ['P', 'UL', 'PRE', 'P'])
+  assert.is(await tab.textContent(`${rich} pre code`), '{"items": ["<sku>"]}')
   assert.is(await tab.textContent(`${rich} strong`), 'current customer')
-  assert.equal(await tab.$$eval(`${rich} code`, (nodes) => nodes.map((node) => node.textContent)), ['POST /orders', 'EUR'])
+  assert.equal(await tab.$$eval(`${rich} :not(pre) > code`, (nodes) => nodes.map((node) => node.textContent)), ['POST /orders', 'EUR'])
   assert.equal(await tab.$$eval(`${rich} li`, (nodes) => nodes.map((node) => node.textContent)), ['Items must be in stock', 'Totals are in EUR'])
   assert.equal(await tab.$$eval(`${rich} a`, (links) => links.map((link) => [link.textContent, link.getAttribute('href'), link.rel])), [['ordering guide', 'https://docs.shop.example/orders', 'noopener noreferrer']])
   assert.is(await tab.textContent(`${rich} > p:last-child`), 'Relative links and scripts stay text & <b onclick="alert(4)">tags</b> too.')
