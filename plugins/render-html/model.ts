@@ -186,9 +186,10 @@ const characterReferences: Record<string, string> = {amp: '&', lt: '<', gt: '>',
  * their text and emphasis its words. The details panel shows the whole description as rich text instead.
  */
 export function plainText(text: string): string {
+  // Each repeat below is bounded or stops at a character it cannot cross: time in proportion to the text's length.
   return text
     .replace(/<\/?[a-z][a-z0-9-]*(?:\s[^<>]*)?\/?>/gi, ' ')
-    .replace(/!?\[([^\]]*)\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+"[^"]*")?\)/g, '$1')
+    .replace(/!?\[([^\][]{0,500})\]\((?:[^()\s]|\([^()\s]{0,200}\)){0,2000}(?:\s+"[^"]{0,500}")?\)/g, '$1')
     .replace(/(\*\*|__)(?=\S)([^*_]*?\S)\1/g, '$2')
     .replace(/`([^`]+)`/g, '$1')
     .replace(/&(amp|lt|gt|quot|apos|nbsp);/g, (_, name: string) => characterReferences[name])

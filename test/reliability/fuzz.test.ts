@@ -146,7 +146,7 @@ test('mutated and truncated OpenAPI documents from the corpus never crash the im
   )
 })
 
-test('extreme inputs: deep nesting, huge strings, $ref cycles, bad bytes, empty and truncated files', async () => {
+test('extreme inputs: deep nesting, huge strings, unclosed markup, $ref cycles, bad bytes, empty and truncated files', async () => {
   const deep = `${'['.repeat(10_000)}${']'.repeat(10_000)}`
   const deepObject = `${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}`
   const huge = JSON.stringify({schema_version: 1, diagram_type: 'endpoints', meta: {title: 'x'.repeat(5_000_000)}, endpoints: [{id: 'a', method: 'GET', path: '/'.repeat(100_000)}]})
@@ -156,6 +156,16 @@ test('extreme inputs: deep nesting, huge strings, $ref cycles, bad bytes, empty 
     paths: {'/a': {get: {responses: {200: {description: 'ok', content: {'application/json': {schema: {$ref: '#/components/schemas/A'}}}}}}}, '/b': {$ref: '#/paths/~1b'}},
     components: {schemas: {A: {$ref: '#/components/schemas/B'}, B: {$ref: '#/components/schemas/A'}, Self: {$ref: '#/components/schemas/Self'}}}
   })
+  // Unclosed markup in every description the page reduces to plain text: its patterns must stay linear.
+  const markup = (index: number) => ['['.repeat(100_000), '<a '.repeat(60_000), '**a'.repeat(60_000), '[a]('.repeat(50_000), '`a'.repeat(80_000)][index % 5]
+  const unclosed = JSON.stringify({
+    schema_version: 1,
+    diagram_type: 'endpoints',
+    meta: {title: 'Markup', description: markup(0)},
+    groups: [{id: 'g', description: markup(1)}],
+    endpoints: [{id: 'a', method: 'GET', path: '/a', group: 'g', summary: 'A', description: markup(2)}],
+    types: Array.from({length: 5}, (_, index) => ({name: `T${index}`, description: markup(index)}))
+  })
   const bytes = new Uint8Array([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0xc3, 0x28, 0x7d])
   const cases: Array<[Stage, string, string | Uint8Array]> = [
     ['validate', 'deep.json', deep],
@@ -163,6 +173,7 @@ test('extreme inputs: deep nesting, huge strings, $ref cycles, bad bytes, empty 
     ['openapi', 'deep.json', deepObject],
     ['catalogue', 'huge.endpoints.json', huge],
     ['sentences', 'huge.endpoints.json', huge],
+    ['catalogue', 'markup.endpoints.json', unclosed],
     ['openapi', 'cycles.json', cycle],
     ['validate', 'bytes.json', bytes],
     ['openapi', 'bytes.yaml', bytes],
