@@ -205,7 +205,7 @@ export function plainText(text: string): string {
  */
 export function pathParts(path: string): Array<{text: string; param: boolean}> {
   const parts: Array<{text: string; param: boolean}> = []
-  for (const piece of path.split(/(\{[^}]*\})/)) {
+  for (const piece of path.split(/(\{[^{}]*\})/)) {
     if (!piece) continue
     if (/^\{.*\}$/.test(piece)) parts.push({text: piece, param: true})
     else for (const text of piece.split(/(?=\/)/)) parts.push({text, param: false})

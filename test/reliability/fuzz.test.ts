@@ -156,14 +156,19 @@ test('extreme inputs: deep nesting, huge strings, unclosed markup, $ref cycles, 
     paths: {'/a': {get: {responses: {200: {description: 'ok', content: {'application/json': {schema: {$ref: '#/components/schemas/A'}}}}}}}, '/b': {$ref: '#/paths/~1b'}},
     components: {schemas: {A: {$ref: '#/components/schemas/B'}, B: {$ref: '#/components/schemas/A'}, Self: {$ref: '#/components/schemas/Self'}}}
   })
-  // Unclosed markup in every description the page reduces to plain text: its patterns must stay linear.
+  // Unclosed markup in descriptions and paths, which the page and the route check read with patterns: they must
+  // stay linear.
   const markup = (index: number) => ['['.repeat(100_000), '<a '.repeat(60_000), '**a'.repeat(60_000), '[a]('.repeat(50_000), '`a'.repeat(80_000)][index % 5]
   const unclosed = JSON.stringify({
     schema_version: 1,
     diagram_type: 'endpoints',
     meta: {title: 'Markup', description: markup(0)},
     groups: [{id: 'g', description: markup(1)}],
-    endpoints: [{id: 'a', method: 'GET', path: '/a', group: 'g', summary: 'A', description: markup(2)}],
+    endpoints: [
+      {id: 'a', method: 'GET', path: '/a', group: 'g', summary: 'A', description: markup(2)},
+      {id: 'b', method: 'GET', path: '{'.repeat(100_000), summary: 'B'},
+      {id: 'c', method: 'GET', path: '/{'.repeat(50_000), summary: 'C'}
+    ],
     types: Array.from({length: 5}, (_, index) => ({name: `T${index}`, description: markup(index)}))
   })
   const bytes = new Uint8Array([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0xc3, 0x28, 0x7d])

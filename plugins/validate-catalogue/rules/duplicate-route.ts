@@ -9,7 +9,7 @@ import {endpointsOf, text} from '../walk.js'
 
 /** The route key of an endpoint: method and path with placeholders blanked and no trailing slash. */
 export function routeKey(method: string, path: string): string {
-  const normalized = path.replace(/\{[^}]*\}/g, '{}').replace(/\/:[^/]+/g, '/{}').replace(/(.)\/+$/, '$1')
+  const normalized = path.replace(/\{[^{}]*\}/g, '{}').replace(/\/:[^/]+/g, '/{}').replace(/(.)\/+$/, '$1')
   return `${method.toUpperCase()} ${normalized}`
 }
 
