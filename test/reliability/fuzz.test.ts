@@ -167,7 +167,8 @@ test('extreme inputs: deep nesting, huge strings, unclosed markup, $ref cycles, 
     endpoints: [
       {id: 'a', method: 'GET', path: '/a', group: 'g', summary: 'A', description: markup(2)},
       {id: 'b', method: 'GET', path: '{'.repeat(100_000), summary: 'B'},
-      {id: 'c', method: 'GET', path: '/{'.repeat(50_000), summary: 'C'}
+      {id: 'c', method: 'GET', path: '/{'.repeat(50_000), summary: 'C'},
+      {id: 'd', method: 'GET', path: `a${'/'.repeat(100_000)}b`, summary: 'D'}
     ],
     types: Array.from({length: 5}, (_, index) => ({name: `T${index}`, description: markup(index)}))
   })

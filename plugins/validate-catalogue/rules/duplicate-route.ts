@@ -9,8 +9,11 @@ import {endpointsOf, text} from '../walk.js'
 
 /** The route key of an endpoint: method and path with placeholders blanked and no trailing slash. */
 export function routeKey(method: string, path: string): string {
-  const normalized = path.replace(/\{[^{}]*\}/g, '{}').replace(/\/:[^/]+/g, '/{}').replace(/(.)\/+$/, '$1')
-  return `${method.toUpperCase()} ${normalized}`
+  const normalized = path.replace(/\{[^{}]*\}/g, '{}').replace(/\/:[^/]+/g, '/{}')
+  // Trailing slashes cut by hand: a pattern anchored at the end retries from every slash of a long run.
+  let end = normalized.length
+  while (end > 1 && normalized[end - 1] === '/') end--
+  return `${method.toUpperCase()} ${normalized.slice(0, end)}`
 }
 
 export const duplicateRoute = defineRule<CatalogueTree>({id: 'duplicate-route', severity: 'warn'}, (tree, _file, report) => {
