@@ -12,7 +12,7 @@ const temp = () => mkdtempSync(path.join(os.tmpdir(), 'apipe-import-'))
 test('pipe import openapi writes the catalogue and says what it wrote', async () => {
   const output = path.join(temp(), 'pets.endpoints.json')
   const result = await runPipe(['import', 'openapi', fixture('import-openapi', 'v2-swagger', 'input.json'), output])
-  assert.equal(result, {code: 0, stdout: `Wrote ${output} (3 endpoints, 1 types)\n`, stderr: ''})
+  assert.equal(result, {code: 0, stdout: `Wrote ${output} (4 endpoints, 3 types)\n`, stderr: ''})
   assert.is(readFileSync(output, 'utf8'), readFileSync(fixture('import-openapi', 'v2-swagger', 'output.endpoints.json'), 'utf8'))
 })
 
