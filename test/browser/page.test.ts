@@ -231,6 +231,8 @@ check('printed, the page drops search, details and footer, and shows every row',
   assert.equal(shown.filter((display) => display !== 'none' && display !== 'absent'), [], `displays: ${shown.join(', ')}`)
   const hiddenRows = await tab.$$eval('.rows li', (rows) => rows.filter((row) => row.getBoundingClientRect().height === 0).length)
   assert.is(hiddenRows, 0, 'rows filtered on screen are printed')
+  const skipped = await tab.$$eval('.card, .rows li, .dashboard, .types', (nodes) => nodes.filter((node) => getComputedStyle(node).contentVisibility !== 'visible').length)
+  assert.is(skipped, 0, 'nothing is skipped as off screen on paper')
   await tab.emulateMedia({media: 'screen'})
 })
 
