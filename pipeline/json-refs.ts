@@ -27,6 +27,8 @@ export interface Resolved {
 export class JsonRefs {
   private readonly documents = new Map<string, unknown>()
   private readonly homes = new WeakMap<object, string>()
+  /** The target and name of each `file#pointer` followed so far: big documents point at the same schemas thousands of times. */
+  private readonly targets = new Map<string, {node: unknown; name: string | undefined}>()
   private readonly rootFile: string
 
   constructor(root: unknown, rootFile: string | undefined) {
@@ -38,7 +40,7 @@ export class JsonRefs {
   resolve(node: unknown): Resolved {
     let current = node
     let name: string | undefined
-    const seen = new Set<string>()
+    let seen: Set<string> | undefined
     while (current && typeof current === 'object' && typeof (current as Node).$ref === 'string') {
       const ref = (current as {$ref: string}).$ref
       if (/^[a-z][\w+.-]*:\/\//i.test(ref)) {
@@ -47,10 +49,16 @@ export class JsonRefs {
       const [target, pointer = ''] = ref.split('#')
       const file = target ? path.resolve(path.dirname(this.homes.get(current as object) ?? this.rootFile), target) : (this.homes.get(current as object) ?? this.rootFile)
       const key = `${file}#${pointer}`
+      seen ??= new Set()
       if (seen.has(key)) return {value: undefined, name, missing: ref}
       seen.add(key)
-      name = lastSegment(pointer) || (target ? path.basename(target).replace(/\.\w+$/, '') : name)
-      current = this.at(this.load(file), pointer)
+      let step = this.targets.get(key)
+      if (!step) {
+        step = {node: this.at(this.load(file), pointer), name: lastSegment(pointer) || (target ? path.basename(target).replace(/\.\w+$/, '') : undefined)}
+        this.targets.set(key, step)
+      }
+      name = step.name ?? name
+      current = step.node
       if (current === undefined || current === null) return {value: undefined, name, missing: ref}
     }
     return {value: current && typeof current === 'object' ? (current as Node) : undefined, name}
