@@ -102,6 +102,17 @@ function compiledTemplate(source: string): object | undefined {
 function loadAssets() {
   const nunjucks = require('nunjucks') as typeof import('nunjucks')
   const env = new nunjucks.Environment(null, environmentOptions)
+  // Markup repeated thousands of times on a big page is built by filters, which escape every value they print:
+  // a loop in the template costs nunjucks a frame and seven loop variables per item.
+  const escape = env.getFilter('escape') as (text: string) => string
+  // A row's path: `{params}` highlighted, and `<wbr>` where a long path may wrap (before a `/`).
+  env.addFilter('pathMarkup', (path: string) => {
+    const markup = pathParts(path).map((part, index) => {
+      if (part.param) return `<span class="param">${escape(part.text)}</span>`
+      return (index > 0 && part.text.startsWith('/') ? '<wbr>' : '') + escape(part.text)
+    })
+    return new nunjucks.runtime.SafeString(markup.join(''))
+  })
   // A type's fields as bare table rows (name, type, `required`): Stripe's types have 8,377 fields in all.
   env.addFilter('fieldRows', (fields: Array<{name: string; type?: string; required?: boolean}>) => {
     const rows = fields.map((field) => `<tr><th>${escape(field.name)}<td>${escape(field.type ?? '')}<td>${field.required ? 'required' : ''}`)
@@ -112,17 +123,6 @@ function loadAssets() {
   env.addFilter('lead', (text: string) => {
     const sentence = /^[\s\S]*?[.!?](?=\s|$)/.exec(text.trim())?.[0] ?? text.trim()
     return sentence.length > 200 ? `${sentence.slice(0, 199).trimEnd()}…` : sentence
-  })
-  // Markup repeated thousands of times on a big page is built by filters, which escape every value they print:
-  // a loop in the template costs nunjucks a frame and seven loop variables per item.
-  // A row's path: `{params}` highlighted, and `<wbr>` where a long path may wrap (before a `/`).
-  const escape = env.getFilter('escape') as (text: string) => string
-  env.addFilter('pathMarkup', (path: string) => {
-    const markup = pathParts(path).map((part, index) => {
-      if (part.param) return `<span class="param">${escape(part.text)}</span>`
-      return (index > 0 && part.text.startsWith('/') ? '<wbr>' : '') + escape(part.text)
-    })
-    return new nunjucks.runtime.SafeString(markup.join(''))
   })
   const read = (name: string) => readFileSync(path.join(assetDir, name), 'utf8')
   const source = read('page.njk')

@@ -92,9 +92,10 @@ export function pageModel(spec: Catalogue, file: VFile): PageModel {
 }
 
 /**
- * What the page script needs beyond the rows it can read, for `views` in the order of the rows on the page (method, path, summary are in the markup): empty fields
- * are left out and params are stored once in a table, since large APIs repeat the same params on hundreds of
- * endpoints (Kubernetes: `pretty`, `namespace`, …). This keeps a 1,000-endpoint page well under 1.5 MB.
+ * What the page script needs beyond the rows it can read (method, path, summary are in the markup), for `views` in
+ * the order of the rows on the page: empty fields are left out and params are stored once in a table, since large
+ * APIs repeat the same params on hundreds of endpoints (Kubernetes: `pretty`, `namespace`, …). This keeps a
+ * 1,000-endpoint page well under 1.5 MB.
  */
 function clientData(spec: Catalogue, views: EndpointView[], typeNames: Set<string>) {
   const params: unknown[] = []

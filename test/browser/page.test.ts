@@ -149,7 +149,7 @@ check('a description in CommonMark or HTML renders as rich text, with web links 
   assert.is(await tab.textContent(`${rich} strong`), 'current customer')
   assert.equal(await tab.$$eval(`${rich} :not(pre) > code`, (nodes) => nodes.map((node) => node.textContent)), ['POST /orders', 'EUR'])
   assert.equal(await tab.$$eval(`${rich} li`, (nodes) => nodes.map((node) => node.textContent)), ['Items must be in stock', 'Totals are in EUR'])
-  assert.equal(await tab.$$eval(`${rich} a`, (links) => links.map((link) => [link.textContent, link.getAttribute('href'), link.rel])), [['ordering guide', 'https://docs.shop.example/orders', 'noopener noreferrer']])
+  assert.equal(await tab.$$eval(`${rich} a`, (links) => links.map((link) => [link.textContent, link.getAttribute('href'), link.getAttribute('rel')])), [['ordering guide', 'https://docs.shop.example/orders', 'noopener noreferrer']])
   assert.is(await tab.textContent(`${rich} > p:last-child`), 'Relative links and scripts stay text & <b onclick="alert(4)">tags</b> too.')
   assert.is(await tab.$$eval(`${rich} [onclick], ${rich} b`, (nodes) => nodes.length), 0)
   assert.equal(dialogs, [])
