@@ -110,6 +110,18 @@ test('group cards are dealt into the layout columns, each to the shortest column
   assert.equal(columns.map((column) => [...column[1].matchAll(/data-group="([^"]+)"/g)].map((match) => match[1])), [['orders', 'events'], ['customers', 'graphql', 'default']])
 })
 
+test('a group far longer than a column\'s share is cut into consecutive cards, one a column, marked continued', () => {
+  const untagged = Array.from({length: 120}, (_, index) => ({id: `e${index}`, method: 'GET' as const, path: `/e${index}`, summary: 'E'}))
+  const html = renderPage(catalogue([...untagged, {id: 'pet', method: 'GET', path: '/pet', summary: 'P', group: 'pets'}], {groups: [{id: 'pets', description: 'Pets'}], layout: {columns: 3}}))
+  const cards = [...html.matchAll(/<article class="card" data-group="([^"]+)">\s*<h2>([^<]*)<span class="count">([^<]*)<\/span><\/h2>([\s\S]*?)<\/article>/g)]
+  // Page order is column by column: the three cards of `default` in consecutive columns, the first under `pets`.
+  assert.equal(cards.map((card) => [card[1], card[3], count(card[4], /<a class="row/)]), [['pets', '1', 1], ['default', '120', 40], ['default', 'continued', 40], ['default', 'continued', 40]])
+  const ids = [...html.matchAll(/<a class="row[^"]*" id="([^"]+)"/g)].map((match) => match[1])
+  assert.equal(ids.filter((id) => id !== 'pet'), untagged.map((endpoint) => endpoint.id), 'the cards keep the group\'s order')
+  // A group under 40 endpoints, or under about twice a column's share, stays one card.
+  assert.is(count(renderPage(catalogue(untagged.slice(0, 39), {layout: {columns: 3}})), /<article class="card"/), 1)
+})
+
 test('layout: columns and card width reach the masonry; 1 and 4 columns', () => {
   assert.match(renderPage(shop), /style="--columns: 2; --card-width: 460px"/)
   const one = renderPage(catalogue([{id: 'a', method: 'GET', path: '/a', summary: 'A'}], {layout: {columns: 1}}))

@@ -31,6 +31,10 @@ export interface GroupView {
   label: string
   description: string | undefined
   endpoints: EndpointView[]
+  /** Set on the cards of a group cut into several: the endpoints of the whole group. */
+  total?: number
+  /** Set on every card of a cut group but its first. */
+  continued?: boolean
 }
 
 /** A table of the dashboard, with the endpoints that name it. */
@@ -149,17 +153,50 @@ function compact(record: Record<string, unknown>): Record<string, unknown> {
 /**
  * Deal cards into columns, each to the column with the fewest rows so far, in group order. Done here rather than
  * with CSS multi-column layout: a search that hides rows then re-lays out one column, not the whole page (on the
- * 1,123-endpoint Kubernetes page, CSS columns cost hundreds of milliseconds per change).
+ * 1,123-endpoint Kubernetes page, CSS columns cost hundreds of milliseconds per change). The cards of a cut group
+ * (see {@link cutGroup}) go to consecutive columns, left to right, where the tallest of them ends highest.
  */
 function masonry(groups: GroupView[], count: number): GroupView[][] {
-  const columns: GroupView[][] = Array.from({length: Math.min(count, Math.max(groups.length, 1))}, () => [])
+  const share = groups.reduce((sum, group) => sum + group.endpoints.length, 0) / count
+  const cards = groups.map((group) => cutGroup(group, share, count))
+  const columns: GroupView[][] = Array.from({length: Math.min(count, Math.max(cards.flat().length, 1))}, () => [])
   const heights = columns.map(() => 0)
-  for (const group of groups) {
-    const shortest = heights.indexOf(Math.min(...heights))
-    columns[shortest].push(group)
-    heights[shortest] += group.endpoints.length + 3
+  const place = (card: GroupView, column: number) => {
+    columns[column].push(card)
+    heights[column] += card.endpoints.length + 3
+  }
+  for (const parts of cards) {
+    if (parts.length === 1) {
+      place(parts[0], heights.indexOf(Math.min(...heights)))
+      continue
+    }
+    let start = 0
+    let lowest = Infinity
+    for (let first = 0; first + parts.length <= columns.length; first++) {
+      const tallest = Math.max(...parts.map((part, index) => heights[first + index] + part.endpoints.length))
+      if (tallest < lowest) [start, lowest] = [first, tallest]
+    }
+    parts.forEach((part, index) => place(part, start + index))
   }
   return columns
+}
+
+/**
+ * A group of at least 40 endpoints that holds about twice a column's `share` of all rows, or more, is cut into
+ * consecutive cards of equal length (one a column at most), so that an API without tags, all of it in `default`
+ * (Stripe: 417 endpoints), fills the columns instead of one narrow card beside empty ones.
+ */
+function cutGroup(group: GroupView, share: number, count: number): GroupView[] {
+  const parts = Math.min(count, Math.round(group.endpoints.length / share))
+  if (parts < 2 || group.endpoints.length < 40) return [group]
+  const size = Math.ceil(group.endpoints.length / parts)
+  return Array.from({length: parts}, (_, part) => ({
+    ...group,
+    description: part === 0 ? group.description : undefined,
+    endpoints: group.endpoints.slice(part * size, (part + 1) * size),
+    total: group.endpoints.length,
+    continued: part > 0
+  }))
 }
 
 function endpointView(endpoint: Endpoint, index: number, findings: string[]): EndpointView {
