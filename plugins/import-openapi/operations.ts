@@ -4,6 +4,7 @@
  * `tags`; path-level params merged with the operation's; cookie params kept as `header` with `x-in: cookie`;
  * numeric response codes as `status`, sorted; the JSON request body (else the first body) as `request`; the first 2xx
  * JSON response (else the first 2xx body) as `response`. Swagger 2 `body` and `formData` params feed the request.
+ * An event (webhook, callback) has one type, its payload: the body sent to the subscriber, as `response`.
  */
 import type {Endpoint, Param} from '../../schemas/types/endpoints.js'
 import {authOf} from './auth.js'
@@ -37,10 +38,16 @@ export function operationEndpoint(context: Context, method: string, path: string
   if (status.length > 0) endpoint.status = status
   const {params, bodyParams} = parameters(context, item, operation)
   if (params.length > 0) endpoint.params = params
-  const request = requestType(context, operation, bodyParams, id)
-  if (request) endpoint.request = request
-  const response = responseType(context, operation, id)
-  if (response) endpoint.response = response
+  if (kind === 'event') {
+    // An event's payload is the body the API sends to its subscribers: its `response`, as AsyncAPI events have it.
+    const payload = requestType(context, operation, bodyParams, id, 'Payload') ?? responseType(context, operation, id)
+    if (payload) endpoint.response = payload
+  } else {
+    const request = requestType(context, operation, bodyParams, id, 'Request')
+    if (request) endpoint.request = request
+    const response = responseType(context, operation, id)
+    if (response) endpoint.response = response
+  }
   if (operation.deprecated === true) endpoint.deprecated = true
   if (tags.length > 1) endpoint.tags = tags.slice(1)
   return endpoint
@@ -72,13 +79,14 @@ function parameters(context: Context, item: Record<string, unknown>, operation: 
   return {params, bodyParams}
 }
 
-function requestType(context: Context, operation: Record<string, unknown>, bodyParams: Array<Record<string, unknown>>, id: string): string | undefined {
+/** The type of the request body; an inline schema is named `<Id><suffix>` (`CreatePetRequest`, `PetAddedPayload`). */
+function requestType(context: Context, operation: Record<string, unknown>, bodyParams: Array<Record<string, unknown>>, id: string, suffix: string): string | undefined {
   const body = bodyParams.find((parameter) => parameter.in === 'body')
-  if (body?.schema) return context.types.typeOf(body.schema, `${pascal(id)}Request`)
+  if (body?.schema) return context.types.typeOf(body.schema, `${pascal(id)}${suffix}`)
   const requestBody = context.refs.resolve(operation.requestBody)
   const schema = preferredSchema(context, requestBody.value?.content)
   if (schema === undefined) return undefined
-  return context.types.typeOf(schema, requestBody.name ?? `${pascal(id)}Request`)
+  return context.types.typeOf(schema, requestBody.name ?? `${pascal(id)}${suffix}`)
 }
 
 function responseType(context: Context, operation: Record<string, unknown>, id: string): string | undefined {
