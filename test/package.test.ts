@@ -30,6 +30,17 @@ test('package.json pins exact versions and declares the contract of the package'
   }
 })
 
+test('the published package holds what pipe reads at run time, built, and no tests or fixtures', () => {
+  // dist/ and the compiled validators are ignored by git, which npm would follow without `files`.
+  const result = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {cwd: root, encoding: 'utf8'})
+  assert.is(result.status, 0, result.stderr)
+  const files = new Set((JSON.parse(result.stdout) as Array<{files: Array<{path: string}>}>)[0].files.map((file) => file.path))
+  for (const needed of ['bin/pipe.js', 'dist/bundle/main.js', 'dist/cli/help.txt', 'dist/index.js', 'dist/runtime/index.js', 'dist/plugins/render-html/page.njk.cjs', 'plugins/render-html/page.njk', 'plugins/render-html/page.css', 'plugins/render-html/page.client.js', 'schemas/endpoints.schema.json', 'schemas/validators/endpoints.cjs', 'schemas/validators/openapi-3.0.cjs', 'docs/rules.md']) {
+    assert.ok(files.has(needed), `${needed} is in the package`)
+  }
+  assert.equal([...files].filter((file) => /^(test|fixtures|bench|examples|scratch)\//.test(file)), [])
+})
+
 test('every property in the catalogue schema has a description', () => {
   const schema = JSON.parse(readFileSync(path.join(root, 'schemas', 'endpoints.schema.json'), 'utf8'))
   const missing: string[] = []
