@@ -63,10 +63,15 @@ test('path params are highlighted, auth is a lock chip, and `none` draws nothing
   assert.not.match(row(html, 'order'), /chip lock/)
 })
 
-test('a path may wrap before each slash after the first, not inside a segment', () => {
-  const html = renderPage(catalogue([{id: 'a', method: 'GET', path: '/v1/accounts/{id}/bank_accounts'}, {id: 'b', method: 'EVENT', path: 'orders.<placed>'}]))
+test('a path may wrap before each slash after the first and after a dot, not inside a word', () => {
+  const html = renderPage(catalogue([
+    {id: 'a', method: 'GET', path: '/v1/accounts/{id}/bank_accounts'},
+    {id: 'b', method: 'EVENT', path: 'orders.<placed>'},
+    {id: 'c', method: 'GET', path: '/apis/apps.k8s.io/{a.b}/x'}
+  ]))
   assert.match(row(html, 'a'), /<span class="path">\/v1<wbr>\/accounts<wbr>\/<span class="param">\{id\}<\/span><wbr>\/bank_accounts<\/span>/)
-  assert.match(row(html, 'b'), /<span class="path">orders\.&lt;placed&gt;<\/span>/)
+  assert.match(row(html, 'b'), /<span class="path">orders\.<wbr>&lt;placed&gt;<\/span>/)
+  assert.match(row(html, 'c'), /<span class="path">\/apis<wbr>\/apps\.<wbr>k8s\.<wbr>io<wbr>\/<span class="param">\{a\.b\}<\/span><wbr>\/x<\/span>/)
 })
 
 test('up to four status chips, coloured by class, then a +N chip', () => {
@@ -86,14 +91,15 @@ test('text from the spec is escaped', () => {
   assert.match(health, /Health check &lt;script&gt;alert\(1\)&lt;\/script&gt; &lt;img src=x onerror=alert\(2\)&gt;/)
   const data = /<script type="application\/json" id="apipe-data">([\s\S]*?)<\/script>/.exec(renderPage(shop))![1]
   assert.not.match(data, /<\/script/i)
-  assert.ok(JSON.parse(data).endpoints.some((endpoint: {id: string}) => endpoint.id === 'health'))
+  assert.is(JSON.parse(data).endpoints.length, 11)
 })
 
-test('the page data lists the endpoints in the order of their rows, which the script pairs them by', () => {
+test('the page data lists the endpoints in the order of their rows, which the script pairs them by (statuses tell them apart)', () => {
   const html = renderPage(shop)
   const data = JSON.parse(/id="apipe-data">([\s\S]*?)<\/script>/.exec(html)![1])
   const rows = [...html.matchAll(/<a class="row[^"]*" id="([^"]+)"/g)].map((match) => match[1])
-  assert.equal(data.endpoints.map((endpoint: {id: string}) => endpoint.id), rows)
+  const statuses = (id: string) => [...(shop.endpoints.find((endpoint) => endpoint.id === id)!.status ?? [])].sort((a, b) => a - b)
+  assert.equal(data.endpoints.map((endpoint: {status?: number[]}) => endpoint.status ?? []), rows.map(statuses))
   assert.is.not(rows.join(), shop.endpoints.map((endpoint) => endpoint.id).join(), 'two columns reorder the shop')
 })
 

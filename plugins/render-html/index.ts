@@ -105,11 +105,11 @@ function loadAssets() {
   // Markup repeated thousands of times on a big page is built by filters, which escape every value they print:
   // a loop in the template costs nunjucks a frame and seven loop variables per item.
   const escape = env.getFilter('escape') as (text: string) => string
-  // A row's path: `{params}` highlighted, and `<wbr>` where a long path may wrap (before a `/`).
+  // A row's path: `{params}` highlighted, and `<wbr>` where a long path may wrap (before a `/`, after a `.`).
   env.addFilter('pathMarkup', (path: string) => {
-    const markup = pathParts(path).map((part, index) => {
+    const markup = pathParts(path).map((part) => {
       if (part.param) return `<span class="param">${escape(part.text)}</span>`
-      return (index > 0 && part.text.startsWith('/') ? '<wbr>' : '') + escape(part.text)
+      return (part.wrap ? '<wbr>' : '') + escape(part.text)
     })
     return new nunjucks.runtime.SafeString(markup.join(''))
   })

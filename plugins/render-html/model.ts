@@ -96,10 +96,10 @@ export function pageModel(spec: Catalogue, file: VFile): PageModel {
 }
 
 /**
- * What the page script needs beyond the rows it can read (method, path, summary are in the markup), for `views` in
- * the order of the rows on the page: empty fields are left out and params are stored once in a table, since large
- * APIs repeat the same params on hundreds of endpoints (Kubernetes: `pretty`, `namespace`, …). This keeps a
- * 1,000-endpoint page well under 1.5 MB.
+ * What the page script needs beyond what it reads from the rows (id, method, path, summary, auth, deprecated, the
+ * card's group), for `views` in the order of the rows on the page: empty fields are left out and params are stored
+ * once in a table, since large APIs repeat the same params on hundreds of endpoints (Kubernetes: `pretty`,
+ * `namespace`, …). This keeps a 1,000-endpoint page well under 1.5 MB.
  */
 function clientData(spec: Catalogue, views: EndpointView[], typeNames: Set<string>) {
   const params: unknown[] = []
@@ -122,10 +122,7 @@ function clientData(spec: Catalogue, views: EndpointView[], typeNames: Set<strin
     const endpoint = spec.endpoints[view.index]
     const statuses = [...new Set(endpoint.status ?? [])].sort((a, b) => a - b)
     return compact({
-      id: endpoint.id,
-      group: endpoint.group ?? 'default',
       description: endpoint.description,
-      auth: endpoint.auth,
       tags: endpoint.tags,
       entities: endpoint.entities,
       params: endpoint.params?.map(intern),
@@ -133,7 +130,6 @@ function clientData(spec: Catalogue, views: EndpointView[], typeNames: Set<strin
       response: typeLink(endpoint.response, typeNames),
       status: statuses,
       sources: endpoint.sources,
-      deprecated: endpoint.deprecated === true ? true : undefined,
       findings: view.findings
     })
   })
@@ -237,16 +233,22 @@ export function plainText(text: string): string {
 }
 
 /**
- * A path in pieces for its row: `{params}` marked, and the text between them cut before each `/` after the first
- * character, where the row may wrap a long path (`/v1/accounts/{id}` -> `/v1`, `/accounts`, `/{id}`...), rather
- * than in the middle of a word.
+ * A path in pieces for its row: `{params}` marked, and where the row may wrap a long path rather than in the middle
+ * of a word: before each `/` after the first character, and after a `.` (`/apis/apps.k8s.io` -> `/apis`, `/apps.`,
+ * `k8s.`, `io`, the last three after a wrap point).
  */
-export function pathParts(path: string): Array<{text: string; param: boolean}> {
-  const parts: Array<{text: string; param: boolean}> = []
+export function pathParts(path: string): Array<{text: string; param: boolean; wrap: boolean}> {
+  const parts: Array<{text: string; param: boolean; wrap: boolean}> = []
   for (const piece of path.split(/(\{[^{}]*\})/)) {
     if (!piece) continue
-    if (/^\{.*\}$/.test(piece)) parts.push({text: piece, param: true})
-    else for (const text of piece.split(/(?=\/)/)) parts.push({text, param: false})
+    if (/^\{.*\}$/.test(piece)) {
+      parts.push({text: piece, param: true, wrap: false})
+      continue
+    }
+    for (const text of piece.split(/(?=\/)|(?<=\.)/)) {
+      const previous = parts.at(-1)
+      parts.push({text, param: false, wrap: previous !== undefined && (text.startsWith('/') || (!previous.param && previous.text.endsWith('.')))})
+    }
   }
   return parts
 }

@@ -4,13 +4,12 @@
 ;(function () {
   'use strict'
   var data = JSON.parse(document.getElementById('apipe-data').textContent)
-  // Empty fields are left out of the data, params are shared in a table, and method, path and summary are read from
-  // the rows themselves: fill the endpoints back in once.
+  // Empty fields are left out of the data, params are shared in a table, and what a row shows (id, method, path,
+  // summary, auth, deprecated, its card's group) is read from the row itself: fill the endpoints back in once.
   var endpoints = data.endpoints.map(function (e) {
     return {
-      id: e.id, group: e.group, description: e.description || '', auth: e.auth || '', tags: e.tags || [],
-      entities: e.entities || [], request: e.request, response: e.response, status: e.status || [], sources: e.sources || [],
-      deprecated: e.deprecated === true, findings: e.findings || [],
+      description: e.description || '', tags: e.tags || [], entities: e.entities || [], request: e.request,
+      response: e.response, status: e.status || [], sources: e.sources || [], findings: e.findings || [],
       params: (e.params || []).map(function (index) { return data.params[index] })
     }
   })
@@ -25,11 +24,16 @@
   document.querySelectorAll('a.row').forEach(function (row, index) {
     var e = endpoints[index]
     var summary = row.querySelector('.summary')
+    var lock = row.querySelector('.lock')
     rows[index] = row
+    e.id = row.id
     byId[e.id] = index
     e.method = row.firstChild.textContent
     e.path = row.children[1].textContent
     e.summary = summary ? summary.textContent : ''
+    e.auth = lock ? lock.textContent : ''
+    e.deprecated = row.classList.contains('deprecated')
+    e.group = row.closest('.card').getAttribute('data-group')
   })
   var cards = Array.prototype.slice.call(document.querySelectorAll('.card'))
   var haystacks = endpoints.map(function (e) {
@@ -238,8 +242,15 @@
         tr.appendChild(element('td', '', p.in))
         tr.appendChild(element('td', '', p.type || ''))
         tr.appendChild(element('td', '', p.required || p.in === 'path' ? 'yes' : 'no'))
-        tr.title = p.description || ''
         table.appendChild(tr)
+        // The description on a row of its own under the param, readable without hovering.
+        if (p.description) {
+          tr.className = 'described'
+          var cell = element('td', 'rich param-description')
+          cell.colSpan = 4
+          cell.appendChild(richText(p.description))
+          table.appendChild(element('tr')).appendChild(cell)
+        }
       })
       details.appendChild(section('Parameters', table))
     }

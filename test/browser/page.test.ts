@@ -175,6 +175,12 @@ check('a long path wraps before a slash, never inside a segment that fits', asyn
   assert.equal(lines, ['/orders', '/{orderId}'])
 })
 
+check('each param shows its description under it in the details panel', async ({tab, url}) => {
+  await tab.goto(`${url}#listOrders`)
+  const rows = await tab.$$eval('#apipe-details table tr', (trs) => trs.map((tr) => Array.from(tr.children).map((cell) => cell.textContent)))
+  assert.equal(rows, [['Name', 'In', 'Type', 'Required'], ['page', 'query', 'integer', 'no'], ['status', 'query', 'OrderStatus', 'no'], ['Only orders in this status']])
+})
+
 check('the findings counter filters to endpoints with findings', async ({tab, url}) => {
   await tab.goto(url)
   assert.is(await tab.textContent('#apipe-findings'), '⚠ 1 with findings')
