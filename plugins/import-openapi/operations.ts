@@ -70,7 +70,7 @@ function parameters(context: Context, item: Record<string, unknown>, operation: 
     const param: Param = {name: String(parameter.name), in: location === 'cookie' || location === 'formData' ? (location === 'cookie' ? 'header' : 'body') : (location as Param['in'])}
     if (!['path', 'query', 'header', 'body'].includes(param.in)) continue
     const schema = parameter.schema ?? (parameter.type ? parameter : undefined)
-    param.type = schema ? context.types.typeOf(schema, pascal(`${String(parameter.name)} param`)) : 'string'
+    param.type = schema ? context.types.typeOf(schema, () => pascal(`${String(parameter.name)} param`)) : 'string'
     param.required = parameter.required === true || location === 'path'
     if (text(parameter.description)) param.description = String(parameter.description).trim()
     if (location === 'cookie') param['x-in'] = 'cookie'

@@ -104,7 +104,8 @@ function loadAssets() {
   const env = new nunjucks.Environment(null, environmentOptions)
   // Markup repeated thousands of times on a big page is built by filters, which escape every value they print:
   // a loop in the template costs nunjucks a frame and seven loop variables per item.
-  const escape = env.getFilter('escape') as (text: string) => string
+  // nunjucks' own escaper, the one autoescape uses, without the SafeString the `escape` filter wraps each result in.
+  const {escape} = (nunjucks as unknown as {lib: {escape(text: string): string}}).lib
   // A row's path: `{params}` highlighted, and `<wbr>` where a long path may wrap (before a `/`, after a `.`).
   env.addFilter('pathMarkup', (path: string) => {
     const markup = pathParts(path).map((part) => {
