@@ -7,7 +7,7 @@ import {existsSync, mkdirSync} from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
-import {measure} from './measure.js'
+import {measure, measureTogether} from './measure.js'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const corpus = path.join(root, '..', 'shared', 'corpus')
@@ -16,7 +16,7 @@ const redoclyPrefix = path.join(os.tmpdir(), 'apipe-bench-redocly')
 const redoclyBin = path.join(redoclyPrefix, 'node_modules', '@redocly', 'cli', 'bin', 'cli.js')
 const work = path.join(os.tmpdir(), 'apipe-bench-import')
 mkdirSync(work, {recursive: true})
-const runs = Number(process.env.RUNS ?? 5)
+const runs = Number(process.env.RUNS ?? 7)
 
 let redoclyMissing
 if (!existsSync(redoclyBin)) {
@@ -31,7 +31,7 @@ if (!existsSync(redoclyBin)) {
 // `api.endpoints.html`.
 const apipeJob = (input, name) => [process.execPath, path.join(root, 'bin', 'pipe.js'), 'map', input, '--output', path.join(work, name)]
 
-console.log(`Import benchmark: median wall time of ${runs} runs and peak RSS, ${os.cpus().length} × ${os.cpus()[0]?.model.trim()}, Node ${process.version}.`)
+console.log(`Import benchmark: median wall time of ${runs} runs each, apipe and redocly taking turns, and peak RSS, ${os.cpus().length} × ${os.cpus()[0]?.model.trim()}, Node ${process.version}.`)
 console.log('')
 console.log('| document | apipe: `pipe map` (import, check, validate, page) | redocly build-docs | apipe / redocly |')
 console.log('| --- | --- | --- | --- |')
@@ -39,13 +39,16 @@ for (const [label, file, name] of [
   ['Stripe (OpenAPI 3.0, 417 operations, 4 MB)', path.join(corpus, 'big', 'stripe', 'spec3.json'), 'stripe'],
   ['Kubernetes (Swagger 2.0, 1,123 operations, 4 MB)', path.join(corpus, 'big', 'kubernetes', 'swagger.json'), 'kubernetes']
 ]) {
-  const apipe = measure(apipeJob(file, name), {runs})
   const cell = (result) => `${result.wall.toFixed(0)} ms, ${result.peak?.toFixed(0) ?? 'n/a'} MB`
   if (redoclyMissing) {
-    console.log(`| ${label} | ${cell(apipe)} | not measured: ${redoclyMissing} | |`)
+    console.log(`| ${label} | ${cell(measure(apipeJob(file, name), {runs}))} | not measured: ${redoclyMissing} | |`)
     continue
   }
-  const redocly = measure([process.execPath, redoclyBin, 'build-docs', file, '--output', path.join(work, `${name}.redoc.html`)], {runs, env: {REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true'}})
+  // apipe and redocly take turns, so that the machine's drift during the run weighs on both alike.
+  const [apipe, redocly] = measureTogether([
+    {command: apipeJob(file, name)},
+    {command: [process.execPath, redoclyBin, 'build-docs', file, '--output', path.join(work, `${name}.redoc.html`)], env: {REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true'}}
+  ], {runs})
   const ratio = `${(apipe.wall / redocly.wall).toFixed(2)}× time, ${apipe.peak && redocly.peak ? (apipe.peak / redocly.peak).toFixed(2) : 'n/a'}× memory`
   console.log(`| ${label} | ${cell(apipe)} | ${cell(redocly)} | ${ratio} |`)
 }

@@ -22,18 +22,23 @@ const {version} = JSON.parse(readFileSync(path.join(packageRoot, 'package.json')
 /** Every command, in the order `pipe --help` lists them. */
 export const commands = [ValidateCommand, ImportOpenapiCommand, ImportGraphqlCommand, ImportAsyncapiCommand, MergeCommand, RenderCommand, MapCommand, SentencesCommand, RunCommand, InitCommand, DevCommand, StartCommand, TestCommand, OpenapiCommand, MigrateCreateCommand, MigrateCommand, MigrateDownCommand, MigrateStatusCommand, GenerateEntityCommand, GenerateControllerCommand, GenerateTestCommand]
 
-/** Build the CLI. */
-export function createCli(): Cli {
+/**
+ * Build the CLI: with `args`, only the commands named by their first word when there are any (clipanion builds its
+ * parser from every registered command on each run, ~8 ms for all of them); else, or for an unknown word, all of
+ * them, so that help and suggestions list everything.
+ */
+export function createCli(args: string[] = []): Cli {
   const cli = new Cli({binaryLabel: 'apipe', binaryName: 'pipe', binaryVersion: version, enableCapture: false, enableColors: useColor(undefined, process.stdout)})
   cli.register(Builtins.HelpCommand)
   cli.register(Builtins.VersionCommand)
-  for (const command of commands) cli.register(command)
+  const named = commands.filter((command) => command.paths?.some((path) => path[0] === args[0]))
+  for (const command of named.length > 0 ? named : commands) cli.register(command)
   return cli
 }
 
 /** Run `pipe` with `args`; resolves to the exit code. */
 export async function main(args: string[]): Promise<number> {
-  const cli = createCli()
+  const cli = createCli(args)
   try {
     return await cli.run(args.length === 0 ? ['--help'] : args, Cli.defaultContext)
   } catch (error) {
