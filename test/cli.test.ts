@@ -27,6 +27,18 @@ test('pipe validate --help explains each flag with an example', async () => {
   assert.match(stdout, /\$ pipe validate api.endpoints.json --format github/)
 })
 
+test('an unknown command suggests every command; a mistyped second word, the commands of the first', async () => {
+  const unknown = await runPipe(['importt', 'x'])
+  assert.is(unknown.code, 1)
+  assert.match(unknown.stdout, /Command not found; did you mean one of:/)
+  for (const command of ['validate', 'import openapi', 'render', 'map', 'init', 'migrate status', 'generate test']) {
+    assert.match(unknown.stdout, new RegExp(`\\d\\. pipe ${command} `), `suggests pipe ${command}`)
+  }
+  const mistyped = await runPipe(['import', 'opnapi', 'a', 'b'])
+  assert.is(mistyped.code, 1)
+  assert.equal([...mistyped.stdout.matchAll(/\d\. pipe (\w+ \w+)/g)].map((match) => match[1]), ['import openapi', 'import graphql', 'import asyncapi'])
+})
+
 test('pipe --version prints the package version', async () => {
   const {version} = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'))
   const {code, stdout} = await runPipe(['--version'])
