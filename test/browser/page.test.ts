@@ -175,6 +175,17 @@ check('a long path wraps before a slash, never inside a segment that fits', asyn
   assert.equal(lines, ['/orders', '/{orderId}'])
 })
 
+check('in a card narrower than 400 px the chips go under the path; in a wide card they stand beside it', async ({tab, url}) => {
+  const chipsBelowPath = () => tab.$eval('a.row#listOrders', (row) => row.querySelector('.chips')!.getBoundingClientRect().top >= row.querySelector('.path')!.getBoundingClientRect().bottom - 1)
+  await tab.goto(url)
+  assert.is(await tab.$eval('.card', (card) => Math.round(card.getBoundingClientRect().width)), 460)
+  assert.is(await chipsBelowPath(), false)
+  // The details panel takes 480 px of the 1,280: the two columns shrink below 400 px.
+  await tab.click('a.row#getOrder')
+  assert.ok(await tab.$eval('.card', (card) => card.getBoundingClientRect().width < 400))
+  assert.is(await chipsBelowPath(), true)
+})
+
 check('each param shows its description under it in the details panel', async ({tab, url}) => {
   await tab.goto(`${url}#listOrders`)
   const rows = await tab.$$eval('#apipe-details table tr', (trs) => trs.map((tr) => Array.from(tr.children).map((cell) => cell.textContent)))
