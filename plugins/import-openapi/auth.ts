@@ -1,8 +1,9 @@
 /**
  * `security` -> `auth`: the operation's requirements, else the document's. An empty requirement (`[]`, or `{}` among
- * them) is `none`, keeping the schemes it also accepts in `x-auth-alternatives`. The first alternative names the scheme by kind: `http` bearer -> `bearer`, `http` basic and
- * Swagger `basic` -> `basic`, `apiKey` -> `api-key`, `oauth2`, `openIdConnect`, `mutualTLS` -> `mtls`; the other
- * alternatives go to `x-auth-alternatives`. A scheme that is not declared keeps its requirement's name.
+ * them) is `none`, keeping the schemes it also accepts in `x-auth-alternatives`. Otherwise the first alternative names
+ * the scheme by kind: `http` bearer -> `bearer`, `http` basic and Swagger `basic` -> `basic`, `apiKey` -> `api-key`,
+ * `oauth2`, `openIdConnect`, `mutualTLS` -> `mtls`; the other alternatives go to `x-auth-alternatives`. A scheme that
+ * is not declared keeps its requirement's name.
  */
 import {record, text} from './refs.js'
 
