@@ -154,7 +154,7 @@ test('descriptions in the header, cards and types are shown as plain text: tags 
     groups: [{id: 'g', description: 'See **the [guide](/docs/guide_(v2))** for `g`.'}],
     types: [{name: 'Account', description: '<p>An [account](/api/accounts). You can <b>retrieve</b> it.</p>'}]
   }))
-  assert.match(html, /<p class="lead">The Charges API &amp; more\.<\/p>/)
+  assert.match(html, /<div id="apipe-lead" class="lead">The Charges API &amp; more\.<\/div>/)
   assert.match(html, /<p class="group-description">See the guide for g\.<\/p>/)
   assert.match(html, /<p>An account\.<\/p>/)
 })

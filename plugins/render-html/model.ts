@@ -133,7 +133,7 @@ function clientData(spec: Catalogue, views: EndpointView[], typeNames: Set<strin
       findings: view.findings
     })
   })
-  return {title: spec.meta.title, version: spec.meta.version ?? '', repository: repositoryUrl(spec.meta.repository), params, endpoints}
+  return compact({title: spec.meta.title, version: spec.meta.version ?? '', description: spec.meta.description, repository: repositoryUrl(spec.meta.repository), params, endpoints})
 }
 
 /** Drop undefined, null, empty strings and empty arrays. */

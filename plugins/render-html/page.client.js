@@ -376,6 +376,24 @@
     select(next, {scroll: true, focus: true})
   }
 
+  // The description in the header as rich text; past its first lines, behind a button.
+  var lead = document.getElementById('apipe-lead')
+  if (lead && data.description) {
+    lead.textContent = ''
+    lead.appendChild(richText(data.description))
+    if (lead.scrollHeight > lead.clientHeight + 2) {
+      var more = element('button', 'chip lead-toggle', 'More')
+      more.type = 'button'
+      more.setAttribute('aria-expanded', 'false')
+      more.addEventListener('click', function () {
+        var open = lead.classList.toggle('open')
+        more.textContent = open ? 'Less' : 'More'
+        more.setAttribute('aria-expanded', String(open))
+      })
+      lead.parentNode.insertBefore(more, lead.nextSibling)
+    }
+  }
+
   search.addEventListener('input', applySearch)
   window.addEventListener('hashchange', fromHash)
   document.querySelectorAll('.table-name').forEach(function (button) {

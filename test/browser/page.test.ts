@@ -1,4 +1,4 @@
-import {mkdirSync, mkdtempSync} from 'node:fs'
+import {mkdirSync, mkdtempSync, writeFileSync} from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import {pathToFileURL} from 'node:url'
@@ -175,15 +175,36 @@ check('a long path wraps before a slash, never inside a segment that fits', asyn
   assert.equal(lines, ['/orders', '/{orderId}'])
 })
 
-check('in a card narrower than 400 px the chips go under the path; in a wide card they stand beside it', async ({tab, url}) => {
+check('in a card narrower than 360 px the chips go under the path; in a wide card they stand beside it', async ({tab, url}) => {
   const chipsBelowPath = () => tab.$eval('a.row#listOrders', (row) => row.querySelector('.chips')!.getBoundingClientRect().top >= row.querySelector('.path')!.getBoundingClientRect().bottom - 1)
+  await tab.setViewportSize({width: 1200, height: 900})
   await tab.goto(url)
   assert.is(await tab.$eval('.card', (card) => Math.round(card.getBoundingClientRect().width)), 460)
   assert.is(await chipsBelowPath(), false)
-  // The details panel takes 480 px of the 1,280: the two columns shrink below 400 px.
+  // The details panel takes 480 px of the 1,200: the two columns shrink below 360 px.
   await tab.click('a.row#getOrder')
-  assert.ok(await tab.$eval('.card', (card) => card.getBoundingClientRect().width < 400))
+  assert.ok(await tab.$eval('.card', (card) => card.getBoundingClientRect().width < 360))
   assert.is(await chipsBelowPath(), true)
+})
+
+check('the API description is rich text; a long one shows its first lines and the rest after More', async ({tab, url}) => {
+  await tab.goto(url)
+  assert.is(await tab.textContent('#apipe-lead'), 'Orders, customers and the events the shop publishes.')
+  assert.is(await tab.$$eval('.lead-toggle', (buttons) => buttons.length), 0, 'a short description needs no button')
+  const description = `Welcome to the **Library** API; see [the guide](https://library.example/guide).\n\n${Array.from({length: 12}, (_, index) => `- Rule ${index + 1}`).join('\n')}`
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'apipe-lead-'))
+  const spec = path.join(dir, 'library.endpoints.json')
+  writeFileSync(spec, JSON.stringify({schema_version: 1, diagram_type: 'endpoints', meta: {title: 'Library', description}, endpoints: [{id: 'a', method: 'GET', path: '/a', summary: 'A'}]}))
+  assert.is((await runPipe(['render', spec])).code, 0)
+  await tab.goto(pathToFileURL(path.join(dir, 'library.endpoints.html')).href)
+  assert.equal(await tab.$$eval('#apipe-lead a', (links) => links.map((link) => link.getAttribute('href'))), ['https://library.example/guide'])
+  assert.is(await tab.$$eval('#apipe-lead li', (items) => items.length), 12)
+  const height = () => tab.$eval('#apipe-lead', (lead) => lead.getBoundingClientRect().height)
+  const shut = await height()
+  assert.is(await tab.textContent('.lead-toggle'), 'More')
+  await tab.click('.lead-toggle')
+  assert.ok((await height()) > shut * 3, 'open, the whole description shows')
+  assert.equal([await tab.textContent('.lead-toggle'), await tab.getAttribute('.lead-toggle', 'aria-expanded')], ['Less', 'true'])
 })
 
 check('each param shows its description under it in the details panel', async ({tab, url}) => {
