@@ -165,12 +165,12 @@
     var list, item, paragraph, code
     source.split('\n').forEach(function (line) {
       if (code) {
-        // Inside a fence until a line that closes it.
-        if (/^\s*```/.test(line)) code = undefined
-        else code.textContent += (code.textContent ? '\n' : '') + line
+        // Inside a fence until a line that closes it; its lines are set as one text when it closes.
+        if (/^\s*```/.test(line)) code = closeFence(code)
+        else code.lines.push(line)
       } else if (/^\s*```/.test(line)) {
         list = item = paragraph = undefined
-        code = fragment.appendChild(element('pre')).appendChild(element('code'))
+        code = {node: fragment.appendChild(element('pre')).appendChild(element('code')), lines: []}
       } else if (line.trim() === '') {
         list = item = paragraph = undefined
       } else if (bullet.test(line)) {
@@ -191,7 +191,13 @@
         inline(line.replace(/^#{1,6}\s+/, '').trim(), paragraph)
       }
     })
+    if (code) closeFence(code)
     return fragment
+  }
+
+  function closeFence(code) {
+    code.node.textContent = code.lines.join('\n')
+    return undefined
   }
 
   function section(title, content) {
