@@ -133,7 +133,7 @@ function clientData(spec: Catalogue, views: EndpointView[], typeNames: Set<strin
       findings: view.findings
     })
   })
-  return compact({title: spec.meta.title, version: spec.meta.version ?? '', description: spec.meta.description, repository: repositoryUrl(spec.meta.repository), params, endpoints})
+  return compact({title: spec.meta.title, version: spec.meta.version, description: spec.meta.description, repository: repositoryUrl(spec.meta.repository), params, endpoints})
 }
 
 /** Drop undefined, null, empty strings and empty arrays. */
@@ -215,9 +215,9 @@ function endpointView(endpoint: Endpoint, index: number, findings: string[]): En
 const characterReferences: Record<string, string> = {amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' '}
 
 /**
- * A description as one line of plain text, for the places that show a line (header, group cards, types): OpenAPI
- * descriptions are CommonMark and may hold HTML (Stripe writes `<p>` and `<code>`), so tags are dropped, links keep
- * their text and emphasis its words. The details panel shows the whole description as rich text instead.
+ * A description as one line of plain text, for the places that show a line (group cards, types, and the header until
+ * the script makes it rich): OpenAPI descriptions are CommonMark and may hold HTML (Stripe writes `<p>` and `<code>`),
+ * so tags are dropped, links keep their text and emphasis its words. The details panel shows them as rich text.
  */
 export function plainText(text: string): string {
   // Each repeat below is bounded or stops at a character it cannot cross: time in proportion to the text's length.
