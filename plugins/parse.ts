@@ -5,12 +5,12 @@
  * failure pays for a second, position-aware scan to say where. A source that cannot be parsed is one fatal `parse`
  * finding with line:column.
  */
-import type {ParseError} from 'jsonc-parser'
 import type {Processor} from 'unified'
 import type {Point} from 'unist'
 import type {VFile} from 'vfile'
 import type {AsyncApiTree, CatalogueTree, OpenApiTree} from '../pipeline/data.js'
-import {jsonc, yaml} from '../pipeline/lazy.js'
+import {parseJsonText} from '../pipeline/json-text.js'
+import {yaml} from '../pipeline/lazy.js'
 import {rememberYamlDocument} from '../pipeline/position.js'
 import {fatalFinding} from '../pipeline/rule.js'
 import type {Catalogue} from '../schemas/types/endpoints.js'
@@ -35,7 +35,7 @@ export function parseSource(text: string, file: VFile, options: Options = {}): P
   if (value.trim() === '') fail(file, 'Unexpected empty file, expected a JSON or YAML document', {line: 1, column: 1})
   const syntax = options.syntax ?? chooseSyntax(file, value)
   file.data.syntax = syntax
-  const data = syntax === 'json' ? parseJson(value, file) : parseYaml(value, file)
+  const data = syntax === 'json' ? parseJsonText(value, file) : parseYaml(value, file)
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
     const kind = data === null ? 'null' : Array.isArray(data) ? 'array' : typeof data
     fail(file, `Unexpected ${kind} at the top level, expected an object`, {line: 1, column: 1})
@@ -55,44 +55,6 @@ function chooseSyntax(file: VFile, value: string): 'json' | 'yaml' {
   if (extension === '.yaml' || extension === '.yml') return 'yaml'
   const first = value.trimStart()[0]
   return first === '{' || first === '[' ? 'json' : 'yaml'
-}
-
-function parseJson(value: string, file: VFile): unknown {
-  try {
-    return JSON.parse(value)
-  } catch (error) {
-    // Only now pay for a scan that knows where the problem is.
-    const errors: ParseError[] = []
-    const {parse: parseJsonc, printParseErrorCode} = jsonc()
-    parseJsonc(value, errors, {disallowComments: true, allowTrailingComma: false, allowEmptyContent: false})
-    const first = errors[0]
-    if (!first) fail(file, `Cannot parse JSON: ${(error as Error).message}`, {line: 1, column: 1})
-    const found = value.slice(first.offset, first.offset + Math.max(first.length, 1))
-    const what = first.offset >= value.length ? 'end of file' : '`' + found.slice(0, 20) + '`'
-    fail(file, `Unexpected ${what}, expected ${expectation(printParseErrorCode(first.error))}`, pointAt(value, first.offset))
-  }
-}
-
-function expectation(code: string): string {
-  const expected: Record<string, string> = {
-    InvalidSymbol: 'a JSON value',
-    InvalidNumberFormat: 'a valid number',
-    PropertyNameExpected: 'a property name in double quotes',
-    ValueExpected: 'a value',
-    ColonExpected: '`:`',
-    CommaExpected: '`,`',
-    CloseBraceExpected: '`}`',
-    CloseBracketExpected: '`]`',
-    EndOfFileExpected: 'the end of the file',
-    InvalidCommentToken: 'no comments (JSON has none)',
-    UnexpectedEndOfComment: 'no comments (JSON has none)',
-    UnexpectedEndOfString: 'a closing `"`',
-    UnexpectedEndOfNumber: 'a digit',
-    InvalidUnicode: 'a valid `\\u` escape',
-    InvalidEscapeCharacter: 'a valid escape',
-    InvalidCharacter: 'no control characters in strings'
-  }
-  return expected[code] ?? code
 }
 
 function parseYaml(value: string, file: VFile): unknown {
@@ -116,16 +78,6 @@ function parseYaml(value: string, file: VFile): unknown {
 
 function firstLine(text: string): string {
   return text.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '')
-}
-
-function pointAt(value: string, offset: number): Point {
-  let line = 1
-  let lineStart = 0
-  for (let index = value.indexOf('\n'); index !== -1 && index < offset; index = value.indexOf('\n', index + 1)) {
-    line++
-    lineStart = index + 1
-  }
-  return {line, column: offset - lineStart + 1, offset}
 }
 
 function fail(file: VFile, reason: string, place: Point): never {

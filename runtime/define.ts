@@ -14,6 +14,7 @@
  * ```
  */
 import type {ControllerDefinition, RouteOptions} from '../schemas/types/controller.js'
+import type {ActionContext} from './context.js'
 import type {EntityDefinition, FieldDefinition, IndexDefinition, RelationDefinition} from '../schemas/types/entity.js'
 
 /** Options of a field: every key of a JSON field but its type. */
@@ -82,8 +83,6 @@ export function defineEntity(shape: (new () => object) | Record<string, FieldDef
   return definition
 }
 
-/** What an action, a hook and a middleware receive: the request context of 4.4. */
-export type ActionContext = import('./app.js').RequestContext
 
 /** A code controller: its definition and its custom actions. */
 export interface CodeController {
@@ -99,3 +98,5 @@ export function defineController(
   const {actions = {}, ...rest} = spec
   return {definition: {name, ...rest}, actions}
 }
+
+export type {ActionContext}

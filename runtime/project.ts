@@ -1,25 +1,22 @@
 /**
- * A framework project as the server runs it: definitions through the `backend` preset's parse and validate plugins,
- * plus the code around them: hooks (`src/hooks/<controller>/<hookName>.ts`), middleware (`src/middleware/<name>.ts`)
+ * A framework project as the server runs it: its definitions (loaded and checked by `runtime/definitions/`), plus the
+ * code around them: hooks (`src/hooks/<controller>/<hookName>.ts`), middleware (`src/middleware/<name>.ts`)
  * and services (`src/services/<name>.ts`). A project with errors does not start: `ProjectError` carries the report.
  */
 import {existsSync, readdirSync} from 'node:fs'
 import path from 'node:path'
+import type {Settings} from 'unified'
 import {reporter} from 'vfile-reporter'
+import {statistics} from 'vfile-statistics'
 import {withRelated} from '../pipeline/data.js'
-import {createProcessor, transformFile} from '../pipeline/process.js'
 import {readInput} from '../pipeline/read.js'
-import {countFindings} from '../pipeline/report.js'
-import parseDefinitions, {defaultExport, importCode, type ControllerFile, type DefinitionsTree} from '../plugins/parse-definitions.js'
-import validateDefinitions from '../plugins/validate-definitions/index.js'
 import type {EntityDefinition} from '../schemas/types/entity.js'
 import type {AuthProvider} from './auth.js'
 import type {ResolvedConfig} from './config.js'
+import type {ContextFunction, Middleware} from './context.js'
+import {defaultExport, importCode, loadDefinitions, type ControllerFile} from './definitions/index.js'
 
-/** A hook, an action or the inside of a middleware: a function of the request context. */
-export type ContextFunction = (context: any) => unknown
-/** A middleware: `(ctx, next) => next()`. */
-export type Middleware = (context: any, next: () => Promise<void>) => unknown
+export type {ContextFunction, Middleware}
 
 export interface Project {
   root: string
@@ -56,12 +53,12 @@ async function loadFolder<T>(directory: string, pick: (module: Record<string, un
   return found
 }
 
-/** Load the project whose `pipe.config.json` is in `root`. */
-export async function loadProject(root: string): Promise<Project> {
+/** Load the project whose `pipe.config.json` is in `root`; `settings.rules` set the checks' severities as in `.piperc`. */
+export async function loadProject(root: string, settings: Pick<Settings, 'rules'> = {}): Promise<Project> {
   const file = await readInput(path.join(root, 'pipe.config.json'))
-  const tree = (await transformFile(createProcessor({plugins: [parseDefinitions, validateDefinitions]}), file)) as DefinitionsTree | undefined
+  const tree = file.messages.length === 0 ? await loadDefinitions(file, settings) : undefined
   const files = withRelated([file])
-  if (!tree || countFindings(files).errors > 0) throw new ProjectError(reporter(files, {quiet: true, color: false}))
+  if (!tree || statistics(files).fatal > 0) throw new ProjectError(reporter(files, {quiet: true, color: false}))
   const hooks = new Map<string, Map<string, ContextFunction>>()
   const hooksRoot = path.join(tree.root, 'src/hooks')
   if (existsSync(hooksRoot)) {

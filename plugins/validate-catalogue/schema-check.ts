@@ -2,23 +2,16 @@
  * The catalogue's JSON-Schema check with ajv, compiled once per process and run once per tree; the `missing`,
  * `type` and `schema` rules each report their share of its errors.
  */
-import type {ErrorObject, ValidateFunction} from 'ajv'
+import type {ValidateFunction} from 'ajv'
 import type {CatalogueTree} from '../../pipeline/data.js'
-import {pointerToPath, type JsonPath} from '../../pipeline/json-path.js'
 import {loadValidator} from '../../pipeline/schemas.js'
-
-/** A schema violation, ready to report. */
-export interface SchemaProblem {
-  kind: 'missing' | 'type' | 'schema'
-  path: JsonPath
-  reason: string
-}
+import {schemaViolations, type SchemaViolation} from '../../pipeline/schema-violations.js'
 
 let validate: ValidateFunction | undefined
-const results = new WeakMap<object, SchemaProblem[]>()
+const results = new WeakMap<object, SchemaViolation[]>()
 
-/** The schema problems of a catalogue (memoized per spec object). */
-export function schemaProblems(tree: CatalogueTree): SchemaProblem[] {
+/** The schema violations of a catalogue (memoized per spec object). */
+export function catalogueSchemaViolations(tree: CatalogueTree): SchemaViolation[] {
   let problems = results.get(tree.spec)
   if (!problems) {
     problems = check(tree.spec)
@@ -27,86 +20,7 @@ export function schemaProblems(tree: CatalogueTree): SchemaProblem[] {
   return problems
 }
 
-function check(spec: unknown): SchemaProblem[] {
+function check(spec: unknown): SchemaViolation[] {
   validate ??= loadValidator('endpoints')
-  return validationProblems(validate, spec)
-}
-
-/** Validate `document` and describe its errors, one per path (the first ajv gives), in a reader's words. */
-export function validationProblems(validator: ValidateFunction, document: unknown): SchemaProblem[] {
-  if (validator(document)) return []
-  const problems: SchemaProblem[] = []
-  const seen = new Set<string>()
-  for (const error of validator.errors ?? []) {
-    const problem = describeSchemaError(error, document)
-    const key = problem.path.join('\u0000')
-    if (seen.has(key)) continue
-    seen.add(key)
-    problems.push(problem)
-  }
-  return problems
-}
-
-/** An ajv error as a problem a reader understands. */
-function describeSchemaError(error: ErrorObject, spec: unknown): SchemaProblem {
-  const path = pointerToPath(error.instancePath, spec)
-  const params = error.params as Record<string, unknown>
-  const field = label(path)
-  switch (error.keyword) {
-    case 'required': {
-      const name = String(params.missingProperty)
-      return {kind: 'missing', path: [...path, name], reason: `Missing required field \`${name}\``}
-    }
-    case 'type':
-      return {kind: 'type', path, reason: `Unexpected ${typeOf(valueAt(spec, path))} for \`${field}\`, expected ${article(String(params.type))}`}
-    case 'enum':
-      return {kind: 'type', path, reason: `Unexpected value ${quote(valueAt(spec, path))} for \`${field}\`, expected one of ${(params.allowedValues as unknown[]).map(quote).join(', ')}`}
-    case 'const':
-      return {kind: 'type', path, reason: `Unexpected value ${quote(valueAt(spec, path))} for \`${field}\`, expected ${quote(params.allowedValue)}`}
-    case 'additionalProperties': {
-      const name = String(params.additionalProperty)
-      return {kind: 'schema', path: [...path, name], reason: `Unexpected field \`${name}\`, expected a known field or an \`x-\` extension key`}
-    }
-    case 'minLength':
-      return {kind: 'schema', path, reason: `Unexpected empty string for \`${field}\`, expected at least ${params.limit} character(s)`}
-    case 'minimum':
-    case 'maximum':
-    case 'exclusiveMinimum':
-    case 'exclusiveMaximum':
-      return {kind: 'schema', path, reason: `Unexpected value ${quote(valueAt(spec, path))} for \`${field}\`, expected a value ${params.comparison} ${params.limit}`}
-    default:
-      return {kind: 'schema', path, reason: `Unexpected value for \`${field}\`: ${error.message ?? error.keyword}`}
-  }
-}
-
-/** The name a reader knows a field by: `group`, `status[0]`, `(root)`. */
-function label(path: JsonPath): string {
-  const last = path.at(-1)
-  if (last === undefined) return '(root)'
-  if (typeof last === 'number') return `${String(path.at(-2) ?? '')}[${last}]`
-  return last
-}
-
-function valueAt(spec: unknown, path: JsonPath): unknown {
-  let node = spec
-  for (const segment of path) node = (node as Record<string | number, unknown> | undefined)?.[segment]
-  return node
-}
-
-function typeOf(value: unknown): string {
-  if (value === null) return 'null'
-  if (Array.isArray(value)) return 'array'
-  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number'
-  return typeof value
-}
-
-function article(type: string): string {
-  return type
-    .split(',')
-    .map((name) => (/^[aeiou]/.test(name) ? `an ${name}` : `a ${name}`))
-    .join(' or ')
-}
-
-function quote(value: unknown): string {
-  return '`' + (typeof value === 'string' ? value : JSON.stringify(value)) + '`'
+  return schemaViolations(validate, spec)
 }

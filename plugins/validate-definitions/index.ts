@@ -1,16 +1,15 @@
 /**
- * validate-definitions: checks a project's entity and controller definitions (see rules.ts for the rules); each
- * finding is in the definition file at fault, with its line and column. Severities are set like every rule's
- * (`settings.rules` or the plugin's `rules` option).
+ * validate-definitions: checks a project's entity and controller definitions (the rules of
+ * `runtime/definitions/rules.ts`); each finding is in the definition file at fault, with its line and column.
+ * Severities are set like every rule's (`settings.rules` or the plugin's `rules` option).
  */
 import type {Processor} from 'unified'
 import type {VFile} from 'vfile'
 import {ruleSet, type RuleSetting} from '../../pipeline/rule.js'
-import type {DefinitionsTree, RelatedTree} from '../parse-definitions.js'
-import {definitionSchema, enumValues, primaryKey, relationInverse, tableClash, unknownAction, unknownEntity} from './rules.js'
+import {definitionRules, type DefinitionsTree, type RelatedTree} from '../../runtime/definitions/index.js'
 
 /** The rules, in the order their findings are reported. */
-export const rules = [definitionSchema, unknownEntity, primaryKey, enumValues, tableClash, relationInverse, unknownAction]
+export const rules = definitionRules
 
 /** Options of validate-definitions. */
 export interface Options {

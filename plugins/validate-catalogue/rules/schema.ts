@@ -8,11 +8,12 @@
  */
 import type {CatalogueTree} from '../../../pipeline/data.js'
 import {defineRule} from '../../../pipeline/rule.js'
-import {schemaProblems, type SchemaProblem} from '../schema-check.js'
+import {catalogueSchemaViolations} from '../schema-check.js'
+import type {SchemaViolation} from '../../../pipeline/schema-violations.js'
 
-function schemaRule(id: SchemaProblem['kind']) {
+function schemaRule(id: SchemaViolation['kind']) {
   return defineRule<CatalogueTree>({id, severity: 'error'}, (tree, _file, report) => {
-    for (const problem of schemaProblems(tree)) {
+    for (const problem of catalogueSchemaViolations(tree)) {
       if (problem.kind === id) report(problem.reason, {path: problem.path})
     }
   })

@@ -1,5 +1,5 @@
 /**
- * The rules of validate-definitions, each reporting in the definition file at fault:
+ * The checks of a project's definitions, each reporting in the definition file at fault:
  *
  * | rule | what |
  * | --- | --- |
@@ -14,16 +14,15 @@
 import type {JsonPath} from '../../pipeline/json-path.js'
 import {defineRule} from '../../pipeline/rule.js'
 import {loadValidator} from '../../pipeline/schemas.js'
-import {validationProblems} from '../validate-catalogue/schema-check.js'
-import type {DefinitionsTree} from '../parse-definitions.js'
-
-const crudActions = ['list', 'read', 'create', 'update', 'delete', 'count']
+import {schemaViolations} from '../../pipeline/schema-violations.js'
+import {crudActions} from '../routes.js'
+import type {DefinitionsTree} from './types.js'
 
 export const definitionSchema = defineRule<DefinitionsTree>({id: 'definition-schema', severity: 'error'}, (tree, _file, report) => {
   for (const [kind, items] of [['entity', tree.entities], ['controller', tree.controllers]] as const) {
     const validate = loadValidator(kind)
     for (const {file, definition} of items) {
-      for (const problem of validationProblems(validate, definition)) report(problem.reason, {path: problem.path, file})
+      for (const problem of schemaViolations(validate, definition)) report(problem.reason, {path: problem.path, file})
     }
   }
 })
@@ -39,7 +38,7 @@ export const unknownEntity = defineRule<DefinitionsTree>({id: 'unknown-entity', 
   }
   // A controller works on an entity when it names one or routes to an auto-CRUD action (then its own name is the entity).
   for (const {file, definition} of tree.controllers) {
-    const crud = Object.values(definition.routes ?? {}).some((value) => crudActions.includes(typeof value === 'string' ? value : value?.action))
+    const crud = Object.values(definition.routes ?? {}).some((value) => (crudActions as readonly string[]).includes(typeof value === 'string' ? value : value?.action))
     if (definition.entity || crud) check(definition.entity ?? definition.name, definition.entity ? ['entity'] : ['name'], file)
   }
 })
@@ -108,3 +107,6 @@ export const unknownAction = defineRule<DefinitionsTree>({id: 'unknown-action', 
     }
   }
 })
+
+/** Every check, in the order their findings are reported. */
+export const definitionRules = [definitionSchema, unknownEntity, primaryKey, enumValues, tableClash, relationInverse, unknownAction]
