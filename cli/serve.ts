@@ -9,7 +9,7 @@ import path from 'node:path'
 import type {BaseContext} from 'clipanion'
 import type {FastifyInstance} from 'fastify'
 import {pino} from 'pino'
-import {createApp} from '../runtime/app.js'
+import {createApp} from '../runtime/server/index.js'
 import {loadProject} from '../runtime/project.js'
 
 type Handler = (request: IncomingMessage, response: ServerResponse) => void

@@ -29,7 +29,7 @@ export default function mapApp() {
 export function projectCatalogue(tree: DefinitionsTree, cwd: string): Catalogue {
   const entities = tree.entities.map(({definition}) => definition)
   const controllerFiles = new Map(tree.controllers.map((item) => [item.definition.name, item.file]))
-  const routes = describeRoutes(tree.config, entities, tree.controllers.map(({definition}) => definition))
+  const routes = describeRoutes(tree.config, entities, tree.controllers)
   // Paths from the project folder: what the page's source links put after `<repository>/blob/HEAD/`.
   const relative = (full: string) => path.relative(tree.root, full).split(path.sep).join('/')
   const ids = new Set<string>()

@@ -4,7 +4,7 @@
  * `createTestApp` for tests. Definitions import this module too, so the server side loads only when called.
  */
 import type {FastifyInstance} from 'fastify'
-import type {AppOptions} from './app.js'
+import type {AppOptions} from './server/index.js'
 import type {Project} from './project.js'
 import type {TestAppOptions} from './testing.js'
 
@@ -12,14 +12,15 @@ export {defineController, defineEntity, field, relation, type ActionContext, typ
 export type {EntityDefinition, FieldDefinition, IndexDefinition, RelationDefinition} from '../schemas/types/entity.js'
 export type {ControllerDefinition, RouteOptions} from '../schemas/types/controller.js'
 export type {ProjectConfig, RateLimit} from '../schemas/types/project.js'
-export type {AppOptions, RequestContext} from './app.js'
+export type {AppOptions} from './server/index.js'
+export type {ContextFunction, Middleware, RequestContext} from './context.js'
 export type {Project} from './project.js'
 export type {TestAppOptions} from './testing.js'
 export {HttpProblem, type ProblemItem} from './http/problem.js'
 
 /** Build the fastify app of a loaded project (see runtime/app.ts). */
 export async function createApp(project: Project, options?: AppOptions): Promise<FastifyInstance> {
-  return (await import('./app.js')).createApp(project, options)
+  return (await import('./server/index.js')).createApp(project, options)
 }
 
 /** Load a project: definitions, hooks, middleware and services; throws a `ProjectError` with the findings. */

@@ -8,7 +8,7 @@ import type {EntityDefinition, FieldDefinition} from '../schemas/types/entity.js
 import type {ResolvedConfig} from './config.js'
 import {bodySchema, fieldSchema} from './http/body-schema.js'
 import {entityModel} from './http/model.js'
-import {describeRoutes, responseFields, typeName} from './routes.js'
+import {describeRoutes, responseFields, typeName, type DescribedController} from './routes.js'
 
 type Json = Record<string, unknown>
 
@@ -31,7 +31,7 @@ function scalarSchema(type: string, field?: FieldDefinition): Json {
   return fieldSchema(field ?? {type: type as FieldDefinition['type']}) ?? {type: 'string'}
 }
 
-function entitySchema(entity: EntityDefinition): Json {
+function entityJsonSchema(entity: EntityDefinition): Json {
   const properties: Record<string, Json> = {}
   const required: string[] = []
   for (const {name, type, required: isRequired, field} of responseFields(entity)) {
@@ -46,7 +46,7 @@ function entitySchema(entity: EntityDefinition): Json {
 }
 
 /** The OpenAPI 3.1 document of a project. */
-export function openapiDocument(config: ResolvedConfig, entities: readonly EntityDefinition[], controllers: readonly ControllerDefinition[], title: string): Json {
+export function openapiDocument(config: ResolvedConfig, entities: readonly EntityDefinition[], controllers: readonly DescribedController[], title: string): Json {
   const routes = describeRoutes(config, entities, controllers)
   const keyTypes = new Map(entities.map((entity) => [entity.name, entityModel(entity).primaryKeyType]))
   const schemas: Record<string, Json> = {
@@ -64,7 +64,7 @@ export function openapiDocument(config: ResolvedConfig, entities: readonly Entit
     }
   }
   for (const entity of entities) {
-    schemas[typeName(entity.name)] = entitySchema(entity)
+    schemas[typeName(entity.name)] = entityJsonSchema(entity)
     schemas[`${typeName(entity.name)}Input`] = bodySchema(entityModel(entity), 'create', keyTypes)
     schemas[`${typeName(entity.name)}Patch`] = bodySchema(entityModel(entity), 'update', keyTypes)
   }

@@ -9,7 +9,17 @@ import type {ResolvedConfig} from './config.js'
 import {primaryKeyOf, tableOf} from './entity-schema.js'
 import {plural, typeName} from './generate.js'
 
+/** The six auto-CRUD actions a route may name (4.3). */
 export const crudActions = ['list', 'read', 'create', 'update', 'delete', 'count'] as const
+
+/** What a route does: an auto-CRUD action (`update` by PUT is `replace`), or a custom action of a code controller. */
+export type RouteKind = 'list' | 'read' | 'create' | 'update' | 'replace' | 'delete' | 'count' | 'custom'
+
+/** A controller as routes are described from it: its definition and, for a code controller, its custom actions. */
+export interface DescribedController {
+  definition: ControllerDefinition
+  actions?: Record<string, unknown>
+}
 
 /** One route, described. */
 export interface RouteInfo {
@@ -20,6 +30,7 @@ export interface RouteInfo {
   path: string
   action: string
   crud: boolean
+  kind: RouteKind
   summary: string
   /** `none`, `bearer` or a provider name. */
   auth: string
@@ -32,6 +43,11 @@ export interface RouteInfo {
   response?: string
   responseList?: boolean
   entity?: EntityDefinition
+  /** Middleware names of the route (after the config's global ones). */
+  middleware: string[]
+  rateLimit?: RouteOptions['rateLimit']
+  /** Fields of the auth entity a body may set (`roles` only when listed here). */
+  assign: string[]
 }
 
 const summaries: Record<string, (entity: string, plural: string) => string> = {
@@ -55,18 +71,19 @@ const listParams = [
 ]
 
 /** Describe every route of a project's controllers. */
-export function describeRoutes(config: Pick<ResolvedConfig, 'auth'>, entities: readonly EntityDefinition[], controllers: readonly ControllerDefinition[]): RouteInfo[] {
+export function describeRoutes(config: Pick<ResolvedConfig, 'auth'>, entities: readonly EntityDefinition[], controllers: readonly DescribedController[]): RouteInfo[] {
   const byName = new Map(entities.map((entity) => [entity.name, entity]))
   const routes: RouteInfo[] = []
-  for (const controller of controllers) {
+  for (const {definition: controller, actions} of controllers) {
     for (const [key, value] of Object.entries(controller.routes)) {
       const options: RouteOptions = typeof value === 'string' ? {action: value} : value
       const [method, rawPath] = key.split(' ')
       const path = rawPath.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, '{$1}')
-      const crud = (crudActions as readonly string[]).includes(options.action)
+      // A code controller's own action wins over the auto-CRUD one of the same name.
+      const crud = !actions?.[options.action] && (crudActions as readonly string[]).includes(options.action)
       const entity = crud ? byName.get(controller.entity ?? controller.name) : undefined
       const name = entity?.name ?? controller.name
-      const kind = options.action === 'update' && method === 'PUT' ? 'replace' : options.action
+      const kind: RouteKind = !crud ? 'custom' : options.action === 'update' && method === 'PUT' ? 'replace' : (options.action as RouteKind)
       const auth = options.auth ?? controller.auth ?? config.auth?.default ?? false
       const keyType: FieldDefinition['type'] = entity ? (entity.fields[primaryKeyOf(entity)]?.type ?? 'integer') : 'string'
       const pathParams = [...path.matchAll(/\{([^}]+)\}/g)].map((match) => ({name: match[1], type: match[1] === 'id' ? keyType : ('string' as const)}))
@@ -77,16 +94,20 @@ export function describeRoutes(config: Pick<ResolvedConfig, 'auth'>, entities: r
         path,
         action: options.action,
         crud,
+        kind,
         summary: options.summary ?? (crud ? summaries[kind](name.replace(/_/g, ' '), plural(name).replace(/_/g, ' ')) : `${options.action[0].toUpperCase()}${options.action.slice(1)} (${controller.name})`),
         auth: auth === true ? 'bearer' : auth === false ? 'none' : auth,
         roles: options.roles ?? controller.roles ?? [],
-        status: statusOf(crud ? kind : 'custom', auth !== false, pathParams.length > 0),
+        status: statusOf(kind, auth !== false, pathParams.length > 0),
         pathParams,
         queryParams: !crud ? [] : kind === 'list' ? listParams : kind === 'count' ? [listParams[3]] : kind === 'read' ? [listParams[4], listParams[5]] : [],
         request: crud && ['create', 'update', 'replace'].includes(kind) ? name : undefined,
         response: crud && ['list', 'read', 'create', 'update', 'replace'].includes(kind) ? name : undefined,
         responseList: kind === 'list',
-        entity
+        entity,
+        middleware: options.middleware ?? [],
+        rateLimit: options.rateLimit,
+        assign: options.assign ?? []
       })
     }
   }

@@ -6,7 +6,7 @@
  */
 import path from 'node:path'
 import type {FastifyInstance} from 'fastify'
-import {createApp} from './app.js'
+import {createApp} from './server/index.js'
 import type {DatabaseType} from './config.js'
 import {openDatabase} from './database.js'
 import {listMigrationFiles, loadMigration} from './migrations/files.js'

@@ -84,4 +84,25 @@ test('no import circle', () => {
   assert.equal(circles, [])
 })
 
+test('no top-level function in runtime/ is longer than 80 lines', () => {
+  const long: string[] = []
+  for (const file of sources('runtime')) {
+    const text = readFileSync(path.join(root, file), 'utf8')
+    const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true)
+    const lines = (node: ts.Node) => source.getLineAndCharacterOfPosition(node.getEnd()).line - source.getLineAndCharacterOfPosition(node.getStart()).line + 1
+    for (const statement of source.statements) {
+      const functions: Array<[string, ts.Node]> = []
+      if (ts.isFunctionDeclaration(statement)) functions.push([statement.name?.text ?? 'default', statement])
+      if (ts.isVariableStatement(statement)) {
+        for (const declaration of statement.declarationList.declarations) {
+          const value = declaration.initializer
+          if (value && (ts.isArrowFunction(value) || ts.isFunctionExpression(value) || ts.isCallExpression(value))) functions.push([declaration.name.getText(), value])
+        }
+      }
+      for (const [name, node] of functions) if (lines(node) > 80) long.push(`${file} ${name}: ${lines(node)} lines`)
+    }
+  }
+  assert.equal(long, [])
+})
+
 test.run()

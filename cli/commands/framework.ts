@@ -174,7 +174,7 @@ export class OpenapiCommand extends Command {
     ])
     try {
       const project = await loadProject(path.resolve(this.project))
-      const document = openapiDocument(project.config, project.entities, project.controllers.map(({definition}) => definition), path.basename(project.root))
+      const document = openapiDocument(project.config, project.entities, project.controllers, path.basename(project.root))
       await mkdir(path.dirname(path.resolve(this.output)), {recursive: true})
       await writeFile(this.output, JSON.stringify(document, null, 2) + '\n')
       this.context.stdout.write(`Wrote ${this.output}\n`)

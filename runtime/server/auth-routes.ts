@@ -3,37 +3,30 @@
  * (`auth.rateLimit`, default 10 per minute). Login answers the same 401 for an unknown e-mail and a wrong password,
  * after the same bcrypt work (an unknown e-mail is compared against a dummy hash of the same cost).
  */
-import type {Ajv} from 'ajv'
 import type {FastifyInstance} from 'fastify'
-import type {FieldDefinition} from '../schemas/types/entity.js'
-import {assertPasswords, rolesOf, signToken, type AuthSettings, type AuthUser} from './auth.js'
-import type {Orm} from './database.js'
-import {bodySchema} from './http/body-schema.js'
-import {present} from './http/crud.js'
-import {validateBody} from './http/errors.js'
-import {HttpProblem} from './http/problem.js'
-import type {Project} from './project.js'
-import {utils} from './utils.js'
+import {assertPasswords, rolesOf, signToken, type AuthSettings, type AuthUser} from '../auth.js'
+import type {RequestContext} from '../context.js'
+import {present} from '../http/crud.js'
+import {validateBody} from '../http/errors.js'
+import {HttpProblem} from '../http/problem.js'
+import {utils} from '../utils.js'
 
 interface AuthRouteOptions {
   auth: AuthSettings
-  orm: Orm
-  ajv: Ajv
-  keyTypes: () => ReadonlyMap<string, FieldDefinition['type']>
   limit: {rateLimit: {max: number; timeWindow: string | number}} | undefined
-  authenticate: (context: any) => Promise<AuthUser>
-  project: Project
+  authenticate: (context: Pick<RequestContext, 'request' | 'db'>) => Promise<AuthUser>
 }
 
 /** Register the three auth routes. */
 export async function registerAuthRoutes(app: FastifyInstance, options: AuthRouteOptions): Promise<void> {
-  const {auth, orm, ajv} = options
+  const {auth} = options
+  const orm = app.orm
   const users = auth.users!
   const emailField = [...users.fields.values()].find((field) => field.type === 'email')?.name
   const passwordField = [...users.fields.values()].find((field) => field.type === 'password')?.name
   if (!emailField || !passwordField) throw new HttpProblem(500, `The auth entity \`${users.name}\` needs an \`email\` field and a \`password\` field`)
-  const register = ajv.compile(bodySchema(users, 'create', options.keyTypes(), new Set(['roles', 'role'])))
-  const login = ajv.compile({
+  const register = app.bodyCheck(users, 'create', new Set(['roles', 'role']))
+  const login = app.compileSchema({
     type: 'object',
     properties: {[emailField]: {type: 'string', maxLength: 320}, [passwordField]: {type: 'string', maxLength: 1000}},
     required: [emailField, passwordField],
@@ -67,9 +60,8 @@ export async function registerAuthRoutes(app: FastifyInstance, options: AuthRout
     return answer(record)
   })
 
-  app.get('/auth/me', async (request, reply) => {
-    const context = {request, response: reply, db: orm.em.fork(), params: {}, query: {}, data: {}, state: {}}
-    const user = await options.authenticate(context)
+  app.get('/auth/me', async (request) => {
+    const user = await options.authenticate({request, db: orm.em.fork()})
     return present(users, user.record!)
   })
 }

@@ -1,0 +1,51 @@
+/**
+ * The ORM plugin: opens the project's database (or takes a connected ORM, as tests share one), decorates the app
+ * with it, the entity models and the prepared-statement reader of a SQLite file, and closes what it opened when the
+ * app closes, a failed start included.
+ */
+import fp from 'fastify-plugin'
+import type {Project} from '../project.js'
+import {openDatabase, type Orm} from '../database.js'
+import {FastReader} from '../http/fast-read.js'
+import type {EntityModel} from '../http/model.js'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    orm: Orm
+    /** The project's entities as the HTTP layer sees them, by name. */
+    models: ReadonlyMap<string, EntityModel>
+    /** Prepared-statement reads on a SQLite file, when enabled. */
+    fastReader?: FastReader
+    /** `$ilike` on PostgreSQL, whose LIKE is case-sensitive; `$like` elsewhere. */
+    likeOperator: '$like' | '$ilike'
+  }
+}
+
+/** Options of the ORM plugin. */
+export interface OrmOptions {
+  project: Project
+  /** The project's entity models (built once by `createApp`). */
+  models: ReadonlyMap<string, EntityModel>
+  /** A connected ORM to use instead of opening the project's database (it is not closed with the app). */
+  orm?: Orm
+  /** Answer hook-free reads on a SQLite file with prepared statements (default: true). */
+  fastReads?: boolean
+}
+
+export const ormPlugin = fp<OrmOptions>(
+  async (app, {project, models, orm: given, fastReads}) => {
+    const {config, entities} = project
+    app.decorate('models', models)
+    const orm = given ?? (await openDatabase(config, entities))
+    if (!given) app.addHook('onClose', async () => orm.close())
+    app.decorate('orm', orm)
+    app.decorate('likeOperator', orm.em.getPlatform().constructor.name.startsWith('PostgreSql') ? '$ilike' : '$like')
+    const sqliteFile = config.database.type === 'sqlite' && config.database.url !== ':memory:' ? (orm.config.get('dbName') as string) : undefined
+    if (fastReads !== false && sqliteFile) {
+      const reader = new FastReader(sqliteFile)
+      app.addHook('onClose', async () => reader.close())
+      app.decorate('fastReader', reader)
+    }
+  },
+  {name: 'apipe-orm'}
+)

@@ -1,0 +1,25 @@
+/**
+ * Problems plugin: every error the server answers is RFC 9457 `application/problem+json`, unknown routes included,
+ * and only JSON bodies are accepted (fastify would otherwise take text/plain). Errors fastify meets before any route
+ * (a bad URL, an over-long path parameter) go through {@link frameworkErrors}, a constructor option.
+ */
+import type {FastifyError, FastifyReply, FastifyRequest} from 'fastify'
+import fp from 'fastify-plugin'
+import {errorHandler, sendProblem} from '../http/errors.js'
+import {HttpProblem} from '../http/problem.js'
+
+export const problemsPlugin = fp<{development: boolean}>(
+  async (app, {development}) => {
+    app.removeContentTypeParser('text/plain')
+    app.setErrorHandler(errorHandler(() => app.models.values(), development))
+    app.setNotFoundHandler((request, reply) => sendProblem(reply, new HttpProblem(404, `No route \`${request.method} ${request.url.split('?')[0]}\``)))
+  },
+  {name: 'apipe-problems', dependencies: ['apipe-orm']}
+)
+
+/** fastify's `frameworkErrors` option: errors before routing as problems. */
+export function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+  const status = error.statusCode ?? 400
+  const detail = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path parameter is too long' : error.code === 'FST_ERR_BAD_URL' ? 'The URL is not valid' : error.message
+  return sendProblem(reply, new HttpProblem(status, detail))
+}

@@ -1,0 +1,122 @@
+/**
+ * One request through a route, in the order of 4.4: middleware -> auth -> validation -> before hook -> action ->
+ * after hook -> response. The hooks and the action share one database transaction, so a throwing hook rolls the
+ * action back and its error becomes the answer; reads without hooks need no transaction.
+ */
+import type {EntityManager} from '@mikro-orm/core'
+import type {FastifyInstance, FastifyReply, FastifyRequest} from 'fastify'
+import {assertPasswords, requireRoles, type AuthUser} from '../auth.js'
+import type {ContextFunction, Middleware, RequestContext} from '../context.js'
+import {runCrud, type CrudAction} from '../http/crud.js'
+import {validateBody} from '../http/errors.js'
+import {parseId, type EntityModel} from '../http/model.js'
+import {HttpProblem} from '../http/problem.js'
+import type {Project} from '../project.js'
+import type {RouteInfo} from '../routes.js'
+import {utils} from '../utils.js'
+import type {BodyCheck} from './bodies.js'
+
+/** Everything a route's handler needs, resolved once when the route is registered. */
+export interface RoutePlan {
+  route: RouteInfo
+  model?: EntityModel
+  /** The custom action of a code controller. */
+  custom?: ContextFunction
+  before?: ContextFunction
+  after?: ContextFunction
+  middleware: Middleware[]
+  bodyCheck?: BodyCheck
+}
+
+/** The fastify handler of one planned route. */
+export function routeHandler(app: FastifyInstance, project: Project, plan: RoutePlan) {
+  const {route, model, custom, before, after, middleware, bodyCheck} = plan
+  const readOnly = !before && !after && (route.kind === 'list' || route.kind === 'read' || route.kind === 'count')
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const context = createContext(app, project, request, reply)
+    if (app.fastReader && !before && !after) context.fast = app.fastReader
+    let body: unknown
+    await runMiddleware(middleware, context, async () => {
+      if (route.auth !== 'none') {
+        context.user = await app.authenticate(route.auth, context)
+        requireRoles(context.user as AuthUser, route.roles)
+      }
+      if (bodyCheck && model) {
+        validateBody(bodyCheck, context.data)
+        await checkPasswords(app, model, context)
+      }
+      const run = async (em?: EntityManager) => {
+        if (em) context.db = em
+        if (before) await before(context)
+        if (route.crud && model) body = await runCrud(route.kind as CrudAction, model, context)
+        else if (custom) body = await custom(context)
+        else throw new HttpProblem(500, `Route \`${route.key}\` of controller \`${route.controller}\` has no action \`${route.action}\``)
+        if (after) {
+          const changed = await after({...context, result: body})
+          if (changed !== undefined) body = changed
+        }
+      }
+      if (readOnly) await run()
+      else await context.db.transactional(run)
+    })
+    if (reply.sent) return reply
+    for (const [name, value] of Object.entries(context.headers ?? {})) reply.header(name, value)
+    if (context.status === 204 || body === undefined) return reply.code(context.status ?? 204).send()
+    return reply.code(context.status ?? 200).send(body)
+  }
+}
+
+/** Password strength of a create or update body (the e-mail comes from the body, else from the stored record). */
+async function checkPasswords(app: FastifyInstance, model: EntityModel, context: RequestContext): Promise<void> {
+  const fields = [...model.fields.values()]
+  if (!fields.some((field) => field.type === 'password' && typeof context.data[field.name] === 'string')) return
+  // The stored record is read only when the body does not carry the e-mail the rules compare with.
+  const email = fields.find((field) => field.type === 'email')
+  const id = context.params.id === undefined ? undefined : parseId(model, context.params.id)
+  const needed = email && context.data[email.name] === undefined && id !== undefined
+  const existing = needed ? (((await context.db.findOne(model.name, {[model.primaryKey]: id} as never)) as Record<string, unknown> | null) ?? undefined) : undefined
+  assertPasswords(model, context.data, existing, app.authSettings.passwordRules)
+}
+
+/** The request context; `db` (a fork of the entity manager) is made on first use, so reads that skip it cost nothing. */
+function createContext(app: FastifyInstance, project: Project, request: FastifyRequest, reply: FastifyReply): RequestContext {
+  const body = request.body
+  if (body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body)) && request.method !== 'GET') {
+    throw new HttpProblem(422, 'The body must be a JSON object', {errors: [{pointer: '/', code: 'type', detail: 'expected an object'}]})
+  }
+  let em: EntityManager | undefined
+  return {
+    request,
+    response: reply,
+    params: (request.params ?? {}) as Record<string, string>,
+    query: (request.query ?? {}) as Record<string, unknown>,
+    data: (body ?? {}) as Record<string, unknown>,
+    get db(): EntityManager {
+      em ??= app.orm.em.fork()
+      return em
+    },
+    set db(value: EntityManager) {
+      em = value
+    },
+    services: project.services,
+    config: project.config,
+    utils,
+    state: {},
+    path: request.url.split('?')[0],
+    likeOperator: app.likeOperator
+  }
+}
+
+/** Run middleware in order; each calls `next()` to go on (not calling it ends the request there). */
+async function runMiddleware(chain: readonly Middleware[], context: RequestContext, last: () => Promise<void>): Promise<void> {
+  const step = async (index: number): Promise<void> => {
+    if (index === chain.length) return last()
+    let called = false
+    await chain[index](context, async () => {
+      if (called) throw new Error('next() called twice')
+      called = true
+      await step(index + 1)
+    })
+  }
+  await step(0)
+}
