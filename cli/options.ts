@@ -1,5 +1,6 @@
 /** Flags shared by commands, and helpers to turn them into engine options. */
 import {Option} from 'clipanion'
+import {dset} from 'dset'
 
 /** Whether to colour output: off with `--no-color`, `NO_COLOR`, or a non-terminal stream. */
 export function useColor(flag: boolean | undefined, stream: NodeJS.WriteStream = process.stderr): boolean {
@@ -20,18 +21,10 @@ export function parseSettings(pairs: string[]): Record<string, unknown> {
     } catch {
       // A plain string.
     }
-    setPath(settings, key.split('.'), value)
+    // dset skips `__proto__`, `constructor` and `prototype`: a setting never reaches Object.prototype.
+    dset(settings, key, value)
   }
   return settings
-}
-
-function setPath(target: Record<string, unknown>, keys: string[], value: unknown) {
-  let node = target
-  for (const key of keys.slice(0, -1)) {
-    if (!node[key] || typeof node[key] !== 'object') node[key] = {}
-    node = node[key] as Record<string, unknown>
-  }
-  node[keys[keys.length - 1]] = value
 }
 
 /** `--project <dir>` of the framework commands. */

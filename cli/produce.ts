@@ -8,7 +8,8 @@ import type {Preset} from 'unified'
 import type {VFile} from 'vfile'
 import {writeOutputs} from '../pipeline/outputs.js'
 import {runPreset} from '../pipeline/process.js'
-import {countFindings, formatFindings} from '../pipeline/report.js'
+import {statistics} from 'vfile-statistics'
+import {formatFindings} from '../pipeline/report.js'
 
 /** An output to write: the extension a plugin gave it (`.html`) and, optionally, where to write it instead. */
 export interface Target {
@@ -19,7 +20,7 @@ export interface Target {
 /** Resolves to the exit code and, when it is 0, the written outputs in the order of `targets`. */
 export async function produce(context: BaseContext, preset: Preset, input: string, targets: Target[]): Promise<{code: number; outputs: VFile[]}> {
   const [file] = await runPreset(preset, [input])
-  const {errors, warnings} = countFindings([file])
+  const {fatal: errors, warn: warnings} = statistics([file])
   if (errors + warnings > 0) context.stderr.write(formatFindings([file], 'text'))
   const outputs = targets.map((target) => file.data.outputs?.find((output) => output.extname === target.extension))
   if (errors > 0 || outputs.some((output) => output === undefined)) return {code: 1, outputs: []}

@@ -4,13 +4,13 @@
  */
 import path from 'node:path'
 import type {BaseContext} from 'clipanion'
-import type {Preset} from 'unified'
+import type {Preset, Settings} from 'unified'
 import type {VFile} from 'vfile'
 import {withRelated} from '../pipeline/data.js'
 import {createProcessor, transformFile} from '../pipeline/process.js'
 import {readInput} from '../pipeline/read.js'
 import {reporter} from 'vfile-reporter'
-import {countFindings} from '../pipeline/report.js'
+import {statistics} from 'vfile-statistics'
 import {useColor} from './options.js'
 import type {DefinitionsTree} from '../plugins/parse-definitions.js'
 
@@ -21,12 +21,12 @@ export interface LoadedProject {
   errors: number
 }
 
-/** Load the project in `directory` through `preset`; findings go to stderr. */
-export async function loadProject(context: BaseContext, directory: string, preset: Preset): Promise<LoadedProject> {
+/** Run `preset` over the project in `directory`, with `settings` (rule severities) over the preset's; findings go to stderr. */
+export async function runProjectPreset(context: BaseContext, directory: string, preset: Preset, settings: Settings = {}): Promise<LoadedProject> {
   const file = await readInput(path.join(directory, 'pipe.config.json'))
-  const tree = (await transformFile(createProcessor(preset), file)) as DefinitionsTree | undefined
+  const tree = (await transformFile(createProcessor(preset, settings), file)) as DefinitionsTree | undefined
   const files = withRelated([file])
-  const {errors, warnings} = countFindings(files)
+  const {fatal: errors, warn: warnings} = statistics(files)
   if (errors + warnings > 0) context.stderr.write(reporter(files, {quiet: true, color: useColor(undefined, process.stderr)}) + '\n')
   return {tree: errors > 0 ? undefined : tree, file, errors}
 }

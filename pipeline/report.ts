@@ -5,6 +5,7 @@
 import path from 'node:path'
 import type {VFile} from 'vfile'
 import type {VFileMessage} from 'vfile-message'
+import {statistics} from 'vfile-statistics'
 
 /** An output format of {@link formatFindings}. */
 export type Format = 'text' | 'json' | 'github'
@@ -27,29 +28,17 @@ export interface FindingData {
   related?: {path: string | null; line: number | null; column: number | null; message: string}
 }
 
-/** Count errors and warnings over files. */
-export function countFindings(files: VFile[]): {errors: number; warnings: number} {
-  let errors = 0
-  let warnings = 0
-  for (const file of files) {
-    for (const message of file.messages) {
-      if (message.fatal === true) errors++
-      else if (message.fatal === false) warnings++
-    }
-  }
-  return {errors, warnings}
-}
 
 /** The closing line: `1 error(s), 1 warning(s)`. */
 export function totalLine(files: VFile[]): string {
-  const {errors, warnings} = countFindings(files)
-  return `${errors} error(s), ${warnings} warning(s)`
+  const {fatal, warn} = statistics(files)
+  return `${fatal} error(s), ${warn} warning(s)`
 }
 
 /** Format the findings of `files`, ending with the total line (text and github) or as one JSON document. */
 export function formatFindings(files: VFile[], format: Format): string {
   if (format === 'json') {
-    const {errors, warnings} = countFindings(files)
+    const {fatal: errors, warn: warnings} = statistics(files)
     return JSON.stringify({findings: files.flatMap(toData), errors, warnings}, null, 2) + '\n'
   }
   const lines: string[] = []

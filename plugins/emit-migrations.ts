@@ -14,7 +14,7 @@ import {addOutput, hasErrors} from '../pipeline/data.js'
 import {ApipeError} from '../pipeline/errors.js'
 import type {JsonPath} from '../pipeline/json-path.js'
 import {createFinding, fatalFinding} from '../pipeline/rule.js'
-import {columnName} from '../runtime/entity-schema.js'
+import {fieldColumn, relationColumn} from '../runtime/entity-schema.js'
 import {lastSnapshot, listMigrationFiles, migrationSource, nextMigrationName} from '../runtime/migrations/files.js'
 import {planMigration, type DestructiveStep, type MigrationPlan} from '../runtime/migrations/plan.js'
 import type {EntityDefinition} from '../schemas/types/entity.js'
@@ -79,8 +79,8 @@ function snapshotOf(definition: EntityDefinition): EntityDefinition {
 
 /** `created_at` -> `createdAt` style lookup: the field or relation of an entity a column belongs to. */
 function fieldOfColumn(definition: EntityDefinition, column: string): JsonPath | undefined {
-  for (const name of Object.keys(definition.fields)) if (columnName(name) === column) return ['fields', name]
-  for (const name of Object.keys(definition.relations ?? {})) if (`${columnName(name)}_id` === column) return ['relations', name]
+  for (const name of Object.keys(definition.fields)) if (fieldColumn(name) === column) return ['fields', name]
+  for (const name of Object.keys(definition.relations ?? {})) if (relationColumn(name) === column) return ['relations', name]
   return undefined
 }
 

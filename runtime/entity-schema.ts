@@ -15,7 +15,7 @@
  *   filter that hides deleted rows.
  */
 import {randomUUID} from 'node:crypto'
-import {EntitySchema, type EntitySchemaMetadata} from '@mikro-orm/core'
+import {EntitySchema, UnderscoreNamingStrategy, type EntitySchemaMetadata} from '@mikro-orm/core'
 import type {EntityDefinition, FieldDefinition, RelationDefinition} from '../schemas/types/entity.js'
 import {defaultBcryptCost, isHash, utils} from './utils.js'
 
@@ -28,9 +28,17 @@ type PropertyOptions = Record<string, unknown>
 /** The name of the filter that hides soft-deleted rows. */
 export const softDeleteFilter = 'softDelete'
 
-/** The column of a property, as MikroORM's default naming writes it: `createdAt` -> `created_at`. */
-export function columnName(property: string): string {
-  return property.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase()
+/** The naming MikroORM's SQL drivers use by default, and so the one the schemas below get. */
+const naming = new UnderscoreNamingStrategy()
+
+/** The column of a field, as the ORM names it: `createdAt` -> `created_at`. */
+export function fieldColumn(property: string): string {
+  return naming.propertyToColumnName(property)
+}
+
+/** The foreign-key column of a many-to-one relation, as the ORM names it: `author` -> `author_id`. */
+export function relationColumn(relation: string, targetKey = 'id'): string {
+  return naming.joinKeyColumnName(relation, targetKey)
 }
 
 /** The primary key field of an entity: its `primary` field, else `id`. */

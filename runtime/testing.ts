@@ -10,7 +10,7 @@ import {createApp} from './server/index.js'
 import type {DatabaseType} from './config.js'
 import {openDatabase} from './database.js'
 import {listMigrationFiles, loadMigration} from './migrations/files.js'
-import {Migrator} from './migrations/runner.js'
+import {MigrationRunner} from './migrations/runner.js'
 import {loadProject} from './project.js'
 
 export interface TestAppOptions {
@@ -33,7 +33,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<Fasti
   const same = (other?: DatabaseType) => (other === 'mariadb' ? 'mysql' : other) === (type === 'mariadb' ? 'mysql' : type)
   const migrations = await Promise.all(files.map((file) => loadMigration(file)))
   if (migrations.length > 0 && migrations.every((migration) => !migration.database || same(migration.database))) {
-    await new Migrator(orm, type, directory).up()
+    await new MigrationRunner(orm, type, directory).up()
   } else {
     await orm.schema.refreshDatabase()
   }

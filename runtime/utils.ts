@@ -1,6 +1,7 @@
 /**
  * `ctx.utils`: helpers for hooks, actions and services: password hashing (bcrypt), slugs and pagination.
  */
+import slugify from '@sindresorhus/slugify'
 import bcrypt from 'bcrypt'
 
 /** bcrypt cost when the project sets none (`auth.bcryptCost`, at least 10). */
@@ -22,14 +23,12 @@ export const utils = {
   verify(password: string, hash: string): Promise<boolean> {
     return bcrypt.compare(password, hash)
   },
-  /** `Hello, World!` -> `hello-world` (accents dropped). */
+  /**
+   * A URL slug, transliterated (@sindresorhus/slugify): `Hello, World!` -> `hello-world`, `Привет мир` -> `privet-mir`,
+   * `Łódź` -> `lodz`. Scripts it cannot transliterate (`日本語`) keep their letters rather than becoming empty.
+   */
   slug(text: string): string {
-    return text
-      .normalize('NFKD')
-      .replace(/[\u0300-\u036f]/g, '')
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, '-')
-      .replace(/^-+|-+$/g, '')
+    return slugify(text) || (text.normalize('NFKC').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).join('-')
   },
   /** The `meta` of a list page. */
   paginate(total: number, page: number, limit: number) {

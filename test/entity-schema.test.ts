@@ -43,3 +43,17 @@ test('which side of a relation holds the key', () => {
 })
 
 test.run()
+
+test('the columns the server reads are the ones the ORM names (fieldColumn, relationColumn)', async () => {
+  const {offlineOrm} = await import('../runtime/database.js')
+  const {fieldColumn, relationColumn} = await import('../runtime/entity-schema.js')
+  const definitions: EntityDefinition[] = [
+    {name: 'user', fields: {name: {type: 'string'}}},
+    {name: 'book', fields: {a0B: {type: 'string'}, pageCount: {type: 'integer'}, isbnCode: {type: 'string'}}, relations: {favoritedBy: {kind: 'many-to-one', entity: 'user'}}, timestamps: true}
+  ]
+  const orm = await offlineOrm('sqlite', definitions)
+  const properties = orm.getMetadata().find('book')!.properties
+  for (const name of ['a0B', 'pageCount', 'isbnCode', 'createdAt']) assert.is(fieldColumn(name), properties[name].fieldNames[0], name)
+  assert.is(relationColumn('favoritedBy'), properties.favoritedBy.fieldNames[0])
+  await orm.close(true)
+})

@@ -60,10 +60,10 @@ export class InitCommand extends Command {
 }
 
 /** Start the project's server; resolves when it stops. */
-async function serve(command: Command & {project: string}, mode: 'dev' | 'start'): Promise<number> {
-  const [{runServer}] = await Promise.all([import('../serve.js')])
+async function serveProject(command: Command & {project: string}, mode: 'dev' | 'start'): Promise<number> {
+  const [{serve}] = await Promise.all([import('../../runtime/serve.js')])
   try {
-    return await runServer(command.context, command.project, mode)
+    return await serve(command.context, command.project, mode)
   } catch (error) {
     return reportFailure(command, error)
   }
@@ -87,7 +87,7 @@ export class DevCommand extends Command {
   project = projectOption()
 
   override async execute(): Promise<number> {
-    return serve(this, 'dev')
+    return serveProject(this, 'dev')
   }
 }
 
@@ -107,7 +107,7 @@ export class StartCommand extends Command {
   project = projectOption()
 
   override async execute(): Promise<number> {
-    return serve(this, 'start')
+    return serveProject(this, 'start')
   }
 }
 

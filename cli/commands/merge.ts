@@ -18,11 +18,12 @@ export class MergeCommand extends Command {
   files = Option.Rest({required: 2, name: 'catalogue… output_spec_file'})
 
   override async execute(): Promise<number> {
-    const [{createProcessor, runPreset, transformFile}, {readInput}, {presets}, {formatFindings, countFindings}, {mergeCatalogues}, {writeFile}] = await Promise.all([
+    const [{createProcessor, runPreset, transformFile}, {readInput}, {presets}, {formatFindings}, {statistics}, {mergeCatalogues}, {writeFile}] = await Promise.all([
       import('../../pipeline/process.js'),
       import('../../pipeline/read.js'),
       import('../../presets/validate.js').then((module) => ({presets: {validate: module.default}})),
       import('../../pipeline/report.js'),
+      import('vfile-statistics'),
       import('../../plugins/merge-catalogues.js'),
       import('node:fs/promises')
     ])
@@ -32,14 +33,14 @@ export class MergeCommand extends Command {
     const checked = await Promise.all(inputs.map((input) => readInput(input)))
     const trees = []
     for (const file of checked) trees.push((await transformFile(processor, file)) as {type: string; spec: import('../../schemas/types/endpoints.js').Catalogue} | undefined)
-    if (countFindings(checked).errors > 0) {
+    if (statistics(checked).fatal > 0) {
       this.context.stderr.write(formatFindings(checked.filter((file) => file.messages.some((message) => message.fatal)), 'text'))
       return 1
     }
     const specs = trees.map((tree) => tree!.spec)
     const value = JSON.stringify(mergeCatalogues(specs), null, 2) + '\n'
     const [merged] = await runPreset(presets.validate, [{path: output, value}])
-    const {errors, warnings} = countFindings([merged])
+    const {fatal: errors, warn: warnings} = statistics([merged])
     if (errors + warnings > 0) this.context.stderr.write(formatFindings([merged], 'text'))
     if (errors > 0) return 1
     await writeFile(output, value)

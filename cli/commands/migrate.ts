@@ -1,25 +1,25 @@
 import {Command, Option} from 'clipanion'
 import {projectOption} from '../options.js'
 import type {Orm} from '../../runtime/database.js'
-import type {Migrator} from '../../runtime/migrations/runner.js'
+import type {MigrationRunner} from '../../runtime/migrations/runner.js'
 
 const dryRunOption = () => Option.Boolean('--dry-run', false, {description: 'Print the SQL instead of running it, e.g. `--dry-run`'})
 
 /** Open the project's database and its migrator, run `work`, close; database errors are one line, exit 1. */
-async function withMigrator(command: Command & {project: string}, work: (migrator: Migrator) => Promise<number>): Promise<number> {
-  const [{loadProject}, {default: parseDefinitions}, {openDatabase}, {Migrator}, path] = await Promise.all([
+async function withMigrator(command: Command & {project: string}, work: (migrator: MigrationRunner) => Promise<number>): Promise<number> {
+  const [{runProjectPreset}, {default: parseDefinitions}, {openDatabase}, {MigrationRunner}, path] = await Promise.all([
     import('../project.js'),
     import('../../plugins/parse-definitions.js'),
     import('../../runtime/database.js'),
     import('../../runtime/migrations/runner.js'),
     import('node:path')
   ])
-  const {tree} = await loadProject(command.context, command.project, {plugins: [parseDefinitions]})
+  const {tree} = await runProjectPreset(command.context, command.project, {plugins: [parseDefinitions]})
   if (!tree) return 1
   let orm: Orm | undefined
   try {
     orm = await openDatabase(tree.config, [])
-    return await work(new Migrator(orm, tree.config.database.type, path.resolve(tree.root, tree.config.migrations)))
+    return await work(new MigrationRunner(orm, tree.config.database.type, path.resolve(tree.root, tree.config.migrations)))
   } catch (error) {
     if ((error as {name?: string}).name !== 'ApipeError') throw error
     command.context.stderr.write(`pipe migrate: ${(error as Error).message}\n`)
@@ -151,8 +151,8 @@ export class MigrateCreateCommand extends Command {
   dryRun = dryRunOption()
 
   override async execute(): Promise<number> {
-    const [{loadProject}, {backendPreset}, {writeOutputs}] = await Promise.all([import('../project.js'), import('../../presets/backend.js'), import('../../pipeline/outputs.js')])
-    const {tree, file} = await loadProject(this.context, this.project, backendPreset({create: this.name ?? true, allowDestructive: this.allowDestructive}))
+    const [{runProjectPreset}, {backendPreset}, {writeOutputs}] = await Promise.all([import('../project.js'), import('../../presets/backend.js'), import('../../pipeline/outputs.js')])
+    const {tree, file} = await runProjectPreset(this.context, this.project, backendPreset({create: this.name ?? true, allowDestructive: this.allowDestructive}))
     const plan = file.data.migration
     if (!tree || !plan) return 1
     if (plan.up.length === 0) {

@@ -13,7 +13,7 @@ import {
 } from '@mikro-orm/core'
 import type {FastifyError, FastifyReply, FastifyRequest} from 'fastify'
 import {HttpProblem, isHttpProblem, problemBody, type ProblemItem} from './problem.js'
-import {columnName} from '../entity-schema.js'
+import {fieldColumn, relationColumn} from '../entity-schema.js'
 import type {EntityModel} from './model.js'
 
 /** Send a problem answer. */
@@ -56,7 +56,7 @@ function fieldOf(error: Error, models: Iterable<EntityModel>): {model?: EntityMo
     const table = model.definition.table ?? model.name
     const names = [...model.fields.keys(), ...[...model.relations.keys()]]
     for (const name of names) {
-      const column = model.relations.has(name) ? `${columnName(name)}_id` : columnName(name)
+      const column = model.relations.has(name) ? relationColumn(name) : fieldColumn(name)
       const patterns = [`${table}.${column}`, `${table}_${column}_unique`, `${table}_${column}_foreign`, `Key (${column})`, `(\`${column}\`)`]
       if (patterns.some((pattern) => text.includes(pattern))) return {model, field: name}
     }

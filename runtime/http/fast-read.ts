@@ -5,7 +5,7 @@
  * skipping hydration. SQLite is synchronous in this process, so a read here always sees every committed write.
  */
 import Database from 'better-sqlite3'
-import {columnName} from '../entity-schema.js'
+import {fieldColumn, relationColumn} from '../entity-schema.js'
 import type {EntityModel} from './model.js'
 
 type Row = Record<string, unknown>
@@ -50,12 +50,12 @@ export class FastReader {
     columns = []
     const add = (field: EntityModel['fields'] extends Map<string, infer F> ? F : never) => {
       const convert = field.type === 'datetime' ? toDate : field.type === 'boolean' ? toBoolean : field.type === 'json' ? toJson : undefined
-      columns!.push({property: field.name, column: columnName(field.name), convert})
+      columns!.push({property: field.name, column: fieldColumn(field.name), convert})
     }
     const stamps = ['createdAt', 'updatedAt']
     for (const field of model.fields.values()) if (field.visible && !(model.definition.timestamps && stamps.includes(field.name))) add(field)
     for (const [name, relation] of model.relations) {
-      if (relation.kind === 'many-to-one') columns.push({property: name, column: `${columnName(name)}_id`})
+      if (relation.kind === 'many-to-one') columns.push({property: name, column: relationColumn(name)})
     }
     if (model.definition.timestamps) for (const name of stamps) add(model.fields.get(name)!)
     this.#columns.set(model.name, columns)
@@ -95,7 +95,7 @@ export class FastReader {
     if (!cached) {
       const columns = this.#columnsOf(model)
       const from = this.#from(model)
-      const sql = `select ${columns.map(({column}) => `"${column}"`).join(', ')} ${from}${from.includes(' where ') ? ' and' : ' where'} "${columnName(model.primaryKey)}" = ?`
+      const sql = `select ${columns.map(({column}) => `"${column}"`).join(', ')} ${from}${from.includes(' where ') ? ' and' : ' where'} "${fieldColumn(model.primaryKey)}" = ?`
       cached = {columns, statement: this.#db.prepare(sql)}
       this.#reads.set(model.name, cached)
     }
@@ -108,7 +108,7 @@ export class FastReader {
     const columns = this.#columnsOf(model)
     const select = columns.map(({column}) => `"${column}"`).join(', ')
     const order = Object.keys(page.orderBy).length > 0 ? page.orderBy : {[model.primaryKey]: 'asc' as const}
-    const orderBy = Object.entries(order).map(([name, direction]) => `"${columnName(name)}" ${direction}`).join(', ')
+    const orderBy = Object.entries(order).map(([name, direction]) => `"${fieldColumn(name)}" ${direction}`).join(', ')
     const from = this.#from(model)
     const rows = (this.#prepare(`select ${select} ${from} order by ${orderBy} limit ? offset ?`).all(page.limit, page.offset) as Row[]).map((row) => this.#present(columns, row))
     if (!page.count) return {rows}

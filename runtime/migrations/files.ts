@@ -14,6 +14,7 @@
  */
 import {readdirSync} from 'node:fs'
 import path from 'node:path'
+import slugify from '@sindresorhus/slugify'
 import {pathToFileURL} from 'node:url'
 import {ApipeError} from '../../pipeline/errors.js'
 import type {EntityDefinition} from '../../schemas/types/entity.js'
@@ -77,16 +78,9 @@ export async function lastSnapshot(directory: string): Promise<EntityDefinition[
   return []
 }
 
-/** `Add ISBN!` -> `add_isbn`; empty -> `migration`. */
-export function slug(name: string): string {
-  return (
-    name
-      .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, '_')
-      .replace(/^_+|_+$/g, '')
-      .slice(0, 60) || 'migration'
-  )
+/** The name part of a migration file: `Add ISBN!` -> `add_isbn`, `Добавить ISBN` -> `dobavit_isbn`; empty -> `migration`. */
+export function migrationFileSlug(name: string): string {
+  return slugify(name, {separator: '_'}).slice(0, 60).replace(/_+$/, '') || 'migration'
 }
 
 function stamp(date: Date): string {
@@ -101,7 +95,7 @@ export function nextMigrationName(existing: readonly string[], name: string, now
   const last = existing.map((file) => path.basename(file).slice(0, 14)).sort().at(-1)
   let time = now.getTime()
   while (last && stamp(new Date(time)) <= last) time += 1000
-  return `${stamp(new Date(time))}_${slug(name)}`
+  return `${stamp(new Date(time))}_${migrationFileSlug(name)}`
 }
 
 /** The source of a migration module. */

@@ -28,7 +28,7 @@ export interface MigrationRun {
   statements: string[]
 }
 
-export class Migrator {
+export class MigrationRunner {
   readonly #orm: Orm
   readonly #type: DatabaseType
   readonly #directory: string

@@ -6,16 +6,21 @@
 import {watch, type FSWatcher} from 'node:fs'
 import {createServer, type IncomingMessage, type ServerResponse} from 'node:http'
 import path from 'node:path'
-import type {BaseContext} from 'clipanion'
 import type {FastifyInstance} from 'fastify'
 import {pino} from 'pino'
-import {createApp} from '../runtime/server/index.js'
-import {loadProject} from '../runtime/project.js'
+import {loadProject} from './project.js'
+import {createApp} from './server/index.js'
 
 type Handler = (request: IncomingMessage, response: ServerResponse) => void
 
-/** Serve the project in `directory`; resolves to the exit code when the server stops. */
-export async function runServer(context: BaseContext, directory: string, mode: 'dev' | 'start'): Promise<number> {
+/** Where `serve` says what it does: the lines a person reads (`Serving on …`, reloads, dev request lines). */
+export interface ServeOutput {
+  stdout: NodeJS.WritableStream
+  stderr: NodeJS.WritableStream
+}
+
+/** Serve the project in `directory`; resolves to the exit code when the server stops (SIGTERM, SIGINT). */
+export async function serve(context: ServeOutput, directory: string, mode: 'dev' | 'start'): Promise<number> {
   const root = path.resolve(directory)
   let handler: Handler = (_request, response) => {
     response.statusCode = 503
