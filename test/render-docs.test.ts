@@ -53,6 +53,13 @@ test('a catalogue with errors gives findings naming the spec line and column, an
   assert.is(file.data.outputs, undefined)
 })
 
+test('a rule turned off in the settings is off for the catalogues a document reads too', async () => {
+  const catalogue = path.join(root, 'fixtures', 'validate-catalogue', 'dangling-ref-group', 'input.json')
+  const [file] = await pipeline('docs', [{path: path.join(twoCatalogues, 'doc.md.njk'), value: '{{ endpoints.meta }}'}], {settings: {catalogue, rules: {'dangling-ref': 'off'}}})
+  assert.equal(file.messages.map((message) => message.ruleId), [])
+  assert.is(file.data.outputs?.length, 1)
+})
+
 test('a template syntax error is a finding with line and column', async () => {
   const file = await render('one\ntwo {% for %}\n')
   assert.is(file.messages[0].ruleId, 'template')

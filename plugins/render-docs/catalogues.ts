@@ -3,6 +3,7 @@
  * paths. Each is read, validated and turned into sentences by the same plugins as the `catalogue` preset.
  */
 import path from 'node:path'
+import type {Settings} from 'unified'
 import type {VFile} from 'vfile'
 import {ApipeError, show} from '../../pipeline/errors.js'
 import {createProcessor, transformFile} from '../../pipeline/process.js'
@@ -44,9 +45,12 @@ function nameOf(file: string): string {
   return path.basename(file).replace(/(\.endpoints)?\.(json|ya?ml)$/i, '')
 }
 
-/** Read, validate and compute the sentences of each catalogue (paths relative to `cwd`). */
-export async function loadCatalogues(refs: CatalogueRef[], cwd: string): Promise<LoadedCatalogue[]> {
-  const processor = createProcessor({plugins: [[parse], [validateCatalogue], [sentenceGenerate]]})
+/**
+ * Read, validate and compute the sentences of each catalogue (paths relative to `cwd`), with the calling processor's
+ * `settings`, so that a rule turned off for the document is off for the catalogues it reads.
+ */
+export async function loadCatalogues(refs: CatalogueRef[], cwd: string, settings: Settings = {}): Promise<LoadedCatalogue[]> {
+  const processor = createProcessor({plugins: [[parse], [validateCatalogue], [sentenceGenerate]]}, settings)
   return Promise.all(
     refs.map(async (ref) => {
       const file = await readInput(ref.path, cwd)

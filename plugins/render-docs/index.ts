@@ -40,14 +40,15 @@ const require = createRequire(import.meta.url)
 
 /** Render document templates. */
 export default function renderDocs(this: Processor, options: Options = {}) {
-  const refs = catalogueRefs(options.catalogue ?? this.data('settings')?.catalogue)
+  const settings = this.data('settings') ?? {}
+  const refs = catalogueRefs(options.catalogue ?? settings.catalogue)
   return async (tree: TemplateTree, file: VFile) => {
     if (tree.type !== 'template') return
     if (refs.length === 0) {
       fail(file, 'Missing catalogue, expected the `catalogue` setting (e.g. `--setting catalogue=api.endpoints.json`)', 1, 1)
       return
     }
-    const catalogues = await loadCatalogues(refs, file.cwd)
+    const catalogues = await loadCatalogues(refs, file.cwd, settings)
     if (reportCatalogueErrors(file, catalogues)) return
     const names = catalogues.map((catalogue) => catalogue.name)
     const problems = checkReferences(tree.source, names)
