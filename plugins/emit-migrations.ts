@@ -13,7 +13,7 @@ import {VFile} from 'vfile'
 import {addOutput, hasErrors} from '../pipeline/data.js'
 import {ApipeError} from '../pipeline/errors.js'
 import type {JsonPath} from '../pipeline/json-path.js'
-import {createFinding, fatalFinding} from '../pipeline/rule.js'
+import {defineRule, fatalFinding, ruleSet} from '../pipeline/rule.js'
 import {fieldColumn, relationColumn} from '../runtime/entity-schema.js'
 import {lastSnapshot, listMigrationFiles, migrationSource, nextMigrationName} from '../runtime/migrations/files.js'
 import {planMigration, type DestructiveStep, type MigrationPlan} from '../runtime/migrations/plan.js'
@@ -35,8 +35,27 @@ declare module 'vfile' {
   }
 }
 
+/** Rule `destructive-migration` (error; a warning with `allowDestructive`): a step that could lose data. */
+export const destructiveMigration = defineRule<DefinitionsTree>({id: 'destructive-migration', severity: 'error'}, (tree, file, report) => {
+  for (const step of file.data.migration?.destructive ?? []) {
+    const {target, where} = placeOf(step, tree, file)
+    report(`Destructive step: ${step.description}; pass --allow-destructive to write it anyway`, {path: where, file: target})
+  }
+})
+
+/** Rule `pending-migration` (warning): the definitions changed and no migration says so. */
+export const pendingMigration = defineRule<DefinitionsTree>({id: 'pending-migration', severity: 'warn'}, (_tree, file, report) => {
+  const statements = file.data.migration?.up.length ?? 0
+  if (statements === 0) return
+  const message = report(`The definitions changed since the last migration (${statements} statement(s)); run \`pipe migrate create\``, {path: []})
+  message.jsonPath = undefined
+})
+
 /** Plan (and with `create`, write) the next migration of a project. */
 export default function emitMigrations(this: Processor, options: Options = {}) {
+  const rules = this.data('settings')?.rules ?? {}
+  const checkSteps = ruleSet([destructiveMigration], options.allowDestructive ? {'destructive-migration': 'warn'} : {}, rules)
+  const checkPending = options.create ? undefined : ruleSet([pendingMigration], {}, rules)
   return async (tree: DefinitionsTree | RelatedTree, file: VFile) => {
     if (tree.type !== 'definitions' || hasErrors(file) || (file.data.related ?? []).some(hasErrors)) return
     const directory = path.resolve(tree.root, tree.config.migrations)
@@ -51,18 +70,9 @@ export default function emitMigrations(this: Processor, options: Options = {}) {
     }
     file.data.migration = plan
     if (plan.up.length === 0) return
-    for (const step of plan.destructive) {
-      const {target, where} = placeOf(step, tree, file)
-      const message = createFinding(target, `Destructive step: ${step.description}; pass --allow-destructive to write it anyway`, 'destructive-migration', where)
-      message.fatal = !options.allowDestructive
-    }
-    if (!options.create) {
-      const message = createFinding(file, `The definitions changed since the last migration (${plan.up.length} statement(s)); run \`pipe migrate create\``, 'pending-migration', [])
-      message.fatal = false
-      message.jsonPath = undefined
-      return
-    }
-    if (plan.destructive.length > 0 && !options.allowDestructive) return
+    checkSteps?.(tree, file)
+    checkPending?.(tree, file)
+    if (!options.create || [file, ...(file.data.related ?? [])].some(hasErrors)) return
     const existing = listMigrationFiles(directory)
     const name = nextMigrationName(existing, typeof options.create === 'string' ? options.create : 'migration')
     const full = path.join(directory, `${name}.js`)
