@@ -1,5 +1,5 @@
 /** Access to the JSON Schemas in `schemas/`, from the sources (tsx) and from `dist/` alike. */
-import {readFileSync} from 'node:fs'
+import {readdirSync, readFileSync} from 'node:fs'
 import {createRequire} from 'node:module'
 import type {ValidateFunction} from 'ajv'
 import path from 'node:path'
@@ -15,6 +15,13 @@ export const packageRoot = root
 /** Read `schemas/<name>.schema.json`. */
 export function loadSchema(name: string): Record<string, unknown> {
   return JSON.parse(readFileSync(path.join(root, 'schemas', `${name}.schema.json`), 'utf8'))
+}
+
+/** The names of the schemas in `schemas/` (`endpoints`, `entity`, …), whatever they describe. */
+export function schemaNames(): string[] {
+  return readdirSync(path.join(root, 'schemas'))
+    .filter((name) => name.endsWith('.schema.json'))
+    .map((name) => name.slice(0, -'.schema.json'.length))
 }
 
 const require = createRequire(import.meta.url)
@@ -33,7 +40,7 @@ export function loadValidator(name: string): ValidateFunction {
       const {Ajv2020} = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js')
       const ajv = new Ajv2020({allErrors: true, strict: true, validateFormats: false, allowUnionTypes: true})
       ajv.addKeyword('tsType')
-      for (const other of ['endpoints', 'entity', 'controller', 'project']) if (other !== name) ajv.addSchema(loadSchema(other))
+      for (const other of schemaNames()) if (other !== name) ajv.addSchema(loadSchema(other))
       validate = ajv.compile(loadSchema(name))
     }
     validators.set(name, validate)
