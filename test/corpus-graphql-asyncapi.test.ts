@@ -1,17 +1,14 @@
 import path from 'node:path'
 import {test} from 'uvu'
 import * as assert from 'uvu/assert'
+import {testWhen} from './helpers/skip.js'
 import {runPreset} from '../pipeline/process.js'
 import {pageOff, presets} from '../presets/index.js'
 import {corpusDir, corpusMissing, manifest} from './helpers/corpus.js'
 
 const missing = corpusMissing()
 
-test('every GraphQL and AsyncAPI file of the corpus imports to a valid catalogue, or ends in findings', async () => {
-  if (missing) {
-    console.log(`  skipped the GraphQL/AsyncAPI corpus: ${missing}`)
-    return
-  }
+testWhen(test, missing, 'every GraphQL and AsyncAPI file of the corpus imports to a valid catalogue, or ends in findings', async () => {
   const rows = manifest().filter((row) => row.local_path.startsWith('graphql/') || row.local_path.startsWith('asyncapi/'))
   const graphqlFiles = rows.filter((row) => /\.graphql$/.test(row.local_path))
   const asyncapiFiles = rows.filter((row) => row.local_path.startsWith('asyncapi/'))

@@ -1,6 +1,7 @@
 import path from 'node:path'
 import {test} from 'uvu'
 import * as assert from 'uvu/assert'
+import {testWhen} from './helpers/skip.js'
 import {Ajv2020} from 'ajv/dist/2020.js'
 import {loadSchema} from '../pipeline/schemas.js'
 import {runPreset} from '../pipeline/process.js'
@@ -32,11 +33,7 @@ globalThis.fetch = (async (input: unknown) => {
   throw new Error('apipe imports never fetch')
 }) as typeof fetch
 
-test('every OpenAPI and Swagger file of the corpus imports to a schema-valid catalogue, or ends in findings', async () => {
-  if (missing) {
-    console.log(`  skipped the OpenAPI corpus: ${missing}`)
-    return
-  }
+testWhen(test, missing, 'every OpenAPI and Swagger file of the corpus imports to a schema-valid catalogue, or ends in findings', async () => {
   const rows = manifest().filter((row) => /^oas/.test(row.format) || (row.format === 'fragment' && !row.local_path.startsWith('asyncapi/')))
   const summary = {files: 0, imported: 0, warned: 0, withFindings: 0, failed: [] as string[]}
   for (const row of rows) {
@@ -61,8 +58,7 @@ test('every OpenAPI and Swagger file of the corpus imports to a schema-valid cat
   assert.ok(summary.files > 300, `found ${summary.files} corpus files`)
 })
 
-test('Stripe: named endpoints keep their group, auth, status and types', async () => {
-  if (missing) return
+testWhen(test, missing, 'Stripe: named endpoints keep their group, auth, status and types', async () => {
   const {file, spec} = await importFile('big/stripe/spec3.json')
   assert.ok(spec)
   assert.is(spec.endpoints.length, 417)
@@ -76,8 +72,7 @@ test('Stripe: named endpoints keep their group, auth, status and types', async (
   assert.is(spec.meta.base_url, 'https://api.stripe.com/')
 })
 
-test('Kubernetes: groups from tags, the BearerToken api key, statuses and referenced types', async () => {
-  if (missing) return
+testWhen(test, missing, 'Kubernetes: groups from tags, the BearerToken api key, statuses and referenced types', async () => {
   const {spec} = await importFile('big/kubernetes/swagger.json')
   assert.ok(spec)
   assert.is(spec.endpoints.length, 1123)
@@ -87,8 +82,7 @@ test('Kubernetes: groups from tags, the BearerToken api key, statuses and refere
   assert.ok(spec.types?.some((type) => type.name === 'io.k8s.api.core.v1.Pod' && type.kind === 'object'))
 })
 
-test('the pet stores: Swagger 2.0, OpenAPI 3.0 and 3.1 agree on the pets', async () => {
-  if (missing) return
+testWhen(test, missing, 'the pet stores: Swagger 2.0, OpenAPI 3.0 and 3.1 agree on the pets', async () => {
   const v2 = (await importFile('swagger-petstore/v2/petstore.json')).spec!
   const add = v2.endpoints.find((endpoint) => endpoint.id === 'addPet')!
   assert.equal([add.method, add.path, add.group, add.auth, add.request], ['POST', '/pet', 'pet', 'oauth2', 'Pet'])

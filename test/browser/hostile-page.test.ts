@@ -9,6 +9,7 @@ import path from 'node:path'
 import {pathToFileURL} from 'node:url'
 import {test} from 'uvu'
 import * as assert from 'uvu/assert'
+import {testWhen} from '../helpers/skip.js'
 import {browserMissing, launch} from '../helpers/browser.js'
 import {runPipe} from '../helpers/run-pipe.js'
 
@@ -23,12 +24,7 @@ const payloads = [
 ]
 const p = (index: number) => payloads[index % payloads.length]
 
-test('hostile strings render inert; a javascript: repository is not linked', async () => {
-  const missing = browserMissing()
-  if (missing) {
-    console.log(`  skipping the hostile page: ${missing}`)
-    return
-  }
+testWhen(test, browserMissing(), 'hostile strings render inert; a javascript: repository is not linked', async () => {
   const spec = {
     schema_version: 1,
     diagram_type: 'endpoints',

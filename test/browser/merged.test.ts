@@ -4,17 +4,14 @@ import path from 'node:path'
 import {pathToFileURL} from 'node:url'
 import {test} from 'uvu'
 import * as assert from 'uvu/assert'
+import {testWhen} from '../helpers/skip.js'
 import {root} from '../helpers/fixtures.js'
 import {browserMissing, launch} from '../helpers/browser.js'
 import {runPipe} from '../helpers/run-pipe.js'
 
 const missing = browserMissing()
 
-test('a merged REST + GraphQL + events catalogue renders all three kinds, searchable by facet', async () => {
-  if (missing) {
-    console.log(`  skipped the merged page: ${missing}`)
-    return
-  }
+testWhen(test, missing, 'a merged REST + GraphQL + events catalogue renders all three kinds, searchable by facet', async () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'apipe-merged-'))
   const merged = path.join(dir, 'shop.endpoints.json')
   const inputs = ['rest', 'graphql', 'events'].map((name) => path.join(root, 'fixtures', 'merge', `${name}.endpoints.json`))

@@ -4,6 +4,7 @@ import path from 'node:path'
 import {pathToFileURL} from 'node:url'
 import {suite} from 'uvu'
 import * as assert from 'uvu/assert'
+import {testWhen} from '../helpers/skip.js'
 import type {Browser, Page} from 'playwright-core'
 import {root} from '../helpers/fixtures.js'
 import {browserMissing, launch} from '../helpers/browser.js'
@@ -47,11 +48,7 @@ page.after.each(async (context) => {
 const visibleRows = (tab: Page) => tab.$$eval('a.row', (rows) => rows.filter((row) => row.checkVisibility()).map((row) => row.id))
 
 const check = (name: string, run: (context: {tab: Page; url: string; requests: string[]; dialogs: string[]}) => Promise<void>) =>
-  page(name, async (context) => {
-    if (missing) {
-      console.log(`  skipped "${name}": ${missing}`)
-      return
-    }
+  testWhen(page, missing, name, async (context) => {
     await run(context as {tab: Page; url: string; requests: string[]; dialogs: string[]})
   })
 

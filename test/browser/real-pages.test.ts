@@ -4,6 +4,7 @@ import path from 'node:path'
 import {pathToFileURL} from 'node:url'
 import {test} from 'uvu'
 import * as assert from 'uvu/assert'
+import {testWhen} from '../helpers/skip.js'
 import {root} from '../helpers/fixtures.js'
 import {browserMissing, launch} from '../helpers/browser.js'
 import {corpusDir, corpusMissing} from '../helpers/corpus.js'
@@ -15,11 +16,7 @@ for (const [name, source, endpoints] of [
   ['petstore', 'swagger-petstore/v3-master/openapi.yaml', 19],
   ['stripe', 'big/stripe/spec3.json', 417]
 ] as const) {
-  test(`the ${name} page from the corpus renders every endpoint with no network request (screenshot saved)`, async () => {
-    if (missing) {
-      console.log(`  skipped the ${name} page: ${missing}`)
-      return
-    }
+  testWhen(test, missing, `the ${name} page from the corpus renders every endpoint with no network request (screenshot saved)`, async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), `apipe-${name}-`))
     const input = path.join(dir, `${name}${path.extname(source)}`)
     copyFileSync(path.join(corpusDir, source), input)

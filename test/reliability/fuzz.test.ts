@@ -1,10 +1,11 @@
 /**
  * Fuzzing the pipeline (fast-check, seeded): generated and mutated catalogues and OpenAPI documents (seeded from
  * ../shared/corpus), truncated files, 10,000-level nesting, huge strings, `$ref` cycles and self-references and
- * bytes that are not UTF-8. `validate`, `import openapi`, `render` and `sentences` must never throw, never take a
- * second on one input, and always end in outputs or findings.
+ * bytes that are not UTF-8. `validate`, `import openapi`, `render` and `sentences` must never throw and always end
+ * in outputs or findings.
  *
- * `npm test` runs a short seeded pass; `npm run test:reliability` (APIPE_RELIABILITY=full) runs many more inputs.
+ * `npm test` runs a short seeded pass with no time bound; `npm run test:reliability` (APIPE_RELIABILITY=full) runs
+ * many more inputs and also holds each stage to under a second per input.
  * A crash found here becomes a fixture under fixtures/fuzz/.
  */
 import {mkdtempSync, readFileSync, readdirSync, writeFileSync} from 'node:fs'
@@ -13,6 +14,7 @@ import path from 'node:path'
 import fc from 'fast-check'
 import {test} from 'uvu'
 import * as assert from 'uvu/assert'
+import {testWhen} from '../helpers/skip.js'
 import {pipeline} from '../../index.js'
 import {corpusDir, corpusMissing} from '../helpers/corpus.js'
 import {root} from '../helpers/fixtures.js'
@@ -24,7 +26,7 @@ const stats = {inputs: 0, slowest: 0}
 
 type Stage = 'validate' | 'openapi' | 'catalogue' | 'sentences'
 
-/** Run one stage on one input: it must settle in under a second with outputs or findings, never a crash. */
+/** Run one stage on one input: it must settle with outputs or findings, never a crash (in the full run, within a second). */
 async function survive(stage: Stage, name: string, value: string | Uint8Array): Promise<void> {
   const started = performance.now()
   let files
@@ -38,7 +40,7 @@ async function survive(stage: Stage, name: string, value: string | Uint8Array): 
   const elapsed = performance.now() - started
   stats.inputs++
   stats.slowest = Math.max(stats.slowest, elapsed)
-  assert.ok(elapsed < 1000, `${stage} took ${elapsed.toFixed(0)} ms on ${name}`)
+  if (full) assert.ok(elapsed < 1000, `${stage} took ${elapsed.toFixed(0)} ms on ${name}`)
   const [file] = files
   const crashed = file.messages.find((message) => message.ruleId === 'crash')
   assert.not.ok(crashed, `${stage} crashed on ${name}: ${crashed?.reason}\n${String(crashed?.cause instanceof Error ? crashed.cause.stack : '')}`)
@@ -123,12 +125,8 @@ test('mutated catalogues never crash validate, render or sentences', async () =>
   )
 })
 
-test('mutated and truncated OpenAPI documents from the corpus never crash the import', async () => {
+testWhen(test, corpusMissing(), 'mutated and truncated OpenAPI documents from the corpus never crash the import', async () => {
   const documents = corpusDocuments()
-  if (documents.length === 0) {
-    console.log(`  skipping corpus fuzzing: ${corpusMissing()}`)
-    return
-  }
   await fc.assert(
     fc.asyncProperty(fc.constantFrom(...documents), fc.array(mutation, {minLength: 1, maxLength: 4}), fc.nat(), fc.boolean(), async (document, mutations, cut, truncate) => {
       if (truncate) {

@@ -1,9 +1,11 @@
 /**
  * Load and shutdown against `pipe start` on the example blog (SQLite file), with autocannon on 127.0.0.1:
  * - mixed reads and writes (a third creates tags, the rest read posts and tags): zero 5xx, every acknowledged create
- *   present afterwards (the 201s counted against the rows), resident memory after the run within 10% of what it was
- *   after the warm-up;
- * - no leak: in process, the heap after garbage collection stays within 10% across batches of the same mix;
+ *   present afterwards (the 201s counted against the rows); in the full run, resident memory reaches a plateau (its
+ *   median over the last 10 s within 10% of its median 20 s earlier: the allocator keeps what V8 once used, so
+ *   resident memory only says "leak" when it keeps climbing);
+ * - no leak: in process, the heap after garbage collection stays within 10% across batches of the same mix (what
+ *   measures a leak);
  * - SIGTERM under load: requests in flight complete, later ones are refused cleanly (503 or a closed connection,
  *   never another 5xx), and the process exits 0.
  * `npm test` runs 10 s at 20 connections; `npm run test:reliability` 60 s at 100 connections.
@@ -93,7 +95,7 @@ function run(url: string, duration: number, onResponse?: (status: number) => voi
   })
 }
 
-test(`${seconds} s of mixed reads and writes at ${connections} connections: no 5xx, no lost write, memory within 10%`, async () => {
+test(`${seconds} s of mixed reads and writes at ${connections} connections: no 5xx, no lost write, memory reaches a plateau`, async () => {
   const dir = await blog()
   const server = await start(dir)
   try {
@@ -103,8 +105,7 @@ test(`${seconds} s of mixed reads and writes at ${connections} connections: no 5
       if (status === 201) created++
       if (status >= 500) serverErrors++
     }
-    // Resident memory rises and falls by a tenth with V8's heap under load: compare medians of samples taken every
-    // 250 ms over the last 10 s of the warm-up and of the run.
+    // Resident memory, sampled every 250 ms: medians of 10 s windows, so V8's heap breathing does not count.
     const warmUp = full ? 20 : 3
     const pid = server.child.pid!
     let samples: number[] = []
@@ -115,6 +116,7 @@ test(`${seconds} s of mixed reads and writes at ${connections} connections: no 5
     const warmCreated = created
     const result = await run(server.url, seconds, count)
     const after = median(samples.slice(-40))
+    const earlier = median(samples.slice(-120, -80))
     clearInterval(sampler)
     assert.is(serverErrors, 0, 'no 5xx')
     assert.is(result.errors, 0, 'no connection errors')
@@ -124,8 +126,8 @@ test(`${seconds} s of mixed reads and writes at ${connections} connections: no 5
     // Every acknowledged create is stored; a few more may be, those in flight when the load stopped listening.
     assert.ok(rows >= created && rows - created <= connections, `${rows} rows for ${created} acknowledged creates`)
     console.log(`  load: ${result.requests.total} requests in ${seconds} s (${Math.round(result.requests.average)} req/s, p99 ${result.latency.p99} ms), ${created - warmCreated} creates acknowledged and stored, resident memory (median of the last 10 s) ${warm.toFixed(0)} MB in the warm-up, ${after.toFixed(0)} MB in the run`)
-    // The criterion is the 60 s soak's (full run); 3 s of warm-up in the short run is too little to judge by.
-    if (full) assert.ok(Math.abs(after - warm) / warm <= 0.1, `resident memory ${warm.toFixed(0)} MB after warm-up, ${after.toFixed(0)} MB after the run`)
+    // A plateau needs the 60 s soak (full run) to be seen; the short run is too short to judge by.
+    if (full) assert.ok((after - earlier) / earlier <= 0.1, `resident memory still climbing: ${earlier.toFixed(0)} MB 20 s before the end, ${after.toFixed(0)} MB at the end`)
   } finally {
     server.child.kill('SIGTERM')
     await server.exited
