@@ -3,21 +3,27 @@
  * `type` and `schema` rules each report their share of its errors.
  */
 import type {ValidateFunction} from 'ajv'
+import type {VFile} from 'vfile'
 import type {CatalogueTree} from '../../pipeline/data.js'
 import {loadValidator} from '../../pipeline/schemas.js'
 import {schemaViolations, type SchemaViolation} from '../../pipeline/schema-violations.js'
 
-let validate: ValidateFunction | undefined
-const results = new WeakMap<object, SchemaViolation[]>()
-
-/** The schema violations of a catalogue (memoized per spec object). */
-export function catalogueSchemaViolations(tree: CatalogueTree): SchemaViolation[] {
-  let problems = results.get(tree.spec)
-  if (!problems) {
-    problems = check(tree.spec)
-    results.set(tree.spec, problems)
+declare module 'vfile' {
+  interface DataMap {
+    /** The catalogue's schema violations, checked once for the three rules that report them, with the spec checked. */
+    schemaViolations: {spec: object; violations: SchemaViolation[]}
   }
-  return problems
+}
+
+let validate: ValidateFunction | undefined
+
+/** The schema violations of a catalogue, checked once per file and spec. */
+export function catalogueSchemaViolations(tree: CatalogueTree, file: VFile): SchemaViolation[] {
+  const known = file.data.schemaViolations
+  if (known?.spec === tree.spec) return known.violations
+  const violations = check(tree.spec)
+  file.data.schemaViolations = {spec: tree.spec, violations}
+  return violations
 }
 
 function check(spec: unknown): SchemaViolation[] {

@@ -12,8 +12,8 @@ import {catalogueSchemaViolations} from '../schema-check.js'
 import type {SchemaViolation} from '../../../pipeline/schema-violations.js'
 
 function schemaRule(id: SchemaViolation['kind']) {
-  return defineRule<CatalogueTree>({id, severity: 'error'}, (tree, _file, report) => {
-    for (const problem of catalogueSchemaViolations(tree)) {
+  return defineRule<CatalogueTree>({id, severity: 'error'}, (tree, file, report) => {
+    for (const problem of catalogueSchemaViolations(tree, file)) {
       if (problem.kind === id) report(problem.reason, {path: problem.path})
     }
   })
