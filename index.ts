@@ -3,7 +3,7 @@
  * in `file.messages` and what plugins produced in `file.data.outputs`.
  *
  * ```js
- * import {pipeline} from 'apipe'
+ * import {pipeline} from 'apipe-kit'
  * const [file] = await pipeline('validate', [{path: 'api.endpoints.json', value: text}])
  * ```
  */

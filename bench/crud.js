@@ -17,9 +17,9 @@ const rows = 10_000
 
 const dir = mkdtempSync(path.join(tmpdir(), 'apipe-bench-crud-'))
 cpSync(path.join(root, 'examples/blog'), dir, {recursive: true, filter: (source) => !source.includes(`${path.sep}data`)})
-// The blog's code imports `apipe/runtime`: this checkout, as `npm install` would link it.
+// The blog's code imports `apipe-kit/runtime`: this checkout, as `npm install` would link it.
 mkdirSync(path.join(dir, 'node_modules'))
-symlinkSync(root, path.join(dir, 'node_modules', 'apipe'))
+symlinkSync(root, path.join(dir, 'node_modules', 'apipe-kit'))
 const file = path.join(dir, 'data/blog.sqlite')
 const migrated = spawnSync(process.execPath, [path.join(root, 'bin/pipe.js'), 'migrate', '--project', dir], {encoding: 'utf8'})
 if (migrated.status !== 0) throw new Error(migrated.stderr)

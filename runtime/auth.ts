@@ -40,7 +40,8 @@ export const minimumSecretLength = 32
 /** Auth settings of a project; throws in production without a strong `jwtSecret`, saying how to set one. */
 export function authSettings(config: ResolvedConfig, models: ReadonlyMap<string, EntityModel>, production = process.env.NODE_ENV === 'production'): AuthSettings {
   const secret = config.jwtSecret ?? ''
-  if (production && secret.length < minimumSecretLength) {
+  // Only a project that signs tokens needs the secret: one without `auth.entity` never does.
+  if (production && config.auth?.entity && secret.length < minimumSecretLength) {
     const reason = secret ? `\`jwtSecret\` is ${secret.length} characters; it needs at least ${minimumSecretLength}` : '`jwtSecret` is not set'
     throw new ApipeError('APIPE_ERR_CONFIG', [
       `${reason}. Set it from the environment: "jwtSecret": "\${JWT_SECRET}" in pipe.config.json and JWT_SECRET=$(node -e "console.log(require('crypto').randomBytes(48).toString('base64url'))")`

@@ -4,7 +4,7 @@
  * everything after loading treats them alike.
  *
  * ```ts
- * import {defineEntity, field, relation} from 'apipe/runtime'
+ * import {defineEntity, field, relation} from 'apipe-kit/runtime'
  *
  * export default defineEntity(class Book {
  *   title = field.string({required: true, length: 200})

@@ -71,7 +71,7 @@ export function entitySource(definition: EntityDefinition): string {
     return `  ${key} = ${call}`
   })
   return [
-    "import {defineEntity, field} from 'apipe/runtime'",
+    "import {defineEntity, field} from 'apipe-kit/runtime'",
     '',
     `export default defineEntity(class ${className} {`,
     ...lines,

@@ -1,5 +1,5 @@
 /**
- * `apipe/runtime`: what the code of a framework project imports: field and relation helpers, `defineEntity`,
+ * `apipe-kit/runtime`: what the code of a framework project imports: field and relation helpers, `defineEntity`,
  * `defineController`, the definition types generated from the JSON Schemas, the server (`createApp`) and
  * `createTestApp` for tests. Definitions import this module too, so the server side loads only when called.
  */

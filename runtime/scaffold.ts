@@ -76,7 +76,7 @@ export function testSource(entity: EntityDefinition, controller: ControllerDefin
     '// each test app runs on its own throw-away database.',
     "import {test} from 'uvu'",
     "import * as assert from 'uvu/assert'",
-    "import {createTestApp} from 'apipe/runtime'",
+    "import {createTestApp} from 'apipe-kit/runtime'",
     ''
   ]
   if (create) {
@@ -140,10 +140,19 @@ export function testSource(entity: EntityDefinition, controller: ControllerDefin
 }
 
 
-/** The files of a new project, by path. */
-export function projectFiles(name: string, apipeVersion: string, uvuVersion: string): Record<string, string> {
+/**
+ * Where a new project gets apipe-kit from: the registry version when the running apipe-kit was installed from it
+ * (it sits in a `node_modules` folder), else a `file:` link to the checkout it runs from.
+ */
+export function apipeDependency(packageRoot: string, version: string): {spec: string; fromRegistry: boolean} {
+  const installed = packageRoot.split(/[\\/]/).includes('node_modules')
+  return installed ? {spec: `^${version}`, fromRegistry: true} : {spec: `file:${packageRoot}`, fromRegistry: false}
+}
+
+/** The files of a new project, by path; `apipeSpec` is the version or `file:` link its package.json depends on. */
+export function projectFiles(name: string, apipeSpec: string, uvuVersion: string): Record<string, string> {
   const post: EntityDefinition = {
-    $schema: '../../node_modules/apipe/schemas/entity.schema.json',
+    $schema: '../../node_modules/apipe-kit/schemas/entity.schema.json',
     name: 'post',
     fields: {
       title: {type: 'string', required: true, length: 200},
@@ -152,7 +161,7 @@ export function projectFiles(name: string, apipeVersion: string, uvuVersion: str
     },
     timestamps: true
   }
-  const controller = {$schema: '../../node_modules/apipe/schemas/controller.schema.json', ...controllerDefinition('post', true)}
+  const controller = {$schema: '../../node_modules/apipe-kit/schemas/controller.schema.json', ...controllerDefinition('post', true)}
   const packageName = entityName(name).replace(/_/g, '-') || 'app'
   return {
     'package.json': JSON.stringify(
@@ -162,21 +171,42 @@ export function projectFiles(name: string, apipeVersion: string, uvuVersion: str
         private: true,
         type: 'module',
         scripts: {dev: 'pipe dev', start: 'pipe start', test: 'pipe test', migrate: 'pipe migrate'},
-        dependencies: {apipe: `^${apipeVersion}`},
+        dependencies: {'apipe-kit': apipeSpec},
         devDependencies: {uvu: uvuVersion}
       },
       null,
       2
     ),
-    'pipe.config.json': JSON.stringify({$schema: './node_modules/apipe/schemas/project.schema.json', port: 3000, database: {type: 'sqlite', url: './data/app.sqlite'}, jwtSecret: '${JWT_SECRET}'}, null, 2),
+    'pipe.config.json': JSON.stringify({$schema: './node_modules/apipe-kit/schemas/project.schema.json', port: 3000, database: {type: 'sqlite', url: './data/app.sqlite'}, middleware: ['requestId']}, null, 2),
     'src/entities/post.json': JSON.stringify(post, null, 2),
     'src/controller/post.json': JSON.stringify(controller, null, 2),
     'tests/post.test.ts': testSource(post, controller, []),
+    'src/hooks/post/beforeCreate.ts': [
+      "import type {ActionContext} from 'apipe-kit/runtime'",
+      '',
+      '/** Runs before every `POST /posts`, in the same transaction: trims the title a client sent. */',
+      'export default function beforeCreate(ctx: ActionContext) {',
+      "  if (typeof ctx.data.title === 'string') ctx.data.title = ctx.data.title.trim()",
+      '}',
+      ''
+    ].join('\n'),
+    'src/middleware/requestId.ts': [
+      "import {randomUUID} from 'node:crypto'",
+      "import type {ActionContext} from 'apipe-kit/runtime'",
+      '',
+      '/** Every answer carries `X-Request-Id`: the one the client sent, else a new one (listed in pipe.config.json). */',
+      'export default async function requestId(ctx: ActionContext, next: () => Promise<void>) {',
+      "  const id = ctx.request.headers['x-request-id']",
+      "  ctx.response.header('x-request-id', typeof id === 'string' && id.length <= 200 ? id : randomUUID())",
+      '  await next()',
+      '}',
+      ''
+    ].join('\n'),
     '.gitignore': 'node_modules/\ndata/\n.env\n',
     'README.md': [
       `# ${name}`,
       '',
-      'A backend built with [apipe](https://github.com/apipe/apipe): entities in `src/entities/`, routes in',
+      'A backend built with [apipe-kit](https://github.com/apipe/apipe): entities in `src/entities/`, routes in',
       '`src/controller/`, hooks in `src/hooks/<controller>/`, middleware in `src/middleware/`.',
       '',
       '```sh',

@@ -63,9 +63,9 @@ test('pipe generate entity --code writes a class that defines the same entity as
   await runPipe(['generate', 'entity', 'User', '--fields', fields], {cwd})
   const result = await runPipe(['generate', 'entity', 'User', '--fields', fields, '--code'], {cwd})
   assert.equal(result, {code: 0, stdout: 'Wrote src/entities/user.ts\n', stderr: ''})
-  // Let the generated file import `apipe/runtime` from this checkout.
+  // Let the generated file import `apipe-kit/runtime` from this checkout.
   mkdirSync(path.join(cwd, 'node_modules'), {recursive: true})
-  symlinkSync(root, path.join(cwd, 'node_modules', 'apipe'))
+  symlinkSync(root, path.join(cwd, 'node_modules', 'apipe-kit'))
   const fromCode = (await import(pathToFileURL(path.join(cwd, 'src', 'entities', 'user.ts')).href)).default
   assert.equal(fromCode, JSON.parse(readFileSync(path.join(cwd, 'src', 'entities', 'user.json'), 'utf8')))
 })

@@ -22,20 +22,19 @@ function run(command: string, args: string[], cwd: string): Promise<{code: numbe
   })
 }
 
-test('pipe init, npm install, npm run migrate, npm test', async () => {
+test('pipe init, npm install, npm run migrate, npm test: nothing linked by hand', async () => {
   const parent = temporaryProject('init')
   const dir = path.join(parent, 'shop-api')
-  const init = await runPipe(['init', dir])
+  const init = await runPipe(['init', dir], {cwd: parent})
   assert.is(init.code, 0, init.stderr)
-  assert.is(init.stdout, `Created ${dir}: 8 files\nNext: cd ${dir} && npm install && npm run migrate && npm run dev\n`)
-  const files = ['.gitignore', 'README.md', 'package.json', 'pipe.config.json', 'src/controller/post.json', 'src/entities/post.json', 'tests/post.test.ts']
+  assert.is(init.stdout, `Created ${dir}: 10 files, depending on apipe-kit from file:${root.replace(/\/$/, '')} (the checkout this pipe runs from)\nNext: cd ${dir} && npm install && npm run migrate && npm run dev\n`)
+  const files = ['.gitignore', 'README.md', 'package.json', 'pipe.config.json', 'src/controller/post.json', 'src/entities/post.json', 'src/hooks/post/beforeCreate.ts', 'src/middleware/requestId.ts', 'tests/post.test.ts']
   for (const file of files) assert.ok(existsSync(path.join(dir, file)), file)
   assert.match(readdirSync(path.join(dir, 'migrations')).join(), /^\d{14}_init\.js$/)
   const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'))
   assert.equal(manifest.scripts, {dev: 'pipe dev', start: 'pipe start', test: 'pipe test', migrate: 'pipe migrate'})
   assert.is(manifest.name, 'shop-api')
-  manifest.dependencies.apipe = `file:${root}`
-  writeFileSync(path.join(dir, 'package.json'), JSON.stringify(manifest, null, 2))
+  assert.equal(manifest.dependencies, {'apipe-kit': `file:${root.replace(/\/$/, '')}`})
 
   const install = await run('npm', ['install', '--no-audit', '--no-fund'], dir)
   assert.is(install.code, 0, install.output)
@@ -46,10 +45,22 @@ test('pipe init, npm install, npm run migrate, npm test', async () => {
   const tests = await run('npm', ['test'], dir)
   assert.is(tests.code, 0, tests.output)
   assert.match(tests.output, /Total: +5\n +Passed: +5\n/)
+  const {createTestApp} = await import('../runtime/testing.js')
+  const app = await createTestApp({root: dir})
+  const created = await app.inject({method: 'POST', url: '/posts', payload: {title: '  Padded  '}, headers: {'x-request-id': 'abc'}})
+  assert.is(created.json().title, 'Padded', 'the example hook ran')
+  assert.is(created.headers['x-request-id'], 'abc', 'the example middleware ran')
+  await app.close()
 
   const again = await runPipe(['init', dir])
   assert.is(again.code, 1)
   assert.is(again.stderr, `Refusing to write into \`${dir}\`: it is not empty; pass --force to write anyway\n`)
+})
+
+test('a project depends on the registry version when pipe runs from an installed package', async () => {
+  const {apipeDependency} = await import('../runtime/scaffold.js')
+  assert.equal(apipeDependency('/home/me/app/node_modules/apipe-kit', '0.2.0'), {spec: '^0.2.0', fromRegistry: true})
+  assert.equal(apipeDependency('/work/apipe', '0.2.0'), {spec: 'file:/work/apipe', fromRegistry: false})
 })
 
 test('pipe generate test writes a passing test that creates the required related record first', async () => {
@@ -80,7 +91,7 @@ test('pipe generate test writes a passing test that creates the required related
   writeFileSync(path.join(dir, 'package.json'), JSON.stringify({name: 'books', type: 'module', private: true}))
   const {symlinkSync, mkdirSync} = await import('node:fs')
   mkdirSync(path.join(dir, 'node_modules'))
-  symlinkSync(root, path.join(dir, 'node_modules', 'apipe'))
+  symlinkSync(root, path.join(dir, 'node_modules', 'apipe-kit'))
   symlinkSync(path.join(root, 'node_modules', 'uvu'), path.join(dir, 'node_modules', 'uvu'))
   const tests = await runPipe(['test'], {cwd: dir})
   assert.is(tests.code, 0, tests.stdout + tests.stderr)

@@ -17,12 +17,12 @@ async function blogCopy(): Promise<string> {
   cpSync(path.join(root, 'examples/blog'), dir, {recursive: true, filter: (source) => !source.includes(`${path.sep}data`)})
   writeFileSync(
     path.join(dir, 'src/controller/slow.ts'),
-    "import {defineController} from 'apipe/runtime'\nexport default defineController('slow', {routes: {'GET /slow': 'wait'}, actions: {wait: () => new Promise((resolve) => setTimeout(() => resolve({waited: true}), 400))}})\n"
+    "import {defineController} from 'apipe-kit/runtime'\nexport default defineController('slow', {routes: {'GET /slow': 'wait'}, actions: {wait: () => new Promise((resolve) => setTimeout(() => resolve({waited: true}), 400))}})\n"
   )
-  // The project imports `apipe/runtime`: this checkout, as `npm install` would link it.
+  // The project imports `apipe-kit/runtime`: this checkout, as `npm install` would link it.
   rmSync(path.join(dir, 'node_modules'), {recursive: true, force: true})
   mkdirSync(path.join(dir, 'node_modules'))
-  symlinkSync(root, path.join(dir, 'node_modules', 'apipe'))
+  symlinkSync(root, path.join(dir, 'node_modules', 'apipe-kit'))
   const migrated = await runPipe(['migrate', '--project', dir])
   assert.is(migrated.code, 0, migrated.stderr)
   return dir

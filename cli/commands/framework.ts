@@ -18,8 +18,10 @@ export class InitCommand extends Command {
     description: 'Create a framework project',
     details: `
       Writes a runnable project into \`<dir>\`: \`pipe.config.json\` on SQLite, an example \`post\` entity and its CRUD
-      controller, its first migration, a test, package.json with the scripts \`dev\`, \`start\`, \`test\` and
-      \`migrate\`, a README and a .gitignore. Refuses a folder that is not empty unless \`--force\`.
+      controller, an example hook (\`src/hooks/post/beforeCreate.ts\`) and middleware (\`src/middleware/requestId.ts\`),
+      its first migration, a test, package.json with the scripts \`dev\`, \`start\`, \`test\` and \`migrate\`, a
+      README and a .gitignore. The project depends on apipe-kit as the running pipe came: the registry version, or a
+      \`file:\` link to the checkout it runs from. Refuses a folder that is not empty unless \`--force\`.
     `,
     examples: [['A new project', 'pipe init my-api && cd my-api && npm install && npm run migrate && npm run dev']]
   })
@@ -29,7 +31,7 @@ export class InitCommand extends Command {
   force = Option.Boolean('--force', false, {description: 'Write into a folder that is not empty, e.g. `--force`'})
 
   override async execute(): Promise<number> {
-    const [{mkdir, readdir, readFile, writeFile}, path, {projectFiles}, {planMigration}, {migrationSource, nextMigrationName}, {packageRoot}] = await Promise.all([
+    const [{mkdir, readdir, readFile, writeFile}, path, {apipeDependency, projectFiles}, {planMigration}, {migrationSource, nextMigrationName}, {packageRoot}] = await Promise.all([
       import('node:fs/promises'),
       import('node:path'),
       import('../../runtime/scaffold.js'),
@@ -43,7 +45,8 @@ export class InitCommand extends Command {
       return 1
     }
     const {version, dependencies} = JSON.parse(await readFile(path.join(packageRoot, 'package.json'), 'utf8')) as {version: string; dependencies: Record<string, string>}
-    const files = projectFiles(path.basename(path.resolve(this.dir)), version, dependencies.uvu)
+    const apipe = apipeDependency(packageRoot, version)
+    const files = projectFiles(path.basename(path.resolve(this.dir)), apipe.spec, dependencies.uvu)
     const entity = JSON.parse(files['src/entities/post.json']) as import('../../schemas/types/entity.js').EntityDefinition
     const {$schema: _, ...snapshot} = entity
     const plan = await planMigration('sqlite', [], [entity])
@@ -54,7 +57,8 @@ export class InitCommand extends Command {
       await mkdir(path.dirname(target), {recursive: true})
       await writeFile(target, content.endsWith('\n') ? content : `${content}\n`)
     }
-    this.context.stdout.write(`Created ${this.dir}: ${Object.keys(files).length} files\nNext: cd ${this.dir} && npm install && npm run migrate && npm run dev\n`)
+    const source = apipe.fromRegistry ? `apipe-kit ${apipe.spec} from the registry` : `apipe-kit from ${apipe.spec} (the checkout this pipe runs from)`
+    this.context.stdout.write(`Created ${this.dir}: ${Object.keys(files).length} files, depending on ${source}\nNext: cd ${this.dir} && npm install && npm run migrate && npm run dev\n`)
     return 0
   }
 }
@@ -119,7 +123,7 @@ export class TestCommand extends Command {
     description: "Run the project's tests",
     details: `
       Runs \`tests/**/*.test.ts\` (and \`.js\`) with uvu, TypeScript through tsx, \`NODE_ENV=test\`. \`createTestApp()\`
-      from \`apipe/runtime\` gives each test an app on a throw-away database (in-memory SQLite; set
+      from \`apipe-kit/runtime\` gives each test an app on a throw-away database (in-memory SQLite; set
       \`APIPE_TEST_DATABASE_URL\` and \`APIPE_TEST_DATABASE_TYPE\` for a server). Exits with the tests' status.
     `,
     examples: [['Run the tests', 'pipe test'], ['Only the post tests', 'pipe test post']]

@@ -89,7 +89,7 @@ export class GenerateTestCommand extends Command {
   static override usage = Command.Usage({
     description: "Write tests of a controller's routes (tests/<name>.test.ts)",
     details: `
-      Reads the project's definitions and writes uvu tests that use \`createTestApp()\` from \`apipe/runtime\`:
+      Reads the project's definitions and writes uvu tests that use \`createTestApp()\` from \`apipe-kit/runtime\`:
       create (201, Location, the record read back), create with an empty body (422 naming each required field),
       list (the page meta), update and delete, for the routes the controller has. Sample values follow the field
       types; a required many-to-one is created first through its own controller. \`npm test\` (\`pipe test\`) runs

@@ -42,7 +42,7 @@ export const unprocessable = (errors: ProblemItem[]) => new HttpProblem(422, `${
 
 /**
  * Whether a thrown value is an `HttpProblem`, also from another copy of apipe (a project's code may import
- * `apipe/runtime` from its own node_modules while the server runs from another install).
+ * `apipe-kit/runtime` from its own node_modules while the server runs from another install).
  */
 export function isHttpProblem(error: unknown): error is HttpProblem {
   return error instanceof HttpProblem || (error instanceof Error && error.name === 'HttpProblem' && typeof (error as HttpProblem).status === 'number')

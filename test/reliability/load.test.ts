@@ -33,7 +33,7 @@ async function blog(): Promise<string> {
   cpSync(path.join(root, 'examples/blog'), dir, {recursive: true, filter: (source) => !source.includes(`${path.sep}data`)})
   rmSync(path.join(dir, 'node_modules'), {recursive: true, force: true})
   mkdirSync(path.join(dir, 'node_modules'))
-  symlinkSync(root, path.join(dir, 'node_modules', 'apipe'))
+  symlinkSync(root, path.join(dir, 'node_modules', 'apipe-kit'))
   assert.is((await runPipe(['migrate', '--project', dir])).code, 0)
   return dir
 }

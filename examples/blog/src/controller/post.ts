@@ -1,4 +1,4 @@
-import {defineController} from 'apipe/runtime'
+import {defineController} from 'apipe-kit/runtime'
 
 /** The six CRUD routes, and publishing a draft (see src/hooks/post/beforePublish.ts). */
 export default defineController('post', {

@@ -1,5 +1,5 @@
 import {randomUUID} from 'node:crypto'
-import type {ActionContext} from 'apipe/runtime'
+import type {ActionContext} from 'apipe-kit/runtime'
 
 /** Give every answer an `x-request-id` (the client's, or a new one). */
 export default async function requestId(ctx: ActionContext, next: () => Promise<void>) {

@@ -1,4 +1,4 @@
-import {HttpProblem, type ActionContext} from 'apipe/runtime'
+import {HttpProblem, type ActionContext} from 'apipe-kit/runtime'
 
 /** Runs after the insert, in the same transaction: refusing here leaves nothing stored. */
 export default function afterCreate(ctx: ActionContext) {

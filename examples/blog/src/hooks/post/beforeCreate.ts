@@ -1,4 +1,4 @@
-import type {ActionContext} from 'apipe/runtime'
+import type {ActionContext} from 'apipe-kit/runtime'
 
 /** Every post gets a slug from its title. */
 export default function beforeCreate(ctx: ActionContext) {

@@ -1,4 +1,4 @@
-import {HttpProblem, type ActionContext} from 'apipe/runtime'
+import {HttpProblem, type ActionContext} from 'apipe-kit/runtime'
 
 /** Only a draft can be published: find it (404) and refuse a post that is already out (409). */
 export default async function beforePublish(ctx: ActionContext) {
