@@ -111,6 +111,18 @@ function crudSuite(database: TestDatabase) {
     assert.is((await call('GET', '/posts/not-a-number')).status, 404)
   })
 
+  test('a JSON content type with an empty body is no body, as real clients send on bodiless writes', async () => {
+    const json = {'content-type': 'application/json'}
+    const tag = await call('POST', '/tags', {label: 'empty-body'})
+    const removed = await app.inject({method: 'DELETE', url: `/tags/${tag.body!.id}`, headers: json, payload: ''})
+    assert.is(removed.statusCode, 204, removed.body)
+    const published = await app.inject({method: 'POST', url: '/posts/3/publish', headers: json})
+    assert.is(published.statusCode, 200, published.body)
+    const empty = await app.inject({method: 'POST', url: '/tags', headers: json, payload: ''})
+    assert.is(empty.statusCode, 422, 'a create without a body fails validation, not parsing')
+    assert.equal(JSON.parse(empty.body).errors, [{pointer: '/label', code: 'required', detail: '`label` is required'}])
+  })
+
   test('list: the {data, meta} envelope and pagination edges', async () => {
     const first = await call('GET', '/posts?limit=2')
     assert.is(first.status, 200)

@@ -1,6 +1,8 @@
 /**
  * Problems plugin: every error the server answers is RFC 9457 `application/problem+json`, unknown routes included,
- * and only JSON bodies are accepted (fastify would otherwise take text/plain). Errors fastify meets before any route
+ * and only JSON bodies are accepted (fastify would otherwise take text/plain). A JSON content type with no body at
+ * all is no body, as many clients send it on bodiless writes (favorite, follow, delete); anything else goes through
+ * fastify's own JSON parser, with its prototype-poisoning guard. Errors fastify meets before any route
  * (a bad URL, an over-long path parameter) go through {@link frameworkErrors}, a constructor option.
  */
 import type {FastifyError, FastifyReply, FastifyRequest} from 'fastify'
@@ -11,6 +13,11 @@ import {HttpProblem} from '../http/problem.js'
 export const problemsPlugin = fp<{development: boolean}>(
   async (app, {development}) => {
     app.removeContentTypeParser('text/plain')
+    const parseJson = app.getDefaultJsonParser('error', 'error')
+    app.addContentTypeParser('application/json', {parseAs: 'string'}, (request, body, done) => {
+      if (body === '') return done(null, undefined)
+      return parseJson(request, body as string, done)
+    })
     app.setErrorHandler(errorHandler(() => app.models.values(), development))
     app.setNotFoundHandler((request, reply) => sendProblem(reply, new HttpProblem(404, `No route \`${request.method} ${request.url.split('?')[0]}\``)))
   },
