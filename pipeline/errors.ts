@@ -11,7 +11,8 @@ export const codes = {
   APIPE_ERR_DATABASE: 'Cannot use the %s database %s: %s',
   APIPE_ERR_MIGRATION: 'Migration %s failed at statement %s (%s): %s',
   APIPE_ERR_MIGRATION_FILE: 'Cannot load migration %s: %s',
-  APIPE_ERR_CONFIG: 'Cannot start: %s'
+  APIPE_ERR_CONFIG: 'Cannot start: %s',
+  APIPE_ERR_LISTEN: 'Cannot listen on %s: %s'
 } as const
 
 /** A stable error code from {@link codes}. */

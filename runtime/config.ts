@@ -15,6 +15,8 @@ export interface ResolvedConfig extends ProjectConfig {
   /** The project folder. */
   root: string
   port: number
+  /** The address to listen on (`HOST` wins); undefined: `pipe dev` listens on 127.0.0.1, `pipe start` on 0.0.0.0. */
+  host?: string
   database: {type: DatabaseType; url: string}
   entities: string
   controllers: string
@@ -50,18 +52,35 @@ export function expandVariables<T>(value: T, environment: NodeJS.ProcessEnv, mis
   return value
 }
 
-/** Resolve a parsed `pipe.config.json` of the project in `root`. */
+const schemes: Record<string, DatabaseType> = {postgres: 'postgresql', postgresql: 'postgresql', mysql: 'mysql', mariadb: 'mariadb', sqlite: 'sqlite', file: 'sqlite'}
+
+/** The database type a connection URL names by its scheme (`postgresql://…` -> `postgresql`); undefined for a plain path. */
+export function databaseTypeOfUrl(url: string): DatabaseType | undefined {
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1]?.toLowerCase()
+  return scheme && scheme.length > 1 ? (schemes[scheme.split('+')[0]] ?? (scheme as DatabaseType)) : undefined
+}
+
+/** Whether a URL of one type can serve a project of another (MariaDB and MySQL share a driver). */
+export function sameDatabaseFamily(a: DatabaseType, b: DatabaseType): boolean {
+  const family = (type: DatabaseType) => (type === 'mariadb' ? 'mysql' : type)
+  return family(a) === family(b)
+}
+
+/** Resolve a parsed `pipe.config.json` of the project in `root`; a URL with a scheme says the type when none is given. */
 export function resolveConfig(config: ProjectConfig, root: string, environment: NodeJS.ProcessEnv = process.env): ResolvedConfig {
   const env = projectEnvironment(root, environment)
   const missingVariables: string[] = []
   const expanded = expandVariables(config, env, missingVariables)
-  const type = (expanded.database?.type || 'sqlite') as DatabaseType
-  const url = expanded.database?.url || (type === 'sqlite' ? './data/app.sqlite' : '')
+  const declaredUrl = expanded.database?.url || ''
+  const type = (expanded.database?.type || databaseTypeOfUrl(declaredUrl) || 'sqlite') as DatabaseType
+  const url = declaredUrl || (type === 'sqlite' ? './data/app.sqlite' : '')
   const port = Number(env.PORT || expanded.port || 3000)
+  const host = env.HOST || expanded.host || undefined
   return {
     ...expanded,
     root,
     port,
+    host,
     database: {type, url},
     entities: expanded.entities ?? 'src/entities',
     controllers: expanded.controllers ?? 'src/controller',

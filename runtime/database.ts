@@ -10,7 +10,7 @@ import {MikroORM, type Options} from '@mikro-orm/core'
 import type {AbstractSqlDriver, EntityManager} from '@mikro-orm/knex'
 import {ApipeError} from '../pipeline/errors.js'
 import type {EntityDefinition} from '../schemas/types/entity.js'
-import type {DatabaseType, ResolvedConfig} from './config.js'
+import {databaseTypeOfUrl, sameDatabaseFamily, type DatabaseType, type ResolvedConfig} from './config.js'
 import {entitySchemas} from './entity-schema.js'
 
 export type Orm = MikroORM<AbstractSqlDriver, EntityManager<AbstractSqlDriver>>
@@ -46,6 +46,10 @@ function sqlitePath(url: string, root: string): string {
 
 /** MikroORM options for a project's database and entities. */
 export async function ormOptions(database: ResolvedConfig['database'], root: string, entities: readonly EntityDefinition[], bcryptCost?: number): Promise<Options> {
+  const named = databaseTypeOfUrl(database.url)
+  if (named && !sameDatabaseFamily(named, database.type)) {
+    throw new ApipeError('APIPE_ERR_DATABASE', [database.type, describeDatabase(database, root), `the URL names \`${named}\`; set \`database.type\` to \`${named}\`, or leave it out: the URL says it`])
+  }
   const options: Options = {
     driver: await driverOf(database.type),
     entities: entitySchemas(entities, {bcryptCost}),

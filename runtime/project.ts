@@ -6,7 +6,7 @@
 import {existsSync, readdirSync} from 'node:fs'
 import path from 'node:path'
 import type {Settings} from 'unified'
-import {reporter} from 'vfile-reporter'
+import type {VFile} from 'vfile'
 import {statistics} from 'vfile-statistics'
 import {withRelated} from '../pipeline/data.js'
 import {readInput} from '../pipeline/read.js'
@@ -31,7 +31,7 @@ export interface Project {
   providers?: Map<string, AuthProvider>
 }
 
-/** A project that cannot run; `report` lists the findings as `pipe run` does. */
+/** A project that cannot run; `report` has one line per finding: `<file>:<line>:<column> <severity> <reason> (<rule>)`. */
 export class ProjectError extends Error {
   readonly report: string
   constructor(report: string) {
@@ -39,6 +39,19 @@ export class ProjectError extends Error {
     this.name = 'ProjectError'
     this.report = report
   }
+}
+
+/** The findings of `files`, one line each, file and place first: what a person or a supervisor's log reads. */
+function findingLines(files: readonly VFile[]): string {
+  return files
+    .flatMap((file) =>
+      file.messages.map((message) => {
+        const place = message.line ? `:${message.line}:${message.column ?? 1}` : ''
+        const severity = message.fatal ? 'error' : message.fatal === false ? 'warning' : 'info'
+        return `${path.relative(process.cwd(), path.resolve(file.cwd, file.path))}${place} ${severity} ${message.reason}${message.ruleId ? ` (${message.ruleId})` : ''}`
+      })
+    )
+    .join('\n')
 }
 
 const codeFile = /^(?!.*\.d\.ts$).*\.(ts|mts|js|mjs)$/
@@ -58,7 +71,7 @@ export async function loadProject(root: string, settings: Pick<Settings, 'rules'
   const file = await readInput(path.join(root, 'pipe.config.json'))
   const tree = file.messages.length === 0 ? await loadDefinitions(file, settings) : undefined
   const files = withRelated([file])
-  if (!tree || statistics(files).fatal > 0) throw new ProjectError(reporter(files, {quiet: true, color: false}))
+  if (!tree || statistics(files).fatal > 0) throw new ProjectError(findingLines(files))
   const hooks = new Map<string, Map<string, ContextFunction>>()
   const hooksRoot = path.join(tree.root, 'src/hooks')
   if (existsSync(hooksRoot)) {

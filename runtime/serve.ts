@@ -8,6 +8,7 @@ import {createServer, type IncomingMessage, type ServerResponse} from 'node:http
 import path from 'node:path'
 import type {FastifyInstance} from 'fastify'
 import {pino} from 'pino'
+import {ApipeError} from '../pipeline/errors.js'
 import {loadProject} from './project.js'
 import {createApp} from './server/index.js'
 
@@ -28,9 +29,11 @@ export async function serve(context: ServeOutput, directory: string, mode: 'dev'
   }
   const server = createServer((request, response) => handler(request, response))
   let port = 0
+  let host = '127.0.0.1'
   const build = async (): Promise<FastifyInstance> => {
     const project = await loadProject(root)
     port = project.config.port
+    host = project.config.host ?? (mode === 'dev' ? '127.0.0.1' : '0.0.0.0')
     // JSON logs written synchronously: pino's buffered stream grew without bound under load (a soak test found it).
     const logger = mode === 'start' ? {level: 'info', stream: pino.destination({dest: 1, sync: true})} : false
     const app = await createApp(project, {logger, development: mode === 'dev'})
@@ -45,20 +48,24 @@ export async function serve(context: ServeOutput, directory: string, mode: 'dev'
   }
   let app = await build()
   handler = app.routing as unknown as Handler
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(port, '0.0.0.0', () => resolve())
-  })
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject)
+      server.listen(port, host, () => resolve())
+    })
+  } catch (error) {
+    await app.close()
+    throw listenError(error, host, port)
+  }
   const address = server.address()
   const shown = typeof address === 'object' && address ? address.port : port
-  context.stdout.write(`${mode === 'dev' ? 'Serving (reloads on change)' : 'Serving'} on http://localhost:${shown}\n`)
+  const where = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host
+  context.stdout.write(`${mode === 'dev' ? 'Serving (reloads on change)' : 'Serving'} on http://${where}:${shown}\n`)
 
   const watchers: FSWatcher[] = []
   if (mode === 'dev') {
-    let timer: NodeJS.Timeout | undefined
-    const reload = () => {
-      clearTimeout(timer)
-      timer = setTimeout(async () => {
+    watchers.push(
+      ...watchSources(root, async () => {
         try {
           const next = await build()
           const previous = app
@@ -70,15 +77,8 @@ export async function serve(context: ServeOutput, directory: string, mode: 'dev'
           const report = (error as {report?: string}).report
           context.stderr.write(`Not reloaded: ${report ?? (error as Error).message}\n`)
         }
-      }, 100)
-    }
-    for (const [target, recursive] of [[path.join(root, 'src'), true], [path.join(root, 'pipe.config.json'), false]] as const) {
-      try {
-        watchers.push(watch(target, {recursive}, reload).on('error', () => undefined))
-      } catch {
-        // Nothing to watch there (no src/ yet).
-      }
-    }
+      })
+    )
   }
 
   return new Promise<number>((resolve) => {
@@ -96,4 +96,33 @@ export async function serve(context: ServeOutput, directory: string, mode: 'dev'
     process.on('SIGTERM', stop)
     process.on('SIGINT', stop)
   })
+}
+
+/** Watch `src/` and pipe.config.json; `reload` runs once a burst of changes has settled (100 ms). */
+function watchSources(root: string, reload: () => Promise<void>): FSWatcher[] {
+  const watchers: FSWatcher[] = []
+  let timer: NodeJS.Timeout | undefined
+  const changed = () => {
+    clearTimeout(timer)
+    timer = setTimeout(() => void reload(), 100)
+  }
+  for (const [target, recursive] of [[path.join(root, 'src'), true], [path.join(root, 'pipe.config.json'), false]] as const) {
+    try {
+      watchers.push(watch(target, {recursive}, changed).on('error', () => undefined))
+    } catch {
+      // Nothing to watch there (no src/ yet).
+    }
+  }
+  return watchers
+}
+
+/** A port that cannot be had, as one line that says what to change. */
+function listenError(error: unknown, host: string, port: number): ApipeError {
+  const code = (error as NodeJS.ErrnoException).code
+  const reason =
+    code === 'EADDRINUSE' ? `the port is taken (${code}): stop what uses it, or set \`port\` in pipe.config.json or PORT`
+    : code === 'EACCES' ? `no permission for port ${port} (${code}): use a port above 1023`
+    : code === 'EADDRNOTAVAIL' ? `this machine has no address ${host} (${code}): set \`host\` in pipe.config.json or HOST`
+    : (error as Error).message
+  return new ApipeError('APIPE_ERR_LISTEN', [`${host}:${port}`, reason], {cause: error})
 }

@@ -37,7 +37,7 @@ function serve(command: string, dir: string): Promise<{child: ChildProcess; url:
     void exited.then((code) => reject(new Error(`pipe ${command} exited with ${code} before serving:\n${output}`)))
     child.stdout!.on('data', (chunk) => {
       output += chunk
-      const match = /on (http:\/\/localhost:\d+)/.exec(output)
+      const match = /on (http:\/\/[\w.]+:\d+)/.exec(output)
       if (match) resolve({child, url: match[1], output: () => output, exited})
     })
     child.stderr!.on('data', (chunk) => (output += chunk))
@@ -53,6 +53,72 @@ async function until(check: () => boolean, what: string) {
   }
   throw new Error(`timed out waiting for ${what}`)
 }
+
+/** Run `pipe start` that must fail: its exit code and what it printed (it is killed, and the test fails, if it hangs). */
+function startFails(dir: string, env: Record<string, string> = {}): Promise<{code: number | null; stdout: string; stderr: string}> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [pipeBin, 'start', '--project', dir], {cwd: dir, env: {...process.env, NO_COLOR: '1', FORCE_COLOR: '0', ...env}, stdio: ['ignore', 'pipe', 'pipe']})
+    let stdout = ''
+    let stderr = ''
+    child.stdout!.on('data', (chunk) => (stdout += chunk))
+    child.stderr!.on('data', (chunk) => (stderr += chunk))
+    const guard = setTimeout(() => {
+      child.kill('SIGKILL')
+      reject(new Error(`pipe start hung instead of exiting:\n${stdout}${stderr}`))
+    }, 30_000)
+    child.on('close', (code) => {
+      clearTimeout(guard)
+      resolve({code, stdout, stderr})
+    })
+  })
+}
+
+test('pipe start on a taken port: one line naming the cause and the config, exit 1', async () => {
+  const dir = await blogCopy()
+  const {createServer} = await import('node:net')
+  const taken = createServer()
+  await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve))
+  const port = (taken.address() as {port: number}).port
+  try {
+    const result = await startFails(dir, {PORT: String(port), HOST: '127.0.0.1'})
+    assert.equal(result, {
+      code: 1,
+      stdout: '',
+      stderr: `pipe: Cannot listen on 127.0.0.1:${port}: the port is taken (EADDRINUSE): stop what uses it, or set \`port\` in pipe.config.json or PORT\n`
+    })
+  } finally {
+    taken.close()
+  }
+})
+
+test('pipe start with an unknown middleware or a route declared twice: the findings, one line each, exit 1', async () => {
+  const dir = await blogCopy()
+  writeFileSync(path.join(dir, 'pipe.config.json'), JSON.stringify({port: 0, database: {url: './data/blog.sqlite'}, middleware: ['requestId', 'audit']}, null, 2))
+  writeFileSync(path.join(dir, 'src/controller/label.json'), JSON.stringify({name: 'label', entity: 'tag', routes: {'GET /tags': 'list'}}, null, 2))
+  const result = await startFails(dir)
+  assert.is(result.code, 1)
+  assert.is(
+    result.stderr,
+    [
+      'pipe.config.json:8:5 error Unknown middleware `audit`, expected one of `requestId` (unknown-middleware)',
+      'src/controller/tag.json:5:5 error Route `GET /tags` is already declared as `GET /tags` by controller `label` in src/controller/label.json (route-clash)',
+      ''
+    ].join('\n')
+  )
+})
+
+test('a database URL that names another database than database.type is an error, and no file is made', async () => {
+  const dir = await blogCopy()
+  writeFileSync(path.join(dir, 'pipe.config.json'), JSON.stringify({database: {type: 'sqlite', url: 'postgresql://app@127.0.0.1:5432/app'}}, null, 2))
+  const result = await startFails(dir)
+  assert.is(result.code, 1)
+  assert.is(result.stderr, 'pipe.config.json:4:5 error Unexpected `postgresql` URL for `database.type` `sqlite`, expected a sqlite file path; or leave `type` out: the URL says it (database-url)\n')
+  const migrate = await runPipe(['migrate', '--project', dir])
+  assert.is(migrate.code, 1)
+  assert.match(migrate.stderr, /the URL names `postgresql`; set `database.type` to `postgresql`, or leave it out: the URL says it/)
+  const {existsSync} = await import('node:fs')
+  assert.not.ok(existsSync(path.join(dir, 'postgresql:')), 'no SQLite file named after the URL')
+})
 
 test('pipe start: SIGTERM finishes the request in flight, refuses new ones and exits 0', async () => {
   const dir = await blogCopy()
@@ -74,10 +140,11 @@ test('pipe start: SIGTERM finishes the request in flight, refuses new ones and e
   assert.match(server.output(), /"msg":"request completed"/)
 })
 
-test('pipe dev: a log line per request, and a reload on change that keeps the port', async () => {
+test('pipe dev: listens on 127.0.0.1, a log line per request, and a reload on change that keeps the port', async () => {
   const dir = await blogCopy()
   const server = await serve('dev', dir)
   try {
+    assert.match(server.url, /^http:\/\/127\.0\.0\.1:\d+$/)
     assert.is((await fetch(`${server.url}/labels`)).status, 404)
     await until(() => server.output().includes('GET /labels 404'), 'the log line')
     const controller = path.join(dir, 'src/controller/tag.json')
@@ -87,7 +154,7 @@ test('pipe dev: a log line per request, and a reload on change that keeps the po
     assert.is(labels.status, 200)
     writeFileSync(controller, '{"name": "tag", "routes": {')
     await until(() => server.output().includes('Not reloaded'), 'the refused reload')
-    assert.match(server.output(), /src\/controller\/tag\.json\n1:\d+ +error/)
+    assert.match(server.output(), /Not reloaded: src\/controller\/tag\.json:1:\d+ error /)
     assert.is((await fetch(`${server.url}/labels`)).status, 200, 'the last good version keeps running')
   } finally {
     server.child.kill('SIGTERM')

@@ -1,12 +1,14 @@
 import {Command, Option} from 'clipanion'
 import {projectOption} from '../options.js'
 
-/** Print a project that cannot load (its findings) or a database that cannot open; anything else is a bug. */
+/**
+ * Print why a project cannot run: its findings (one line each, file and place first), or one line for a database
+ * that cannot open, a port that cannot be had or anything else that stops the start — never a stack trace.
+ */
 function reportFailure(command: Command, error: unknown): number {
   const name = (error as {name?: string}).name
   if (name === 'ProjectError') command.context.stderr.write(`${(error as {report: string}).report}\n`)
-  else if (name === 'ApipeError') command.context.stderr.write(`pipe: ${(error as Error).message}\n`)
-  else throw error
+  else command.context.stderr.write(`pipe: ${String((error as Error)?.message ?? error).split('\n')[0]}\n`)
   return 1
 }
 
@@ -69,7 +71,8 @@ async function serveProject(command: Command & {project: string}, mode: 'dev' | 
   try {
     return await serve(command.context, command.project, mode)
   } catch (error) {
-    return reportFailure(command, error)
+    // A server that cannot start exits at once, so that a supervisor restarts it or alerts, whatever is still open.
+    process.exit(reportFailure(command, error))
   }
 }
 

@@ -30,7 +30,25 @@ export function readDefinitions(text: string, file: VFile): DefinitionsTree | Re
     ...entities.code.map((item) => ({...item, kind: 'entity' as const})),
     ...controllers.code.map((item) => ({...item, kind: 'controller' as const}))
   ]
-  return {type: 'definitions', root, config, entities: entities.items.filter(hasDefinition), controllers: controllers.items.filter(hasDefinition)}
+  return {
+    type: 'definitions',
+    root,
+    config,
+    entities: entities.items.filter(hasDefinition),
+    controllers: controllers.items.filter(hasDefinition),
+    middleware: codeNames(path.join(root, 'src/middleware'))
+  }
+}
+
+/** The module names of the code files in `directory` (none when it does not exist). */
+export function codeNames(directory: string): string[] {
+  let names: string[]
+  try {
+    names = readdirSync(directory).sort()
+  } catch {
+    return []
+  }
+  return names.filter((name) => codeExtensions.has(path.extname(name)) && !name.endsWith('.d.ts')).map((name) => name.replace(/\.[mc]?[jt]s$/, ''))
 }
 
 function hasDefinition<T>(item: {definition: T | undefined}): item is DefinitionFile<T> {

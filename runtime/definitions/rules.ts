@@ -10,11 +10,15 @@
  * | `table-clash` | two entities with the same table |
  * | `relation-inverse` | a `one-to-many` relation without `inverse` |
  * | `unknown-action` | a route to an action that is neither one of the six auto-CRUD actions nor a custom action of a code controller |
+ * | `unknown-middleware` | a middleware name (in pipe.config.json or on a route) with no file in `src/middleware/` |
+ * | `route-clash` | two routes with one method and path (`:id` and `{id}` alike), in one controller or two |
+ * | `database-url` | `database.url` names another database than `database.type` (`sqlite` with `postgresql://…`) |
  */
 import type {JsonPath} from '../../pipeline/json-path.js'
 import {defineRule} from '../../pipeline/rule.js'
 import {loadValidator} from '../../pipeline/schemas.js'
 import {schemaViolations} from '../../pipeline/schema-violations.js'
+import {databaseTypeOfUrl, sameDatabaseFamily} from '../config.js'
 import {crudActions} from '../routes.js'
 import type {DefinitionsTree} from './types.js'
 
@@ -108,5 +112,47 @@ export const unknownAction = defineRule<DefinitionsTree>({id: 'unknown-action', 
   }
 })
 
+export const unknownMiddleware = defineRule<DefinitionsTree>({id: 'unknown-middleware', severity: 'error'}, (tree, _file, report) => {
+  const known = new Set(tree.middleware)
+  const expected = `expected one of ${tree.middleware.map((name) => `\`${name}\``).join(', ') || 'the files of src/middleware/ (none yet)'}`
+  for (const [index, name] of (tree.config.middleware ?? []).entries()) {
+    if (!known.has(name)) report(`Unknown middleware \`${name}\`, ${expected}`, {path: ['middleware', index]})
+  }
+  for (const {file: controllerFile, definition} of tree.controllers) {
+    for (const [route, value] of Object.entries(definition.routes ?? {})) {
+      if (typeof value !== 'object' || !Array.isArray(value?.middleware)) continue
+      for (const [index, name] of value.middleware.entries()) {
+        if (!known.has(name)) report(`Unknown middleware \`${name}\` on \`${route}\`, ${expected}`, {path: ['routes', route, 'middleware', index], file: controllerFile})
+      }
+    }
+  }
+})
+
+export const routeClash = defineRule<DefinitionsTree>({id: 'route-clash', severity: 'error'}, (tree, _file, report) => {
+  const first = new Map<string, {controller: string; file: DefinitionsTree['controllers'][number]['file']; route: string}>()
+  for (const {file, definition} of tree.controllers) {
+    for (const route of Object.keys(definition.routes ?? {})) {
+      const [method, rawPath = ''] = route.split(' ')
+      // `:id` and `{id}` are one parameter, whatever its name: fastify routes them alike.
+      const key = `${method.toUpperCase()} ${rawPath.replace(/\{[^}]+\}|:[A-Za-z_][A-Za-z0-9_]*/g, ':')}`
+      const earlier = first.get(key)
+      if (!earlier) {
+        first.set(key, {controller: definition.name, file, route})
+        continue
+      }
+      const where = earlier.file === file ? '' : ` in ${earlier.file.path}`
+      report(`Route \`${route}\` is already declared as \`${earlier.route}\` by controller \`${earlier.controller}\`${where}`, {path: ['routes', route], file})
+    }
+  }
+})
+
+export const databaseUrl = defineRule<DefinitionsTree>({id: 'database-url', severity: 'error'}, (tree, _file, report) => {
+  const {type, url} = tree.config.database
+  const named = databaseTypeOfUrl(url)
+  if (named && !sameDatabaseFamily(named, type)) {
+    report(`Unexpected \`${named}\` URL for \`database.type\` \`${type}\`, expected a ${type} ${type === 'sqlite' ? 'file path' : 'URL'}; or leave \`type\` out: the URL says it`, {path: ['database', 'url']})
+  }
+})
+
 /** Every check, in the order their findings are reported. */
-export const definitionRules = [definitionSchema, unknownEntity, primaryKey, enumValues, tableClash, relationInverse, unknownAction]
+export const definitionRules = [definitionSchema, unknownEntity, primaryKey, enumValues, tableClash, relationInverse, unknownAction, unknownMiddleware, routeClash, databaseUrl]

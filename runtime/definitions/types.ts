@@ -25,6 +25,8 @@ export interface DefinitionsTree extends Node {
   config: ResolvedConfig
   entities: Array<DefinitionFile<EntityDefinition>>
   controllers: ControllerFile[]
+  /** The names of the middleware files in `src/middleware/` (`requestId` for `requestId.ts`). */
+  middleware: string[]
 }
 
 /** A file another file's plugins already read: nothing to do with it but report it. */

@@ -13,11 +13,15 @@ export interface ProjectConfig {
    */
   port?: number | string
   /**
+   * Address to listen on (the `HOST` environment variable wins; default: `127.0.0.1` for `pipe dev`, `0.0.0.0` for `pipe start`, so that a container or a proxy reaches it).
+   */
+  host?: string
+  /**
    * The database (default: SQLite at `./data/app.sqlite`).
    */
   database?: {
     /**
-     * Driver (default: `sqlite`; `mariadb` uses the MySQL driver).
+     * Driver (default: the URL's scheme when it has one — `postgresql://`, `mysql://`, `mariadb://`, `sqlite:` — else `sqlite`; `mariadb` uses the MySQL driver). A URL whose scheme names another database is an error.
      */
     type?: 'sqlite' | 'postgresql' | 'mysql' | 'mariadb'
     /**
