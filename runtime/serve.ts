@@ -9,6 +9,7 @@ import path from 'node:path'
 import type {FastifyInstance} from 'fastify'
 import {pino} from 'pino'
 import {ApipeError} from '../pipeline/errors.js'
+import {migrationGap} from './migrations/check.js'
 import {loadProject} from './project.js'
 import {createApp} from './server/index.js'
 
@@ -37,6 +38,14 @@ export async function serve(context: ServeOutput, directory: string, mode: 'dev'
     // JSON logs written synchronously: pino's buffered stream grew without bound under load (a soak test found it).
     const logger = mode === 'start' ? {level: 'info', stream: pino.destination({dest: 1, sync: true})} : false
     const app = await createApp(project, {logger, development: mode === 'dev'})
+    const gap = await migrationGap(project, app.orm).catch(async (error) => {
+      await app.close()
+      throw error
+    })
+    if (gap) {
+      await app.close()
+      throw new ApipeError('APIPE_ERR_CONFIG', [gap])
+    }
     if (mode === 'dev') {
       app.addHook('onResponse', async (request, reply) => {
         context.stdout.write(`${request.method} ${request.url} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)} ms\n`)

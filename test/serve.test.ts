@@ -120,6 +120,28 @@ test('a database URL that names another database than database.type is an error,
   assert.not.ok(existsSync(path.join(dir, 'postgresql:')), 'no SQLite file named after the URL')
 })
 
+test('an entity changed without a migration, or a migration not applied: pipe start says so and exits 1', async () => {
+  const dir = await blogCopy()
+  const {readFileSync} = await import('node:fs')
+  const tagFile = path.join(dir, 'src/entities/tag.json')
+  const tag = JSON.parse(readFileSync(tagFile, 'utf8'))
+  tag.fields.colour = {type: 'string'}
+  writeFileSync(tagFile, JSON.stringify(tag, null, 2))
+  const changed = await startFails(dir)
+  assert.equal(changed, {code: 1, stdout: '', stderr: 'pipe: Cannot start: pending migration: the definitions changed since the last migration (1 statement(s)); run `pipe migrate create`, then `pipe migrate`\n'})
+  const {createTestApp} = await import('../runtime/testing.js')
+  try {
+    await createTestApp({root: dir})
+    assert.unreachable('createTestApp should refuse')
+  } catch (error) {
+    assert.match((error as Error).message, /^Cannot start: pending migration: the definitions changed since the last migration/)
+  }
+  const created = await runPipe(['migrate', 'create', 'colour', '--project', dir])
+  assert.is(created.code, 0, created.stderr)
+  const unapplied = await startFails(dir)
+  assert.match(unapplied.stderr, /^pipe: Cannot start: pending migration: 1 not applied to the database \(\d{14}_colour\); run `pipe migrate`\n$/)
+})
+
 test('pipe start: SIGTERM finishes the request in flight, refuses new ones and exits 0', async () => {
   const dir = await blogCopy()
   const server = await serve('start', dir)
