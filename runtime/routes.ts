@@ -136,7 +136,7 @@ export function responseFields(entity: EntityDefinition): Array<{name: string; t
   const key = primaryKeyOf(entity)
   if (!entity.fields[key]) fields.push({name: key, type: 'integer', required: true})
   for (const [name, field] of Object.entries(entity.fields)) {
-    if (field.hidden || field.type === 'password') continue
+    if (field.hidden || field.writeOnly || field.type === 'password') continue
     fields.push({name, type: field.type === 'enum' ? (field.enum ?? []).map((value) => JSON.stringify(value)).join(' | ') : field.type, required: Boolean(field.required || field.primary), field})
   }
   if (entity.timestamps) fields.push({name: 'createdAt', type: 'datetime', required: true}, {name: 'updatedAt', type: 'datetime', required: true})

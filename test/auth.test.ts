@@ -36,13 +36,30 @@ test('register answers 201 with a token and the user, never the password or its 
   const response = await call('POST', '/auth/register', {email: 'ada@example.com', password: 'analytical engine', name: 'Ada'})
   assert.is(response.status, 201, response.raw)
   assert.equal(Object.keys(response.body!).sort(), ['token', 'user'])
-  assert.equal(Object.keys(response.body!.user).sort(), ['createdAt', 'email', 'id', 'name', 'role', 'updatedAt'])
+  assert.equal(Object.keys(response.body!.user).sort(), ['createdAt', 'email', 'following', 'id', 'name', 'role', 'updatedAt'])
   assert.is(response.body!.user.role, 'member')
   assert.not.ok(response.raw.includes('analytical engine') || response.raw.includes('$2b$'))
   const stored = await app.orm.em.getKnex()('user').where({email: 'ada@example.com'}).first()
   assert.match(stored.password, /^\$2b\$10\$/, 'stored as a bcrypt hash with the configured cost')
   const claims = jwt.verify(response.body!.token, secret, {algorithms: ['HS256']}) as Json
   assert.equal([claims.sub, claims.roles, claims.exp - claims.iat], [String(response.body!.user.id), ['member'], 3600])
+})
+
+test('server-owned values: the author is the token\'s user, never the body\'s; lists and read-only fields are not writable', async () => {
+  const grace = await call('POST', '/auth/register', {email: 'grace@example.com', password: 'cobol all the way', name: 'Grace', following: [1]})
+  assert.is(grace.status, 422, 'a body cannot add the new user to a list the definition does not open')
+  assert.equal(grace.body!.errors, [{pointer: '/following', code: 'unknown-field', detail: '`following` cannot be set'}])
+  const registered = await call('POST', '/auth/register', {email: 'grace@example.com', password: 'cobol all the way', name: 'Grace'})
+  const token = registered.body!.token as string
+  const forged = await call('POST', '/notes', {text: 'mine', author: 1}, bearer(token))
+  assert.equal(forged.body!.errors, [{pointer: '/author', code: 'unknown-field', detail: '`author` cannot be set'}])
+  const viewed = await call('POST', '/notes', {text: 'mine', views: 1000}, bearer(token))
+  assert.equal(viewed.body!.errors, [{pointer: '/views', code: 'unknown-field', detail: '`views` cannot be set'}])
+  const created = await call('POST', '/notes', {text: 'mine', shareCode: 'abc'}, bearer(token))
+  assert.is(created.status, 201, created.raw)
+  assert.equal(created.body, {id: created.body!.id, text: 'mine', authorEmail: 'grace@example.com', views: 0, author: registered.body!.user.id})
+  const stored = await app.orm.em.getKnex()('note').where({id: created.body!.id}).first()
+  assert.is(stored.share_code, 'abc', 'a write-only field is stored, never shown')
 })
 
 test('register refuses a taken e-mail (409), a bad e-mail, roles, and each password rule (422 naming it)', async () => {

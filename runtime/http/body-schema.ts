@@ -56,6 +56,7 @@ export function bodySchema(model: EntityModel, mode: 'create' | 'replace' | 'upd
     if (mode !== 'update' && (definition.required || definition.primary) && definition.default === undefined) required.push(field.name)
   }
   for (const [name, relation] of model.relations) {
+    if (!model.writableRelations.has(name) || protectedFields.has(name)) continue
     const key = fieldSchema({type: keyTypes.get(relation.entity) ?? 'integer'})
     if (relation.kind === 'many-to-one' || relation.kind === 'one-to-one') {
       properties[name] = relation.required ? key : nullable(key)

@@ -41,6 +41,14 @@ export function present(model: EntityModel, entity: object, fields?: string[], p
     if (!shown.has(key) && !populate.includes(key)) continue
     const field = model.fields.get(key)
     if (field && !field.visible) continue
+    // A many-to-one that is not populated is its key, even when the related entity happens to be loaded already
+    // (the authenticated user that `from: "user"` put there).
+    const relation = model.relations.get(key)
+    const related = (entity as Row)[key]
+    if (relation && !populate.includes(key) && value && typeof value === 'object' && !Array.isArray(value) && related && typeof related === 'object') {
+      out[key] = wrap(related, true).getPrimaryKey()
+      continue
+    }
     out[key] = value
   }
   return out

@@ -14,6 +14,8 @@ export interface ApiField {
   visible: boolean
   /** Accepted in request bodies. */
   writable: boolean
+  /** Filled by the server on create (`user` or `user.<field>`), never by the client. */
+  from?: string
 }
 
 export interface EntityModel {
@@ -24,7 +26,18 @@ export interface EntityModel {
   primaryKeyType: FieldDefinition['type']
   fields: Map<string, ApiField>
   relations: Map<string, RelationDefinition>
+  /** The relations a request body may set (see {@link relationWritable}). */
+  writableRelations: Set<string>
   softDelete: boolean
+}
+
+/**
+ * Whether a body may set a relation: a `many-to-one` or `one-to-one` holds a key like a field and may, unless the
+ * server fills it (`from`); a list (`many-to-many`) only when its definition says `writable: true`.
+ */
+export function relationWritable(relation: RelationDefinition): boolean {
+  if (relation.from) return false
+  return relation.writable ?? (relation.kind === 'many-to-one' || relation.kind === 'one-to-one')
 }
 
 const serverFields = new Set(['createdAt', 'updatedAt', 'deletedAt'])
@@ -34,7 +47,14 @@ export function entityModel(definition: EntityDefinition): EntityModel {
   const primaryKey = primaryKeyOf(definition)
   const fields = new Map<string, ApiField>()
   const add = (name: string, field: FieldDefinition, writable: boolean) =>
-    fields.set(name, {name, type: field.type, definition: field, visible: !(field.hidden || field.type === 'password'), writable})
+    fields.set(name, {
+      name,
+      type: field.type,
+      definition: field,
+      visible: !(field.hidden || field.writeOnly || field.type === 'password'),
+      writable: writable && !field.readOnly && !field.from,
+      from: field.from
+    })
   if (!definition.fields[primaryKey]) add(primaryKey, {type: 'integer', primary: true}, false)
   for (const [name, field] of Object.entries(definition.fields)) {
     // A generated key (integer or uuid) is the server's; other primary keys are given by the client.
@@ -54,6 +74,7 @@ export function entityModel(definition: EntityDefinition): EntityModel {
     primaryKeyType: primaryField.type,
     fields,
     relations: new Map(Object.entries(definition.relations ?? {})),
+    writableRelations: new Set(Object.entries(definition.relations ?? {}).filter(([, relation]) => relationWritable(relation)).map(([name]) => name)),
     softDelete: definition.softDelete === true
   }
 }

@@ -44,6 +44,7 @@ export function routeHandler(app: FastifyInstance, project: Project, plan: Route
       if (bodyCheck && model) {
         validateBody(bodyCheck, context.data)
         await checkPasswords(app, model, context)
+        if (route.kind === 'create') fillFromServer(model, context)
       }
       const run = async (em?: EntityManager) => {
         if (em) context.db = em
@@ -64,6 +65,18 @@ export function routeHandler(app: FastifyInstance, project: Project, plan: Route
     if (context.status === 204 || body === undefined) return reply.code(context.status ?? 204).send()
     return reply.code(context.status ?? 200).send(body)
   }
+}
+
+/** Set the values the definition says the server fills on create (`from: "user"`, `from: "user.<field>"`). */
+function fillFromServer(model: EntityModel, context: RequestContext): void {
+  const sources = [
+    ...[...model.fields.values()].filter((field) => field.from).map((field) => [field.name, field.from!] as const),
+    ...[...model.relations].filter(([, relation]) => relation.from).map(([name, relation]) => [name, relation.from!] as const)
+  ]
+  if (sources.length === 0) return
+  const user = context.user as AuthUser | undefined
+  if (!user) throw new HttpProblem(401, `Creating a ${model.name} needs an authenticated user: \`${sources[0][0]}\` is filled from it`, {headers: {'www-authenticate': 'Bearer'}})
+  for (const [name, source] of sources) context.data[name] = source === 'user' ? user.id : user.record?.[source.slice('user.'.length)]
 }
 
 /** Password strength of a create or update body (the e-mail comes from the body, else from the stored record). */

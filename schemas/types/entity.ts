@@ -113,6 +113,18 @@ export interface FieldDefinition {
    */
   hidden?: boolean
   /**
+   * Shown in responses, never accepted in request bodies: the server or a hook sets it (default: false).
+   */
+  readOnly?: boolean
+  /**
+   * Accepted in request bodies, never shown in responses nor filterable, like `hidden` (default: false).
+   */
+  writeOnly?: boolean
+  /**
+   * Filled by the server on create, never by the client: `user` (the authenticated user's id) or `user.<field>` (a field of the user's record). The route needs `auth`.
+   */
+  from?: string
+  /**
    * The field's previous name: the next migration renames the column and keeps its data.
    */
   renamedFrom?: string
@@ -148,6 +160,14 @@ export interface RelationDefinition {
    * A `many-to-one` or `one-to-one` that must be set (default: false).
    */
   required?: boolean
+  /**
+   * Whether a request body may set it (default: true for `many-to-one` and `one-to-one`, which hold a key like a field; false for `many-to-many` and `one-to-many`, so that a body cannot add itself to a list such as `following` unless the definition says so).
+   */
+  writable?: boolean
+  /**
+   * `user`: a `many-to-one` to the auth entity filled with the authenticated user on create (an article's `author`), never by the client. The route needs `auth`.
+   */
+  from?: 'user'
   /**
    * Extension data.
    *
