@@ -4,6 +4,7 @@
  * (`src/auth/<name>.ts`, a function of the context resolving to a user or nothing) behind the same interface.
  */
 import {randomBytes} from 'node:crypto'
+import type {EntityManager} from '@mikro-orm/core'
 import jwt from 'jsonwebtoken'
 import {ApipeError} from '../pipeline/errors.js'
 import type {ResolvedConfig} from './config.js'
@@ -20,11 +21,13 @@ export interface AuthUser {
   record?: Record<string, unknown>
 }
 
-/** A custom provider: resolves to the user of a request, or nothing (then the answer is 401). */
-export type AuthProvider = (context: {request: {headers: Record<string, unknown>}; db: unknown}) => AuthUser | undefined | Promise<AuthUser | undefined>
+/** A custom provider (`src/auth/<name>.ts`): resolves to the user of a request, or nothing (then the answer is 401). */
+export type AuthProvider = (context: {request: {headers: Record<string, unknown>}; db: EntityManager; config: ResolvedConfig}) => AuthUser | undefined | Promise<AuthUser | undefined>
 
 export interface AuthSettings {
   secret: string
+  /** The words accepted before the token in `Authorization` (`Bearer`, and `Token` when configured). */
+  schemes: string[]
   /** The secret was made up for this process (development): tokens end with it. */
   generated: boolean
   expiresIn: string
@@ -52,6 +55,7 @@ export function authSettings(config: ResolvedConfig, models: ReadonlyMap<string,
   const rules = config.auth?.password ?? {}
   return {
     secret: secret || randomBytes(48).toString('base64url'),
+    schemes: config.auth?.schemes ?? ['Bearer'],
     generated: !secret,
     expiresIn: config.auth?.expiresIn ?? '1h',
     cost: Math.max(10, config.auth?.bcryptCost ?? 12),
@@ -68,24 +72,35 @@ export function rolesOf(record: Record<string, unknown>): string[] {
   return []
 }
 
-/** Sign a token for a user. */
-export function signToken(settings: AuthSettings, user: AuthUser): string {
+/** Sign a token for a user with a project's settings (user code: `signToken(user, ctx)` from `apipe-kit/runtime`). */
+export function signTokenWith(settings: AuthSettings, user: Pick<AuthUser, 'id' | 'roles'>): string {
   return jwt.sign({roles: user.roles}, settings.secret, {algorithm: 'HS256', subject: String(user.id), expiresIn: settings.expiresIn as jwt.SignOptions['expiresIn']})
 }
 
-const unauthorized = (detail: string) => new HttpProblem(401, detail, {headers: {'www-authenticate': 'Bearer'}})
+/** A 401 whose `WWW-Authenticate` names every accepted scheme (`Bearer, Token`). */
+export function unauthorized(settings: Pick<AuthSettings, 'schemes'>, detail: string): HttpProblem {
+  return new HttpProblem(401, detail, {headers: {'www-authenticate': settings.schemes.join(', ')}})
+}
 
-/** The subject of a valid bearer token in `authorization`; 401 for none, a bad signature, another algorithm, expiry. */
+/** The token of an `Authorization` header in one of the accepted schemes (case-insensitive), or undefined. */
+export function tokenOf(settings: Pick<AuthSettings, 'schemes'>, authorization: unknown): string | undefined {
+  if (typeof authorization !== 'string') return undefined
+  const match = /^(\S+)\s+(\S+)$/.exec(authorization.trim())
+  if (!match || !settings.schemes.some((scheme) => scheme.toLowerCase() === match[1].toLowerCase())) return undefined
+  return match[2]
+}
+
+/** The subject of a valid token in `authorization`; 401 for none, a bad signature, another algorithm, expiry. */
 export function verifyBearer(settings: AuthSettings, authorization: unknown): string {
-  if (typeof authorization !== 'string' || !/^Bearer\s+\S+$/i.test(authorization)) throw unauthorized('This route needs a bearer token: `Authorization: Bearer <token>`')
-  const token = authorization.replace(/^Bearer\s+/i, '')
+  const token = tokenOf(settings, authorization)
+  if (!token) throw unauthorized(settings, `This route needs a token: ${settings.schemes.map((scheme) => `\`Authorization: ${scheme} <token>\``).join(' or ')}`)
   try {
     const payload = jwt.verify(token, settings.secret, {algorithms: ['HS256']}) as jwt.JwtPayload
     if (typeof payload.sub !== 'string') throw new Error('no subject')
     return payload.sub
   } catch (error) {
     const expired = (error as {name?: string}).name === 'TokenExpiredError'
-    throw unauthorized(expired ? 'The token has expired; log in again' : 'The token is not valid')
+    throw unauthorized(settings, expired ? 'The token has expired; log in again' : 'The token is not valid')
   }
 }
 

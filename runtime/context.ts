@@ -13,7 +13,7 @@ export interface RequestContext extends CrudContext {
   request: FastifyRequest
   response: FastifyReply
   services: Record<string, unknown>
-  /** The authenticated user (`{id, roles, record}` for bearer tokens), when the route has `auth`. */
+  /** The authenticated user (`{id, roles, record}` for tokens) when the route has `auth`; null on an `optional` route without a token. */
   user?: unknown
   config: ResolvedConfig
   utils: typeof utils

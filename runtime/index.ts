@@ -17,6 +17,7 @@ export type {ContextFunction, Middleware, RequestContext} from './context.js'
 export type {Project} from './project.js'
 export type {TestAppOptions} from './testing.js'
 export {HttpProblem, type ProblemItem} from './http/problem.js'
+export type {AuthProvider, AuthUser} from './auth.js'
 
 /** Build the fastify app of a loaded project (see runtime/app.ts). */
 export async function createApp(project: Project, options?: AppOptions): Promise<FastifyInstance> {
@@ -31,4 +32,17 @@ export async function loadProject(root: string): Promise<Project> {
 /** The project's app on a throw-away database, for `app.inject` in tests. */
 export async function createTestApp(options?: TestAppOptions): Promise<FastifyInstance> {
   return (await import('./testing.js')).createTestApp(options)
+}
+
+/**
+ * A token for `user` signed as the project's auth routes sign theirs (its `jwtSecret`, `expiresIn`), for an action
+ * that replaces or adds to them: `signToken({id: record.id, roles: ['member']}, ctx)`.
+ */
+export function signToken(user: {id: unknown; roles?: string[]}, context: {request: {server: FastifyInstance}}): string {
+  return context.request.server.signToken({id: user.id, roles: user.roles ?? []})
+}
+
+/** Whether `password` matches a stored bcrypt `hash`. */
+export async function verifyPassword(password: string, hash: string): Promise<boolean> {
+  return (await import('./utils.js')).utils.verify(password, hash)
 }

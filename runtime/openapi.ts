@@ -45,9 +45,19 @@ function entityJsonSchema(entity: EntityDefinition): Json {
   return {type: 'object', properties, required}
 }
 
+/** `Bearer` is HTTP bearer auth; another scheme of `auth.schemes` (`Token <jwt>`) is the Authorization header as a key. */
+function tokenSchemesOf(config: ResolvedConfig): Array<{name: string; scheme: Json}> {
+  return (config.auth?.schemes ?? ['Bearer']).map((word) =>
+    word.toLowerCase() === 'bearer'
+      ? {name: 'bearerAuth', scheme: {type: 'http', scheme: 'bearer', bearerFormat: 'JWT'}}
+      : {name: `${word.toLowerCase()}Auth`, scheme: {type: 'apiKey', in: 'header', name: 'Authorization', description: `\`Authorization: ${word} <jwt>\``}}
+  )
+}
+
 /** The OpenAPI 3.1 document of a project. */
 export function openapiDocument(config: ResolvedConfig, entities: readonly EntityDefinition[], controllers: readonly DescribedController[], title: string): Json {
   const routes = describeRoutes(config, entities, controllers)
+  const tokenSchemes = tokenSchemesOf(config)
   const keyTypes = new Map(entities.map((entity) => [entity.name, entityModel(entity).primaryKeyType]))
   const schemas: Record<string, Json> = {
     Problem: {
@@ -99,7 +109,10 @@ export function openapiDocument(config: ResolvedConfig, entities: readonly Entit
       const patch = route.method === 'PATCH'
       operation.requestBody = {required: true, content: {'application/json': {schema: {$ref: `#/components/schemas/${typeName(route.request)}${patch ? 'Patch' : 'Input'}`}}}}
     }
-    if (route.auth !== 'none') operation.security = [{[route.auth === 'bearer' ? 'bearerAuth' : route.auth]: route.roles}]
+    if (route.auth === 'bearer' || route.auth === 'optional') {
+      // One requirement per accepted scheme (any one will do); an optional route also takes none.
+      operation.security = [...tokenSchemes.map((scheme) => ({[scheme.name]: route.roles})), ...(route.auth === 'optional' ? [{}] : [])]
+    } else if (route.auth !== 'none') operation.security = [{[route.auth]: route.roles}]
     ;(paths[route.path] ??= {})[route.method.toLowerCase()] = operation
   }
   const document: Json = {
@@ -113,7 +126,7 @@ export function openapiDocument(config: ResolvedConfig, entities: readonly Entit
   // knows: described as such).
   const schemes: Record<string, Json> = {}
   for (const route of routes) {
-    if (route.auth === 'bearer') schemes.bearerAuth = {type: 'http', scheme: 'bearer', bearerFormat: 'JWT'}
+    if (route.auth === 'bearer' || route.auth === 'optional') for (const scheme of tokenSchemes) schemes[scheme.name] = scheme.scheme
     else if (route.auth !== 'none') schemes[route.auth] = {type: 'apiKey', in: 'header', name: route.auth, description: `The custom auth provider \`src/auth/${route.auth}.ts\``}
   }
   if (Object.keys(schemes).length > 0) (document.components as Json).securitySchemes = schemes

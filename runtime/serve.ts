@@ -38,14 +38,10 @@ export async function serve(context: ServeOutput, directory: string, mode: 'dev'
     // JSON logs written synchronously: pino's buffered stream grew without bound under load (a soak test found it).
     const logger = mode === 'start' ? {level: 'info', stream: pino.destination({dest: 1, sync: true})} : false
     const app = await createApp(project, {logger, development: mode === 'dev'})
-    const gap = await migrationGap(project, app.orm).catch(async (error) => {
-      await app.close()
-      throw error
+    await closeUnless(app, async () => {
+      const gap = await migrationGap(project, app.orm)
+      if (gap) throw new ApipeError('APIPE_ERR_CONFIG', [gap])
     })
-    if (gap) {
-      await app.close()
-      throw new ApipeError('APIPE_ERR_CONFIG', [gap])
-    }
     if (mode === 'dev') {
       app.addHook('onResponse', async (request, reply) => {
         context.stdout.write(`${request.method} ${request.url} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)} ms\n`)
@@ -66,10 +62,7 @@ export async function serve(context: ServeOutput, directory: string, mode: 'dev'
     await app.close()
     throw listenError(error, host, port)
   }
-  const address = server.address()
-  const shown = typeof address === 'object' && address ? address.port : port
-  const where = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host
-  context.stdout.write(`${mode === 'dev' ? 'Serving (reloads on change)' : 'Serving'} on http://${where}:${shown}\n`)
+  context.stdout.write(`${mode === 'dev' ? 'Serving (reloads on change)' : 'Serving'} on ${urlOf(server, host, port)}\n`)
 
   const watchers: FSWatcher[] = []
   if (mode === 'dev') {
@@ -105,6 +98,24 @@ export async function serve(context: ServeOutput, directory: string, mode: 'dev'
     process.on('SIGTERM', stop)
     process.on('SIGINT', stop)
   })
+}
+
+/** Run `check`; when it throws, close `app` (its database) before the error goes on. */
+async function closeUnless(app: FastifyInstance, check: () => Promise<void>): Promise<void> {
+  try {
+    await check()
+  } catch (error) {
+    await app.close()
+    throw error
+  }
+}
+
+/** The URL a person opens for a listening server (`localhost` for every address). */
+function urlOf(server: ReturnType<typeof createServer>, host: string, port: number): string {
+  const address = server.address()
+  const shown = typeof address === 'object' && address ? address.port : port
+  const where = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host
+  return `http://${where}:${shown}`
 }
 
 /** Watch `src/` and pipe.config.json; `reload` runs once a burst of changes has settled (100 ms). */

@@ -62,6 +62,52 @@ test('server-owned values: the author is the token\'s user, never the body\'s; l
   assert.is(stored.share_code, 'abc', 'a write-only field is stored, never shown')
 })
 
+test('optional auth: the user with a valid token in either scheme, null without one, 401 for a bad one', async () => {
+  const registered = await call('POST', '/auth/register', {email: 'linus@example.com', password: 'a kernel of my own', name: 'Linus'})
+  const {token, user} = registered.body!
+  assert.equal((await call('GET', '/whoami')).body, {user: null})
+  assert.equal((await call('GET', '/whoami', undefined, bearer(token))).body, {user: user.id})
+  assert.equal((await call('GET', '/whoami', undefined, {authorization: `Token ${token}`})).body, {user: user.id}, 'the Token scheme of auth.schemes')
+  const bad = await call('GET', '/whoami', undefined, {authorization: 'Token not-a-token'})
+  assert.is(bad.status, 401)
+  assert.is(bad.headers['www-authenticate'], 'Bearer, Token')
+  const other = await call('GET', '/whoami', undefined, {authorization: `Basic ${token}`})
+  assert.equal([other.status, other.body!.detail], [401, 'This route needs a token: `Authorization: Bearer <token>` or `Authorization: Token <token>`'])
+})
+
+test('signToken and verifyPassword from apipe-kit/runtime sign what the auth routes accept', async () => {
+  const session = await call('POST', '/sessions', {email: 'linus@example.com', password: 'a kernel of my own'})
+  assert.match(session.body!.token, /^ey/)
+  const me = await call('GET', '/auth/me', undefined, bearer(session.body!.token))
+  assert.is(me.body!.email, 'linus@example.com')
+  assert.equal((await call('POST', '/sessions', {email: 'linus@example.com', password: 'wrong'})).body, {token: null})
+})
+
+test('auth.routes moves the auth routes or leaves them out', async () => {
+  const {cpSync, readFileSync, writeFileSync} = await import('node:fs')
+  const dir = (await import('./helpers/databases.js')).temporaryProject('auth-routes')
+  cpSync(project, dir, {recursive: true})
+  const configFile = path.join(dir, 'pipe.config.json')
+  const config = JSON.parse(readFileSync(configFile, 'utf8'))
+  config.auth.routes = {register: 'POST /users', login: 'POST /users/login', me: false}
+  writeFileSync(configFile, JSON.stringify(config))
+  // The copy imports `apipe-kit/runtime` as an installed project does: this checkout, linked.
+  const {mkdirSync, symlinkSync} = await import('node:fs')
+  mkdirSync(path.join(dir, 'node_modules'))
+  symlinkSync(root, path.join(dir, 'node_modules', 'apipe-kit'))
+  const moved = await createTestApp({root: dir})
+  try {
+    const registered = await moved.inject({method: 'POST', url: '/users', payload: {email: 'kay@example.com', password: 'smalltalk rules ok'}})
+    assert.is(registered.statusCode, 201, registered.body)
+    const login = await moved.inject({method: 'POST', url: '/users/login', payload: {email: 'kay@example.com', password: 'smalltalk rules ok'}})
+    assert.is(login.statusCode, 200)
+    assert.is((await moved.inject({method: 'POST', url: '/auth/register', payload: {}})).statusCode, 404)
+    assert.is((await moved.inject({method: 'GET', url: '/auth/me'})).statusCode, 404, 'me: false leaves it out')
+  } finally {
+    await moved.close()
+  }
+})
+
 test('register refuses a taken e-mail (409), a bad e-mail, roles, and each password rule (422 naming it)', async () => {
   const taken = await call('POST', '/auth/register', {email: 'ada@example.com', password: 'another long one'})
   assert.is(taken.status, 409)
@@ -89,7 +135,7 @@ test('login: a token for the right password; the same 401 for an unknown e-mail 
   assert.is(wrong.status, 401)
   assert.equal(wrong.body, unknown.body)
   assert.equal(wrong.body, {type: 'about:blank', title: 'Unauthorized', status: 401, detail: 'Unknown e-mail or wrong password'})
-  assert.is(wrong.headers['www-authenticate'], 'Bearer')
+  assert.is(wrong.headers['www-authenticate'], 'Bearer, Token', 'every scheme of auth.schemes is named')
 })
 
 test('me: the user of a valid token; 401 with WWW-Authenticate for none, tampered, alg none, expired, deleted user', async () => {
@@ -107,18 +153,18 @@ test('me: the user of a valid token; 401 with WWW-Authenticate for none, tampere
   await app.orm.em.getKnex()('user').where({id: leaving.body!.user.id}).delete()
   const ghost = leaving.body!.token as string
   const cases: Array<[Record<string, string>, string]> = [
-    [{}, 'This route needs a bearer token: `Authorization: Bearer <token>`'],
+    [{}, 'This route needs a token: `Authorization: Bearer <token>` or `Authorization: Token <token>`'],
     [bearer(`${header}.${forged}.${signature}`), 'The token is not valid'],
     [bearer(none), 'The token is not valid'],
     [bearer(otherKey), 'The token is not valid'],
     [bearer(expired), 'The token has expired; log in again'],
     [bearer(ghost), 'The user of this token no longer exists'],
-    [{authorization: 'Basic YWRhOnB3'}, 'This route needs a bearer token: `Authorization: Bearer <token>`']
+    [{authorization: 'Basic YWRhOnB3'}, 'This route needs a token: `Authorization: Bearer <token>` or `Authorization: Token <token>`']
   ]
   for (const [headers, detail] of cases) {
     const response = await call('GET', '/auth/me', undefined, headers)
     assert.is(response.status, 401, detail)
-    assert.is(response.headers['www-authenticate'], 'Bearer')
+    assert.is(response.headers['www-authenticate'], 'Bearer, Token')
     assert.is(response.body!.detail, detail)
   }
 })
@@ -218,13 +264,18 @@ test('the catalogue and OpenAPI of the app show each route\'s auth scheme and ro
     'note.create': ['bearer', []],
     'note.delete': ['bearer', ['role:admin']],
     'report.summary': ['apiKey', []],
+    'report.whoami': ['optional', []],
+    'report.session': ['none', []],
     'user.update': ['bearer', ['role:admin']],
     'user.update.put': ['bearer', ['role:admin']]
   })
   const served = await call('GET', '/openapi.json')
-  assert.equal(served.body!.paths['/notes/{id}'].delete.security, [{bearerAuth: ['admin']}])
+  assert.equal(served.body!.paths['/notes/{id}'].delete.security, [{bearerAuth: ['admin']}, {tokenAuth: ['admin']}])
   assert.equal(served.body!.paths['/reports'].get.security, [{apiKey: []}])
-  assert.equal(Object.keys(served.body!.components.securitySchemes).sort(), ['apiKey', 'bearerAuth'])
+  assert.equal(served.body!.paths['/whoami'].get.security, [{bearerAuth: []}, {tokenAuth: []}, {}], 'optional: any scheme, or none')
+  assert.equal(served.body!.paths['/notes'].post.security, [{bearerAuth: []}, {tokenAuth: []}])
+  assert.equal(served.body!.components.securitySchemes.tokenAuth, {type: 'apiKey', in: 'header', name: 'Authorization', description: '`Authorization: Token <jwt>`'})
+  assert.equal(Object.keys(served.body!.components.securitySchemes).sort(), ['apiKey', 'bearerAuth', 'tokenAuth'])
   assert.is(served.body!.paths['/notes'].get.security, undefined)
 })
 

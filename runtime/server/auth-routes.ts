@@ -4,20 +4,36 @@
  * after the same bcrypt work (an unknown e-mail is compared against a dummy hash of the same cost).
  */
 import type {FastifyInstance} from 'fastify'
-import {assertPasswords, rolesOf, signToken, type AuthSettings, type AuthUser} from '../auth.js'
+import {assertPasswords, rolesOf, signTokenWith, unauthorized, type AuthSettings, type AuthUser} from '../auth.js'
+import type {ResolvedConfig} from '../config.js'
 import type {RequestContext} from '../context.js'
 import {present} from '../http/crud.js'
 import {validateBody} from '../http/errors.js'
 import {HttpProblem} from '../http/problem.js'
 import {utils} from '../utils.js'
 
+/** The auth routes of a project by action (`POST /auth/register` …), as `auth.routes` moves or removes them. */
+export function authRouteKeys(config: Pick<ResolvedConfig, 'auth'>): Partial<Record<'register' | 'login' | 'me', string>> {
+  const routes = config.auth?.routes
+  if (!config.auth?.entity || routes === false) return {}
+  const chosen = routes === true || routes === undefined ? {} : routes
+  const keys: Partial<Record<'register' | 'login' | 'me', string>> = {}
+  const defaults = {register: 'POST /auth/register', login: 'POST /auth/login', me: 'GET /auth/me'} as const
+  for (const action of ['register', 'login', 'me'] as const) {
+    const value = chosen[action]
+    if (value !== false) keys[action] = typeof value === 'string' ? value : defaults[action]
+  }
+  return keys
+}
+
 interface AuthRouteOptions {
+  config: Pick<ResolvedConfig, 'auth'>
   auth: AuthSettings
   limit: {rateLimit: {max: number; timeWindow: string | number}} | undefined
   authenticate: (context: Pick<RequestContext, 'request' | 'db'>) => Promise<AuthUser>
 }
 
-/** Register the three auth routes. */
+/** Register the auth routes (three unless `auth.routes` moves or removes them). */
 export async function registerAuthRoutes(app: FastifyInstance, options: AuthRouteOptions): Promise<void> {
   const {auth} = options
   const orm = app.orm
@@ -36,10 +52,15 @@ export async function registerAuthRoutes(app: FastifyInstance, options: AuthRout
   const dummyHash = utils.hash('not a password of anyone', auth.cost)
   const answer = (record: object) => {
     const user: AuthUser = {id: (record as Record<string, unknown>)[users.primaryKey], roles: rolesOf(record as Record<string, unknown>)}
-    return {token: signToken(auth, user), user: present(users, record)}
+    return {token: signTokenWith(auth, user), user: present(users, record)}
+  }
+  const keys = authRouteKeys(options.config)
+  const route = (key: string) => {
+    const [method, url] = key.split(' ')
+    return {method: method as 'POST', url: url.replace(/\{([^}]+)\}/g, ':$1')}
   }
 
-  app.post('/auth/register', {config: options.limit}, async (request, reply) => {
+  if (keys.register) app.route({...route(keys.register), config: options.limit, handler: async (request, reply) => {
     const data = (request.body ?? {}) as Record<string, unknown>
     validateBody(register, data)
     assertPasswords(users, data, undefined, auth.passwordRules)
@@ -47,21 +68,21 @@ export async function registerAuthRoutes(app: FastifyInstance, options: AuthRout
     const record = em.create(users.name, data)
     await em.flush()
     return reply.code(201).send(answer(record))
-  })
+  }})
 
-  app.post('/auth/login', {config: options.limit}, async (request) => {
+  if (keys.login) app.route({...route(keys.login), config: options.limit, handler: async (request) => {
     const data = (request.body ?? {}) as Record<string, string>
     validateBody(login, data)
     const em = orm.em.fork()
     const record = (await em.findOne(users.name, {[emailField]: data[emailField]} as never)) as Record<string, unknown> | null
     const hash = typeof record?.[passwordField] === 'string' ? (record[passwordField] as string) : await dummyHash
     const matches = await utils.verify(data[passwordField], hash)
-    if (!record || !matches) throw new HttpProblem(401, 'Unknown e-mail or wrong password', {headers: {'www-authenticate': 'Bearer'}})
+    if (!record || !matches) throw unauthorized(auth, 'Unknown e-mail or wrong password')
     return answer(record)
-  })
+  }})
 
-  app.get('/auth/me', async (request) => {
+  if (keys.me) app.route({...route(keys.me), handler: async (request) => {
     const user = await options.authenticate({request, db: orm.em.fork()})
     return present(users, user.record!)
-  })
+  }})
 }

@@ -37,7 +37,11 @@ export function routeHandler(app: FastifyInstance, project: Project, plan: Route
     if (app.fastReader && !before && !after) context.fast = app.fastReader
     let body: unknown
     await runMiddleware(middleware, context, async () => {
-      if (route.auth !== 'none') {
+      if (route.auth === 'optional') {
+        // The user when a token is sent (a bad one is still a 401), none without one.
+        context.user = request.headers.authorization === undefined ? null : await app.authenticate('bearer', context)
+        if (context.user) requireRoles(context.user as AuthUser, route.roles)
+      } else if (route.auth !== 'none') {
         context.user = await app.authenticate(route.auth, context)
         requireRoles(context.user as AuthUser, route.roles)
       }

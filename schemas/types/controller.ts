@@ -17,7 +17,7 @@ export interface ControllerDefinition {
    */
   entity?: string
   /**
-   * Default authentication of the routes: `true`, `false` or a provider name (default: the project's `auth.default`).
+   * Default authentication of the routes: `true`, `false`, `"optional"` (the user when a valid token is sent, none without one; a bad token is still a 401) or a provider name (default: the project's `auth.default`).
    */
   auth?: boolean | string
   /**
@@ -49,7 +49,7 @@ export interface RouteOptions {
    */
   action: string
   /**
-   * Authentication: `true`, `false` or a provider name (default: the controller's).
+   * Authentication: `true`, `false`, `"optional"` (`ctx.user` is the user when a valid token is sent, null without one; a bad token is a 401) or a provider name (default: the controller's).
    */
   auth?: boolean | string
   /**

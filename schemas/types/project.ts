@@ -89,6 +89,33 @@ export interface ProjectConfig {
       email?: boolean
     }
     rateLimit?: RateLimit
+    /**
+     * The words a client may put before the token in `Authorization` (default: `["Bearer"]`; `["Bearer", "Token"]` also takes `Token <jwt>`). `WWW-Authenticate` and the OpenAPI document name them all.
+     *
+     * @minItems 1
+     *
+     * Items: An authorization scheme.
+     */
+    schemes?: [string, ...string[]]
+    /**
+     * Where the auth routes are (default: `POST /auth/register`, `POST /auth/login`, `GET /auth/me`); `false` mounts none (write your own with `signToken` and `verifyPassword`), a route set to `false` leaves that one out.
+     */
+    routes?:
+      | {
+          /**
+           * The register route, e.g. `POST /users`.
+           */
+          register?: string | boolean
+          /**
+           * The login route, e.g. `POST /users/login`.
+           */
+          login?: string | boolean
+          /**
+           * The route of the token's user, e.g. `GET /user`.
+           */
+          me?: string | boolean
+        }
+      | boolean
   }
   /**
    * CORS: `true` for any origin, `false` for none (default: no cross-origin access), or the allowed origins.
