@@ -3,7 +3,7 @@
  * `petstore-separate`; URLs are never fetched) and that the document meets the OpenAPI/Swagger schemas. A ref that
  * cannot be followed is an `openapi-ref` warning; schema violations are `openapi-schema` warnings at the place they
  * point to: real documents often break a rule or two and still import well. Where nothing usable comes out, the
- * importer and the catalogue check say so with errors. The importer then follows refs itself (pipeline/json-refs.ts),
+ * importer and the catalogue check say so with errors. The importer then follows refs itself (plugins/shared/json-refs.ts),
  * which keeps each referenced schema's name and ends cycles.
  */
 import path from 'node:path'

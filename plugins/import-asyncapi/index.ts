@@ -13,10 +13,9 @@ import {fatalFinding, source} from '../../pipeline/rule.js'
 import type {Catalogue, Endpoint, Group, Param} from '../../schemas/types/endpoints.js'
 import {authOf} from './auth.js'
 import {publishedOperations, type Published} from './operations.js'
-import {record as asRecord, text as str} from '../import-openapi/refs.js'
-import {SchemaTypes} from '../import-openapi/schema-types.js'
-import {pascal} from '../import-openapi/refs.js'
-import {JsonRefs} from '../../pipeline/json-refs.js'
+import {pascal, record as asRecord, text as str} from '../shared/readers.js'
+import {SchemaTypes} from '../shared/schema-types.js'
+import {JsonRefs} from '../shared/json-refs.js'
 import {addJsonOutput} from '../../pipeline/outputs.js'
 
 /** Import AsyncAPI trees into catalogue trees, and add `<name>.endpoints.json` as an output. */

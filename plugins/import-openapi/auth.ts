@@ -5,7 +5,7 @@
  * `oauth2`, `openIdConnect`, `mutualTLS` -> `mtls`; the other alternatives go to `x-auth-alternatives`. A scheme that
  * is not declared keeps its requirement's name.
  */
-import {record, text} from './refs.js'
+import {record, text} from '../shared/readers.js'
 
 /** `auth` and the other alternatives for an operation. */
 export function authOf(document: Record<string, unknown>, operation: Record<string, unknown>): {auth?: string; alternatives?: string[]} {

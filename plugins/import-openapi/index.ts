@@ -17,9 +17,9 @@ import type {JsonPath} from '../../pipeline/json-path.js'
 import {translatePaths} from '../../pipeline/position.js'
 import type {Catalogue, Endpoint, Group} from '../../schemas/types/endpoints.js'
 import {methods, operationEndpoint, type Context} from './operations.js'
-import {JsonRefs} from '../../pipeline/json-refs.js'
-import {pascal, record, text} from './refs.js'
-import {SchemaTypes} from './schema-types.js'
+import {JsonRefs} from '../shared/json-refs.js'
+import {pascal, record, text} from '../shared/readers.js'
+import {SchemaTypes} from '../shared/schema-types.js'
 import {addJsonOutput} from '../../pipeline/outputs.js'
 
 /** Options of import-openapi. */

@@ -8,9 +8,9 @@
  */
 import type {Endpoint, Param} from '../../schemas/types/endpoints.js'
 import {authOf} from './auth.js'
-import type {JsonRefs} from '../../pipeline/json-refs.js'
-import {pascal, record, text} from './refs.js'
-import type {SchemaTypes} from './schema-types.js'
+import type {JsonRefs} from '../shared/json-refs.js'
+import {pascal, record, text} from '../shared/readers.js'
+import type {SchemaTypes} from '../shared/schema-types.js'
 
 /** The HTTP methods a path item can hold, as catalogue methods. */
 export const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch'] as const

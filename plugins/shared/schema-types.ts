@@ -6,8 +6,8 @@
  * AsyncAPI import uses it for message payloads, which are JSON Schema too.
  */
 import type {Field, TypeDefinition} from '../../schemas/types/endpoints.js'
-import type {JsonRefs} from '../../pipeline/json-refs.js'
-import {pascal, record, text, typeName as catalogueName} from './refs.js'
+import type {JsonRefs} from './json-refs.js'
+import {pascal, record, text, typeName as catalogueName} from './readers.js'
 
 type Schema = Record<string, unknown>
 

@@ -7,7 +7,7 @@
  */
 import {readFileSync} from 'node:fs'
 import path from 'node:path'
-import {yaml} from './lazy.js'
+import {yaml} from '../../pipeline/lazy.js'
 
 type Node = Record<string, unknown>
 
