@@ -113,7 +113,7 @@ function readFolder<Definition>(root: string, folder: string, project: VFile) {
     const file = new VFile({cwd: project.cwd, path: path.relative(project.cwd, full) || full, value: readFileSync(full, 'utf8')})
     file.data.relatedTo = project.path
     if (extension !== '.json') {
-      markAsCode(file)
+      markAsCode(file, ['fields', 'relations', 'routes', 'definition'])
       code.push({file, full})
       continue
     }

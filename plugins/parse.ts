@@ -1,8 +1,8 @@
 /**
  * Parse a JSON or YAML source into a plain tree: `{type: 'openapi', document, version}` when the document has an
  * `openapi` or `swagger` field, `{type: 'asyncapi', document, version}` with an `asyncapi` field, else
- * `{type: 'catalogue', spec}`. JSON goes through the fast `JSON.parse`; only a
- * failure pays for a second, position-aware scan to say where. A source that cannot be parsed is one fatal `parse`
+ * `{type: 'catalogue', spec}`. JSON goes through the fast `JSON.parse`, YAML through js-yaml; only a
+ * failure pays for a second, position-aware parse to say where (positions of findings are found later, on demand). A source that cannot be parsed is one fatal `parse`
  * finding with line:column.
  */
 import type {ParseError} from 'jsonc-parser'
@@ -10,7 +10,7 @@ import type {Processor} from 'unified'
 import type {Point} from 'unist'
 import type {VFile} from 'vfile'
 import type {AsyncApiTree, CatalogueTree, OpenApiTree} from '../pipeline/data.js'
-import {jsonc, yaml} from '../pipeline/lazy.js'
+import {jsonc, jsYaml, yaml} from '../pipeline/lazy.js'
 import {rememberYamlDocument} from '../pipeline/position.js'
 import {fatalFinding} from '../pipeline/rule.js'
 import type {Catalogue} from '../schemas/types/endpoints.js'
@@ -96,6 +96,14 @@ function expectation(code: string): string {
 }
 
 function parseYaml(value: string, file: VFile): unknown {
+  try {
+    // The fast parser, without positions: they are built from the source only when a finding's place is read.
+    // Aliases are left to the `yaml` package, which counts what they expand to (an alias bomb is a finding).
+    return jsYaml().load(value, {json: true, maxAliases: 0})
+  } catch {
+    // js-yaml refuses what lenient tools accept (unknown tags, odd indentation): the `yaml` package decides, and
+    // says where when the text really is not YAML.
+  }
   const {LineCounter, parseDocument} = yaml()
   const lines = new LineCounter()
   // Real-world documents repeat keys and use tags that strict parsers reject; keep what tools accept.
