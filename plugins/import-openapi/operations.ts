@@ -4,7 +4,8 @@
  * `tags`; path-level params merged with the operation's; cookie params kept as `header` with `x-in: cookie`;
  * numeric response codes as `status`, sorted; the JSON request body (else the first body) as `request`; the first 2xx
  * JSON response (else the first 2xx body) as `response`. Swagger 2 `body` and `formData` params feed the request.
- * An event (webhook, callback) has one type, its payload: the body sent to the subscriber, as `response`.
+ * An event (webhook, callback) has one type, its payload: the body sent to the subscriber, as `response`, and only
+ * its own `security`.
  */
 import type {Endpoint, Param} from '../../schemas/types/endpoints.js'
 import {authOf} from './auth.js'
@@ -31,7 +32,8 @@ export function operationEndpoint(context: Context, method: string, path: string
   if (tags[0]) endpoint.group = tags[0]
   if (text(operation.summary)) endpoint.summary = String(operation.summary).trim().replace(/\s+/g, ' ')
   if (text(operation.description)) endpoint.description = String(operation.description).trim()
-  const {auth, alternatives} = authOf(context.document, operation)
+  // A subscriber never authenticates with the API's own schemes: an event carries only its own security.
+  const {auth, alternatives} = authOf(context.document, operation, kind !== 'event')
   if (auth) endpoint.auth = auth
   if (alternatives) endpoint['x-auth-alternatives'] = alternatives
   const status = Object.keys(record(operation.responses)).filter((code) => /^[1-5]\d\d$/.test(code)).map(Number).sort((a, b) => a - b)

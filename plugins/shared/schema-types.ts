@@ -2,7 +2,9 @@
  * OpenAPI schemas as catalogue types. A referenced schema keeps its name; an inline object is named after where it
  * sits (`CreatePetRequest`, `PetOwner`). object -> `object` with fields (`allOf` merged); string enum -> `enum`;
  * `oneOf`/`anyOf` -> `union`; a named primitive (`Timestamp: {type: string, format: date-time}`) -> `scalar`.
- * Arrays are `X[]`; an unnamed primitive is its JSON type. Named schemas are visited once, so cycles end. The
+ * Arrays are `X[]`; an unnamed primitive is its JSON type. Each schema object is one type, visited once (so cycles
+ * end), and two schemas never share a name. "An X or null" around one schema is X (the field gets `x-nullable`);
+ * `allOf` members merge their properties and their `required`. The
  * AsyncAPI import uses it for message payloads, which are JSON Schema too.
  */
 import type {Field, TypeDefinition} from '../../schemas/types/endpoints.js'
@@ -14,8 +16,8 @@ type Schema = Record<string, unknown>
 /** Collects types while the importer asks for the type of each schema it meets. */
 export class SchemaTypes {
   readonly types = new Map<string, TypeDefinition>()
-  /** Refs that led nowhere; their types are left as `object`. */
-  readonly missing = new Set<string>()
+  /** The type name given to each schema object, so that one schema is one type and two schemas never share a name. */
+  private readonly names = new Map<object, string>()
 
   constructor(private readonly refs: JsonRefs) {}
 
@@ -24,45 +26,23 @@ export class SchemaTypes {
    * that the name is only built when needed: most properties are primitives or refs).
    */
   typeOf(node: unknown, fallback: string | (() => string)): string {
+    return this.typeAndNullability(node, fallback).type
+  }
+
+  /** `typeOf`, and whether the schema also allows `null` (`nullable`, `anyOf: [X, {type: 'null'}]`, `type: [x, 'null']`). */
+  typeAndNullability(node: unknown, fallback: string | (() => string)): {type: string; nullable: boolean} {
     const resolved = this.refs.resolve(node)
     const schema = resolved.value
     const name = resolved.name === undefined ? undefined : catalogueName(resolved.name)
     if (resolved.external && name) {
       if (!this.types.has(name)) this.types.set(name, {name, kind: 'scalar', description: `Defined outside this document, at ${resolved.external}`})
-      return name
+      return {type: name, nullable: false}
     }
-    if (resolved.missing) this.missing.add(resolved.missing)
-    if (!schema) return 'object'
-    const fallbackName = () => (typeof fallback === 'function' ? fallback() : fallback)
-    if (schema.type === 'array' || (schema.items && !schema.properties)) return `${this.typeOf(schema.items, () => `${fallbackName()}Item`)}[]`
-    // An unnamed primitive is its JSON type: answer before building a name for it.
-    const simple = typeof schema.type === 'string' ? schema.type : schema.type === undefined && 'const' in schema ? constantType(schema) : undefined
-    if (!name && simple && simple !== 'object' && simple !== 'array' && !schema.enum && !schema.oneOf && !schema.anyOf && !schema.allOf) return simple
-    const typeName = name ?? pascal(fallbackName())
-    if (this.types.has(typeName)) return typeName
-    const variants = (schema.oneOf ?? schema.anyOf) as unknown[] | undefined
-    if (Array.isArray(variants) && variants.length > 0) {
-      this.types.set(typeName, {name: typeName, kind: 'union', ...described(schema), members: []})
-      this.types.get(typeName)!.members = [...new Set(variants.map((variant, index) => this.typeOf(variant, `${typeName}Option${index + 1}`)))]
-      return typeName
-    }
-    if (Array.isArray(schema.enum) && schema.enum.length > 0 && (schema.type === 'string' || schema.enum.every((item) => typeof item === 'string')) && name) {
-      this.types.set(typeName, {name: typeName, kind: 'enum', ...described(schema), values: schema.enum.map(String)})
-      return typeName
-    }
-    if (schema.type === 'object' || schema.properties || schema.allOf || schema.additionalProperties) {
-      if (!schema.properties && !schema.allOf && !name) return 'object'
-      this.types.set(typeName, {name: typeName, kind: 'object', ...described(schema), fields: []})
-      this.types.get(typeName)!.fields = this.fieldsOf(schema, typeName, new Set())
-      return typeName
-    }
-    const primitive = typeof schema.type === 'string' ? schema.type : Array.isArray(schema.type) ? String(schema.type.find((type) => type !== 'null') ?? 'object') : constantType(schema)
-    if (name) {
-      const format = text(schema.format)
-      this.types.set(name, {name, kind: 'scalar', description: [text(schema.description)?.trim(), `${primitive}${format ? ` (${format})` : ''}`].filter(Boolean).join(' — ')})
-      return name
-    }
-    return primitive
+    if (!schema) return {type: 'object', nullable: false}
+    // "An X or null" (`nullable` beside `allOf: [X]`, `anyOf`/`oneOf` of X and null) is X, not a new type.
+    const wrapped = wrappedSchema(schema)
+    if (wrapped !== undefined) return {type: this.typeOf(wrapped, fallback), nullable: allowsNull(schema)}
+    return {type: this.named(schema, name, fallback), nullable: allowsNull(schema)}
   }
 
   /** Register every named schema of the document (`--all-types`). */
@@ -70,29 +50,106 @@ export class SchemaTypes {
     for (const name of Object.keys(schemas)) this.typeOf({$ref: `${refPrefix}${name.replace(/~/g, '~0').replace(/\//g, '~1')}`}, name)
   }
 
-  private fieldsOf(schema: Schema, owner: string, visiting: Set<Schema>): Field[] {
-    if (visiting.has(schema)) return []
-    visiting.add(schema)
-    const fields: Field[] = []
-    for (const part of (schema.allOf as unknown[] | undefined) ?? []) {
-      for (const field of this.fieldsOf(this.refs.resolve(part).value ?? {}, owner, visiting)) {
-        if (!fields.some((existing) => existing.name === field.name)) fields.push(field)
-      }
+  private named(schema: Schema, name: string | undefined, fallback: string | (() => string)): string {
+    const fallbackName = () => (typeof fallback === 'function' ? fallback() : fallback)
+    if (schema.type === 'array' || (schema.items && !schema.properties)) return `${this.typeOf(schema.items, () => `${fallbackName()}Item`)}[]`
+    // An unnamed primitive is its JSON type: answer before building a name for it.
+    const simple = typeof schema.type === 'string' ? schema.type : Array.isArray(schema.type) ? nonNullType(schema.type) : schema.type === undefined && 'const' in schema ? constantType(schema) : undefined
+    if (!name && simple && simple !== 'object' && simple !== 'array' && !schema.enum && !schema.oneOf && !schema.anyOf && !schema.allOf) return simple
+    const known = this.names.get(schema)
+    if (known) return known
+    const variants = (schema.oneOf ?? schema.anyOf) as unknown[] | undefined
+    if (Array.isArray(variants) && variants.length > 0) {
+      const typeName = this.claim(schema, name ?? pascal(fallbackName()))
+      this.types.set(typeName, {name: typeName, kind: 'union', ...described(schema), members: []})
+      const members = variants.filter((variant) => !isNullSchema(this.refs.resolve(variant).value)).map((variant, index) => this.typeOf(variant, `${typeName}Option${index + 1}`))
+      this.types.get(typeName)!.members = [...new Set(members)]
+      return typeName
     }
-    const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : [])
+    if (Array.isArray(schema.enum) && schema.enum.length > 0 && (schema.type === 'string' || schema.enum.every((item) => typeof item === 'string' || item === null)) && name) {
+      const typeName = this.claim(schema, name)
+      this.types.set(typeName, {name: typeName, kind: 'enum', ...described(schema), values: schema.enum.filter((item) => item !== null).map(String)})
+      return typeName
+    }
+    if (schema.type === 'object' || schema.properties || schema.allOf || schema.additionalProperties) {
+      if (!schema.properties && !schema.allOf && !name) return 'object'
+      const typeName = this.claim(schema, name ?? pascal(fallbackName()))
+      this.types.set(typeName, {name: typeName, kind: 'object', ...described(schema), fields: []})
+      this.types.get(typeName)!.fields = this.fieldsOf(schema, typeName)
+      return typeName
+    }
+    const primitive = simple ?? (schema.type === undefined ? constantType(schema) : 'object')
+    if (name) {
+      const typeName = this.claim(schema, name)
+      const format = text(schema.format)
+      this.types.set(typeName, {name: typeName, kind: 'scalar', description: [text(schema.description)?.trim(), `${primitive}${format ? ` (${format})` : ''}`].filter(Boolean).join(' — ')})
+      return typeName
+    }
+    return primitive
+  }
+
+  /** A name for `schema`: `wanted`, or `wanted2`, `wanted3`… when another schema has it (two files named `Item.yml`). */
+  private claim(schema: Schema, wanted: string): string {
+    let candidate = wanted
+    for (let counter = 2; this.types.has(candidate); counter++) candidate = `${wanted}${counter}`
+    this.names.set(schema, candidate)
+    return candidate
+  }
+
+  private fieldsOf(schema: Schema, owner: string): Field[] {
+    const fields = new Map<string, Field>()
+    const required = new Set<string>()
+    this.collectFields(schema, owner, fields, required, new Set())
+    // `required` may sit in another `allOf` member than the property it names: it counts wherever it is.
+    return [...fields.values()].map((field) => (required.has(field.name) ? {...field, required: true} : field))
+  }
+
+  private collectFields(schema: Schema, owner: string, fields: Map<string, Field>, required: Set<string>, visiting: Set<Schema>): void {
+    if (visiting.has(schema)) return
+    visiting.add(schema)
+    for (const part of (schema.allOf as unknown[] | undefined) ?? []) this.collectFields(this.refs.resolve(part).value ?? {}, owner, fields, required, visiting)
+    for (const name of Array.isArray(schema.required) ? schema.required : []) if (typeof name === 'string') required.add(name)
     for (const [name, property] of Object.entries(record(schema.properties))) {
       // A property named "" cannot be a field (its name would be empty); such keys are left out.
       if (name === '') continue
-      const field: Field = {name, type: this.typeOf(property, () => `${owner}${pascal(name)}`), required: required.has(name)}
+      const {type, nullable} = this.typeAndNullability(property, () => `${owner}${pascal(name)}`)
+      const field: Field = {name, type, required: false}
       // A description beside a `$ref` (OpenAPI 3.1 allows it) says what this property is: it wins over the target's.
       const description = text(record(property).description) ?? text(this.refs.resolve(property).value?.description)
       if (description) field.description = description.trim()
-      const existing = fields.findIndex((candidate) => candidate.name === name)
-      if (existing === -1) fields.push(field)
-      else fields[existing] = {...fields[existing], ...field, required: field.required || fields[existing].required}
+      if (nullable) field['x-nullable'] = true
+      // A later member refines an earlier one's field (the last definition wins, as in a merged schema).
+      fields.set(name, {...fields.get(name), ...field})
     }
-    return fields
   }
+}
+
+/** The one schema that `schema` only wraps to allow null or add words: `allOf: [X]`, `anyOf`/`oneOf: [X, null]`. */
+function wrappedSchema(schema: Schema): unknown {
+  if (schema.properties || schema.items || (schema.type !== undefined && schema.type !== 'object' && !Array.isArray(schema.type))) return undefined
+  const allOf = Array.isArray(schema.allOf) ? schema.allOf : undefined
+  const variants = Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : undefined
+  if (allOf && allOf.length === 1 && !variants) return allOf[0]
+  if (variants && !allOf) {
+    const kept = variants.filter((variant) => !isNullSchema(variant))
+    if (kept.length === 1 && kept.length < variants.length) return kept[0]
+  }
+  return undefined
+}
+
+function isNullSchema(schema: unknown): boolean {
+  const node = record(schema)
+  return node.type === 'null' || (Array.isArray(node.enum) && node.enum.length === 1 && node.enum[0] === null) || ('const' in node && node.const === null)
+}
+
+function allowsNull(schema: Schema): boolean {
+  if (schema.nullable === true || (Array.isArray(schema.type) && schema.type.includes('null'))) return true
+  const variants = Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : []
+  return variants.some(isNullSchema)
+}
+
+function nonNullType(types: unknown[]): string {
+  return String(types.find((type) => type !== 'null') ?? 'null')
 }
 
 function described(schema: Schema): {description?: string} {
