@@ -15,6 +15,7 @@ import {authOf} from './auth.js'
 import {publishedOperations, type Published} from './operations.js'
 import {pascal, record as asRecord, text as str} from '../shared/readers.js'
 import {SchemaTypes} from '../shared/schema-types.js'
+import {separateIds} from '../shared/separate-ids.js'
 import {JsonRefs} from '../shared/json-refs.js'
 import {addJsonOutput} from '../../pipeline/outputs.js'
 
@@ -67,6 +68,8 @@ export function asyncapiCatalogue(tree: AsyncApiTree, file: VFile): {spec: Catal
   if (baseUrl) meta.base_url = baseUrl
   if (str(info.description)) meta.description = String(info.description).trim()
   const spec: Catalogue = {schema_version: 1, diagram_type: 'endpoints', meta, groups: [...groups.values()].filter((group) => group.id !== 'default' || endpoints.some((endpoint) => !endpoint.group)), endpoints, types: [...payloads.types.values()]}
+  // Operation keys, tags and payload names may coincide (`systemStatus` all over): one name space for the three.
+  separateIds(spec)
   return {spec, received}
 }
 
