@@ -56,7 +56,7 @@ export default function resolveRefs(this: Processor, options: Options = {}) {
     file.data.refs = refs
     if (options.check !== false) {
       try {
-        const problems = await checkDocument(tree.document, file.path ? path.resolve(file.cwd, file.path) : undefined)
+        const problems = await checkDocument(withFollowedRefs(tree.document, refs), file.path ? path.resolve(file.cwd, file.path) : undefined)
         file.data.schemaProblems = [...problems.errors, ...problems.warnings]
       } catch (error) {
         // Only the fallback parser (a version without a compiled schema) throws, on a ref it cannot follow: that ref
@@ -66,6 +66,40 @@ export default function resolveRefs(this: Processor, options: Options = {}) {
     }
     rules?.(tree, file)
   }
+}
+
+const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']
+
+/**
+ * The document as the importer reads it, for the schema check: path items, operations and webhooks that are `$ref`s
+ * (legal or not, every mainstream tool follows them) and descriptions that are `$ref`s to Markdown files are
+ * replaced by what they point to, so that the check does not flag what is followed. A shallow copy: the document
+ * itself is not changed.
+ */
+function withFollowedRefs(document: Record<string, unknown>, refs: JsonRefs): Record<string, unknown> {
+  const followItems = (items: unknown) => {
+    if (!items || typeof items !== 'object' || Array.isArray(items)) return items
+    const copy: Record<string, unknown> = {}
+    for (const [key, raw] of Object.entries(items)) {
+      const item = refs.resolve(raw).value
+      if (!item) {
+        copy[key] = raw
+        continue
+      }
+      const followed: Record<string, unknown> = {...item}
+      for (const method of methods) if (followed[method] !== undefined) followed[method] = refs.resolve(followed[method]).value ?? followed[method]
+      copy[key] = followed
+    }
+    return copy
+  }
+  const copy: Record<string, unknown> = {...document, paths: followItems(document.paths)}
+  if (document.webhooks !== undefined) copy.webhooks = followItems(document.webhooks)
+  const info = document.info && typeof document.info === 'object' ? (document.info as Record<string, unknown>) : undefined
+  if (info && typeof info.description === 'object') copy.info = {...info, description: refs.text(info.description) ?? info.description}
+  if (Array.isArray(document.tags)) {
+    copy.tags = document.tags.map((tag: unknown) => (tag && typeof tag === 'object' && typeof (tag as Record<string, unknown>).description === 'object' ? {...tag, description: refs.text((tag as Record<string, unknown>).description)} : tag))
+  }
+  return copy
 }
 
 /** The file that holds a broken ref, as a related file of the one imported (findings there point into it). */
