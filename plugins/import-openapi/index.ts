@@ -100,6 +100,8 @@ export function openapiCatalogue(document: Record<string, unknown>, options: Opt
   const eventPaths = new Set<string>()
   for (const [route, rawItem] of Object.entries(record(document.paths))) {
     const item = refs.resolve(rawItem).value ?? {}
+    // TRACE has no catalogue method: said, not silently skipped.
+    if (item.trace) dropped.push({reason: `Left out operation \`trace\` of \`${route}\`: the catalogue has no TRACE method`, path: ['paths', route, 'trace']})
     for (const method of methods) {
       if (!item[method]) continue
       // Operation-level `$ref` (`get: {$ref: ./operations/list.yaml}`) is not OpenAPI 3.0 but common: followed.
