@@ -36,8 +36,8 @@ function sourceOperations(localPath: string): {operations: number; informative: 
       const parameters = [...(Array.isArray(item.parameters) ? item.parameters : []), ...(Array.isArray(operation.parameters) ? operation.parameters : [])]
       const responses = Object.entries(record(operation.responses)).filter(([code]) => /^2(\d\d|XX)$/i.test(code)).map(([, response]) => refs.resolve(response).value ?? {})
       const body = refs.resolve(operation.requestBody).value
-      const typed = responses.some((response) => response.schema !== undefined || Object.values(record(response.content)).some((media) => refs.resolve(media).value?.schema !== undefined))
-      const bodyTyped = Object.values(record(body?.content)).some((media) => refs.resolve(media).value?.schema !== undefined)
+      const typed = responses.some((response) => response.schema !== undefined || Object.values(refs.resolve(response.content).value ?? {}).some((media) => refs.resolve(media).value?.schema !== undefined))
+      const bodyTyped = Object.values(refs.resolve(body?.content).value ?? {}).some((media) => refs.resolve(media).value?.schema !== undefined)
       if (present(operation.summary) || parameters.length > 0 || bodyTyped || typed) informative++
     }
   }

@@ -31,7 +31,9 @@ export function operationEndpoint(context: Context, method: string, path: string
   const tags = Array.isArray(operation.tags) ? operation.tags.filter((tag): tag is string => typeof tag === 'string') : []
   if (tags[0]) endpoint.group = tags[0]
   if (text(operation.summary)) endpoint.summary = String(operation.summary).trim().replace(/\s+/g, ' ')
-  if (text(operation.description)) endpoint.description = String(operation.description).trim()
+  // A description may be a `$ref` to a Markdown file (split descriptions do that).
+  const description = context.refs.text(operation.description)
+  if (description) endpoint.description = description.trim()
   // A subscriber never authenticates with the API's own schemes: an event carries only its own security.
   const {auth, alternatives} = authOf(context.document, operation, kind !== 'event')
   if (auth) endpoint.auth = auth
@@ -105,7 +107,8 @@ function responseType(context: Context, operation: Record<string, unknown>, id: 
 
 /** The schema of the JSON media type (`application/json`, `*\/*+json`), else of the first one. */
 function preferredSchema(context: Context, content: unknown): unknown {
-  const entries = Object.entries(record(content))
+  // `content: {$ref: …}` is not OpenAPI but split descriptions write it (Lob, 52 times): followed like any ref.
+  const entries = Object.entries(context.refs.resolve(content).value ?? {})
   const json = entries.find(([type]) => /^application\/(.+\+)?json/i.test(type)) ?? entries[0]
   return json ? context.refs.resolve(json[1]).value?.schema : undefined
 }

@@ -64,12 +64,16 @@ function schemaProblems(validate: ValidateFunction, document: Document): Documen
   }
   for (const error of [...kept.values()].slice(0, 20)) {
     const params = error.params as Record<string, unknown>
+    const at = pointerToPath(error.instancePath, document)
+    if (at[at.length - 1] === '$ref') {
+      problems.push({reason: 'Unexpected `$ref`: OpenAPI allows no reference in this place (apipe follows it anyway)', path: at})
+      continue
+    }
     const reason = params.missingProperty
       ? `Missing required property \`${params.missingProperty}\``
       : params.additionalProperty
         ? `Unexpected property \`${params.additionalProperty}\``
         : `Unexpected value: it ${String(error.message)}`
-    const at = pointerToPath(error.instancePath, document)
     problems.push({reason, path: params.additionalProperty ? [...at, String(params.additionalProperty)] : at})
   }
   if (kept.size > 20) problems.push({reason: `… and ${kept.size - 20} more schema problem(s)`, path: []})
