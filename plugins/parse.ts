@@ -10,7 +10,8 @@ import type {Processor} from 'unified'
 import type {Point} from 'unist'
 import type {VFile} from 'vfile'
 import type {AsyncApiTree, CatalogueTree, OpenApiTree} from '../pipeline/data.js'
-import {jsonc, jsYaml, yaml} from '../pipeline/lazy.js'
+import {jsonc, yaml} from '../pipeline/lazy.js'
+import {fastYaml} from './shared/load-data.js'
 import {rememberYamlDocument} from '../pipeline/position.js'
 import {fatalFinding} from '../pipeline/rule.js'
 import type {Catalogue} from '../schemas/types/endpoints.js'
@@ -96,14 +97,11 @@ function expectation(code: string): string {
 }
 
 function parseYaml(value: string, file: VFile): unknown {
-  try {
-    // The fast parser, without positions: they are built from the source only when a finding's place is read.
-    // Aliases are left to the `yaml` package, which counts what they expand to (an alias bomb is a finding).
-    return jsYaml().load(value, {json: true, maxAliases: 0})
-  } catch {
-    // js-yaml refuses what lenient tools accept (unknown tags, odd indentation): the `yaml` package decides, and
-    // says where when the text really is not YAML.
-  }
+  // The fast parser, without positions: they are built from the source only when a finding's place is read. Aliases
+  // and what js-yaml refuses (unknown tags, odd indentation) go to the `yaml` package, which decides, and says where
+  // when the text really is not YAML.
+  const fast = fastYaml(value)
+  if (fast) return fast.value
   const {LineCounter, parseDocument} = yaml()
   const lines = new LineCounter()
   // Real-world documents repeat keys and use tags that strict parsers reject; keep what tools accept.

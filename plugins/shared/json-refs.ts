@@ -50,6 +50,7 @@ export class JsonRefs {
   /** The target and name of each `file#pointer` followed so far: big documents point at the same schemas thousands of times. */
   private readonly targets = new Map<string, {node: unknown; name: string | undefined; reason?: string}>()
   private readonly paths = new Map<string, Map<object, JsonPath>>()
+  private readonly files = new Map<string, string>()
   readonly rootFile: string
 
   constructor(root: unknown, rootFile: string | undefined) {
@@ -133,7 +134,7 @@ export class JsonRefs {
       const target = hash === -1 ? ref : ref.slice(0, hash)
       const pointer = hash === -1 ? '' : ref.slice(hash + 1)
       const home = this.fileOf(holder)
-      const file = target ? path.resolve(path.dirname(home), safeDecode(target)) : home
+      const file = target ? this.fileAt(home, target) : home
       const key = `${file}#${pointer}`
       seen ??= new Set()
       if (seen.has(key)) return this.fail(holder, ref, home, 'it leads back to itself', name)
@@ -151,6 +152,17 @@ export class JsonRefs {
       current = step.node
     }
     return {target: current, name}
+  }
+
+  /** The absolute path of `target` seen from `home`, resolved once per pair (split descriptions repeat refs a lot). */
+  private fileAt(home: string, target: string): string {
+    const key = `${home}\0${target}`
+    let file = this.files.get(key)
+    if (file === undefined) {
+      file = path.resolve(path.dirname(home), safeDecode(target))
+      this.files.set(key, file)
+    }
+    return file
   }
 
   private fail(holder: Node, ref: string, file: string, reason: string, name: string | undefined) {

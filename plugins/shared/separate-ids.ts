@@ -7,10 +7,19 @@
  */
 import type {Catalogue} from '../../schemas/types/endpoints.js'
 
+/** Options of {@link separateIds}. */
+export interface Options {
+  /** Leave endpoint ids as they are (a merge reports repeated ones as `id-clash`) and only move groups (default: false). */
+  keepEndpointIds?: boolean
+}
+
 /** Rename, in place, the endpoint ids and group ids of `spec` that clash with a type name or an earlier id. */
-export function separateIds(spec: Catalogue): void {
+export function separateIds(spec: Catalogue, options: Options = {}): void {
   const taken = new Set((spec.types ?? []).map((type) => type.name))
-  for (const endpoint of spec.endpoints) endpoint.id = claim(taken, endpoint.id)
+  for (const endpoint of spec.endpoints) {
+    if (options.keepEndpointIds) taken.add(endpoint.id)
+    else endpoint.id = claim(taken, endpoint.id)
+  }
   const renamed = new Map<string, string>()
   for (const group of spec.groups ?? []) {
     const id = claim(taken, group.id)
