@@ -107,7 +107,7 @@ test('pipe import asyncapi on a fragment says it is not a document and exits 1',
   const input = path.relative(root, fixture('import-asyncapi', 'fragment', 'input.yaml'))
   const result = await runPipe(['import', 'asyncapi', input, output])
   assert.is(result.code, 1)
-  assert.is(result.stderr, 'error asyncapi 1:1 Unexpected document without an `asyncapi` field, expected an AsyncAPI 2.x or 3.0 document (a file that other documents reference is not one)\n1 error(s), 0 warning(s)\n')
+  assert.is(result.stderr, 'error asyncapi (root) Unexpected document without an `asyncapi` field, expected an AsyncAPI 2.x or 3.0 document (a file that other documents reference is not one)\n1 error(s), 0 warning(s)\n')
   assert.not.ok(existsSync(output))
 })
 
