@@ -91,8 +91,11 @@ export interface Dropped {
  */
 export function openapiCatalogue(document: Record<string, unknown>, options: Options = {}, refsOrPath?: JsonRefs | string): {spec: Catalogue; sources: JsonPath[]; dropped: Dropped[]} {
   const refs = refsOrPath instanceof JsonRefs ? refsOrPath : new JsonRefs(document, refsOrPath)
-  const types = new SchemaTypes(refs)
   const dropped: Dropped[] = []
+  const types = new SchemaTypes(refs, (reason, schema) => {
+    const inRoot = refs.fileOf(schema) === refs.rootFile
+    dropped.push({reason: inRoot ? reason : `${reason} (in \`${path.relative(path.dirname(refs.rootFile), refs.fileOf(schema))}\`)`, path: inRoot ? refs.pathOf(schema) : []})
+  })
   const context: Context = {document, refs, types, ids: new Set()}
   const endpoints: Endpoint[] = []
   const sources: JsonPath[] = []

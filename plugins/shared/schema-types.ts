@@ -18,8 +18,16 @@ export class SchemaTypes {
   readonly types = new Map<string, TypeDefinition>()
   /** The type name given to each schema object, so that one schema is one type and two schemas never share a name. */
   private readonly names = new Map<object, string>()
+  private readonly reported = new WeakSet<object>()
 
-  constructor(private readonly refs: JsonRefs) {}
+  /**
+   * @param onDropped told about a schema whose kind the catalogue cannot express (`not`, `if`/`then`/`else`), which is
+   *   typed `object` or by what else it says; the importer makes it a finding.
+   */
+  constructor(
+    private readonly refs: JsonRefs,
+    private readonly onDropped?: (reason: string, schema: object) => void
+  ) {}
 
   /**
    * The type expression of `node`; `fallback` names it when it is an inline object, enum or union (a function, so
@@ -52,6 +60,11 @@ export class SchemaTypes {
 
   private named(schema: Schema, name: string | undefined, fallback: string | (() => string)): string {
     const fallbackName = () => (typeof fallback === 'function' ? fallback() : fallback)
+    const unsupported = ['not', 'if'].filter((keyword) => schema[keyword] !== undefined)
+    if (unsupported.length > 0 && this.onDropped && !this.reported.has(schema)) {
+      this.reported.add(schema)
+      this.onDropped(`Left out \`${unsupported.join('`, `')}\` of schema \`${name ?? fallbackName()}\`: the catalogue has no ${unsupported[0] === 'not' ? 'negated' : 'conditional'} types`, schema)
+    }
     if (schema.type === 'array' || (schema.items && !schema.properties)) return `${this.typeOf(schema.items, () => `${fallbackName()}Item`)}[]`
     // An unnamed primitive is its JSON type: answer before building a name for it.
     const simple = typeof schema.type === 'string' ? schema.type : Array.isArray(schema.type) ? nonNullType(schema.type) : schema.type === undefined && 'const' in schema ? constantType(schema) : undefined
