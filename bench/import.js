@@ -1,6 +1,7 @@
-// The import benchmark: `pipe import openapi` + `pipe render` against `redocly build-docs` on the same big
-// documents, whole process, in one run. @redocly/cli is installed on demand into a temp prefix (it is not a
-// dependency of apipe); without it the redocly rows say why.
+// The import benchmark: `pipe map` (import, check, validate, page) against `redocly build-docs` on the same large
+// documents (JSON and YAML; Swagger 2.0, OpenAPI 3.0 and 3.1; single and multi-file), whole process, in one run.
+// @redocly/cli is installed on demand into a temp prefix (it is not a dependency of apipe); without it the redocly
+// rows say why.
 // Usage: node bench/import.js
 import {execFileSync} from 'node:child_process'
 import {existsSync, mkdirSync} from 'node:fs'
@@ -35,9 +36,17 @@ console.log(`Import benchmark: median wall time of ${runs} runs each, apipe and 
 console.log('')
 console.log('| document | apipe: `pipe map` (import, check, validate, page) | redocly build-docs | apipe / redocly |')
 console.log('| --- | --- | --- | --- |')
+const multi = path.join(corpus, 'multi-file')
 for (const [label, file, name] of [
-  ['Stripe (OpenAPI 3.0, 417 operations, 4 MB)', path.join(corpus, 'big', 'stripe', 'spec3.json'), 'stripe'],
-  ['Kubernetes (Swagger 2.0, 1,123 operations, 4 MB)', path.join(corpus, 'big', 'kubernetes', 'swagger.json'), 'kubernetes']
+  ['Stripe (OpenAPI 3.0, JSON, 417 operations, 4 MB)', path.join(corpus, 'big', 'stripe', 'spec3.json'), 'stripe'],
+  ['Stripe (OpenAPI 3.0, YAML, 417 operations, 3 MB)', path.join(corpus, 'big', 'stripe', 'spec3.yaml'), 'stripe-yaml'],
+  ['Kubernetes (Swagger 2.0, JSON, 1,123 operations, 4 MB)', path.join(corpus, 'big', 'kubernetes', 'swagger.json'), 'kubernetes'],
+  ['Box (OpenAPI 3.0, JSON, 296 operations, 1.8 MB)', path.join(corpus, 'big', 'box', 'openapi.json'), 'box'],
+  ['Slack (Swagger 2.0, JSON, 174 operations, 1.2 MB)', path.join(corpus, 'big', 'slack', 'slack_web_openapi_v2.json'), 'slack'],
+  ['Discord (OpenAPI 3.1, JSON, 242 operations, 1.2 MB)', path.join(corpus, 'big', 'discord', 'openapi.json'), 'discord'],
+  ['Lob (OpenAPI 3.0, YAML, multi-file: 475 files, 105 operations)', path.join(multi, 'lob', 'lob-api-public.yml'), 'lob'],
+  ['openEHR EHR (OpenAPI 3.0, YAML, multi-file: 288 files, 33 operations)', path.join(multi, 'openehr-its-rest', 'specifications', 'ehr.openapi.yaml'), 'openehr'],
+  ['Azure Storage (Swagger 2.0, JSON, multi-file: 21 files, 19 operations)', path.join(multi, 'azure-storage', 'specification', 'storage', 'resource-manager', 'Microsoft.Storage', 'stable', '2019-04-01', 'storage.json'), 'azure-storage']
 ]) {
   const cell = (result) => `${result.wall.toFixed(0)} ms, ${result.peak?.toFixed(0) ?? 'n/a'} MB`
   if (redoclyMissing) {

@@ -1,7 +1,9 @@
 /**
- * Pointer-to-position lookup. Parsing uses the fast `JSON.parse`; a finding's place is found afterwards by walking
- * its path through the source: the YAML document the parser kept, or the JSON text, scanned one container at a time
- * (see `JsonPlaces`). Nothing is indexed up front, so a file without findings pays nothing.
+ * Pointer-to-position lookup. Parsing keeps no positions (`JSON.parse`, js-yaml); a finding's place is found
+ * afterwards by walking its path through the source: the YAML document, built with the `yaml` package and a
+ * LineCounter only when the first place is read (or the one a lenient parse already built), or the JSON text,
+ * scanned one container at a time (see `JsonPlaces`). Nothing is indexed up front, so a file without findings pays
+ * nothing. What each file needs is kept in typed `file.data` fields.
  */
 import type {Document, LineCounter, Node as YamlNode} from 'yaml'
 import type {Point} from 'unist'
@@ -9,22 +11,38 @@ import type {VFile} from 'vfile'
 import type {JsonPath} from './json-path.js'
 import {yaml} from './lazy.js'
 
-const jsonSources = new WeakMap<VFile, JsonPlaces>()
-const translators = new WeakMap<VFile, (path: JsonPath) => JsonPath | undefined>()
-const yamlDocuments = new WeakMap<VFile, {document: Document; lines: LineCounter}>()
-const codeFiles = new WeakSet<VFile>()
+/** A YAML source with its ranges, built on first use. */
+interface YamlSource {
+  document: Document
+  lines: LineCounter
+}
 
-/** Let position lookup reuse the YAML document the parser built (YAML keeps its own ranges). */
+declare module 'vfile' {
+  interface DataMap {
+    /** Places found so far in a JSON source. */
+    jsonPlaces: JsonPlaces
+    /** Where paths of a replaced tree come from in the source (see `translatePaths`). */
+    translatePath: (path: JsonPath) => JsonPath | undefined
+    /** The YAML document with ranges, once built. */
+    yamlSource: YamlSource
+    /** Set on a file of code: the keys of its JSON paths that never appear in the source (see `markAsCode`). */
+    codeImplicitKeys: ReadonlySet<string>
+  }
+}
+
+/** Let position lookup reuse a YAML document that a parser built anyway (a lenient parse after a failed fast one). */
 export function rememberYamlDocument(file: VFile, document: Document, lines: LineCounter): void {
-  yamlDocuments.set(file, {document, lines})
+  file.data.yamlSource = {document, lines}
 }
 
 /**
  * Mark a file as code (a TypeScript definition): its findings are placed at the property or key that a JSON path
  * names last (`fields.title.length` -> `length` after `title =`), searched in order through the source.
+ * `implicitKeys` are path segments that never appear in the source (wrappers the loader adds), skipped in the
+ * search (default: none).
  */
-export function markAsCode(file: VFile): void {
-  codeFiles.add(file)
+export function markAsCode(file: VFile, implicitKeys: Iterable<string> = []): void {
+  file.data.codeImplicitKeys = new Set(implicitKeys)
 }
 
 /**
@@ -33,7 +51,7 @@ export function markAsCode(file: VFile): void {
  * A path the translator returns `undefined` for has no place.
  */
 export function translatePaths(file: VFile, translate: (path: JsonPath) => JsonPath | undefined): void {
-  translators.set(file, translate)
+  file.data.translatePath = translate
 }
 
 /**
@@ -51,28 +69,34 @@ export function locate(file: VFile, path: JsonPath): Point | undefined {
  * searches the source at all.
  */
 export function locator(file: VFile, path: JsonPath): () => Point | undefined {
-  const translate = translators.get(file)
+  const translate = file.data.translatePath
   const sourcePath = translate ? translate(path) : path
   if (!sourcePath) return () => undefined
-  if (codeFiles.has(file)) {
+  const implicitKeys = file.data.codeImplicitKeys
+  if (implicitKeys) {
     const text = String(file.value ?? '')
-    return () => locateInCode(text, sourcePath)
+    return () => locateInCode(text, sourcePath, implicitKeys)
   }
-  const yamlSource = yamlDocuments.get(file)
-  if (yamlSource) return () => locateInYaml(yamlSource.document, yamlSource.lines, sourcePath)
-  let places = jsonSources.get(file)
-  if (!places) {
-    places = new JsonPlaces(String(file.value ?? ''))
-    jsonSources.set(file, places)
+  if (file.data.yamlSource || file.data.syntax === 'yaml') {
+    const text = String(file.value ?? '')
+    return () => {
+      const source = (file.data.yamlSource ??= yamlSourceOf(text))
+      return locateInYaml(source.document, source.lines, sourcePath)
+    }
   }
-  const source = places
-  return () => source.locate(sourcePath)
+  const places = (file.data.jsonPlaces ??= new JsonPlaces(String(file.value ?? '')))
+  return () => places.locate(sourcePath)
 }
 
-/** Wrappers of definitions as code whose keys never appear in the source (a class's properties are its fields). */
-const implicitKeys = new Set(['fields', 'relations', 'routes', 'definition'])
+/** The YAML document of `text` with its ranges: the slow parse, paid only when a place is read. */
+function yamlSourceOf(text: string): YamlSource {
+  const {LineCounter, parseDocument} = yaml()
+  const lines = new LineCounter()
+  const document = parseDocument(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text, {lineCounter: lines, uniqueKeys: false, prettyErrors: false, strict: false})
+  return {document, lines}
+}
 
-function locateInCode(text: string, path: JsonPath): Point | undefined {
+function locateInCode(text: string, path: JsonPath, implicitKeys: ReadonlySet<string>): Point | undefined {
   let offset = -1
   for (const segment of path) {
     if (typeof segment !== 'string' || implicitKeys.has(segment)) continue
@@ -102,7 +126,7 @@ interface JsonPlace {
  * keeps a few hundred entries, where indexing every value would keep hundreds of thousands. A member is placed at
  * its key, an array item at its value.
  */
-class JsonPlaces {
+export class JsonPlaces {
   private readonly containers = new Map<number, Map<string, JsonPlace> | JsonPlace[]>()
   private lineStarts: number[] | undefined
 

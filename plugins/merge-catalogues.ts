@@ -2,9 +2,11 @@
  * Merge the catalogues of one bounded context (say its REST routes, its GraphQL operations and its events) into one.
  * `meta` comes from the first catalogue with `api_kind: mixed`; groups are united by id (first wins); endpoints are
  * concatenated in input order; types with the same name and the same definition are kept once, different ones are
- * both kept so that validation reports the clash (`id-clash`), as it does for repeated endpoint ids.
+ * both kept so that validation reports the clash (`id-clash`), as it does for repeated endpoint ids. A group id that
+ * an endpoint or a type of another input already uses gets `-2` (see separate-ids.ts).
  */
 import type {Catalogue, Group, TypeDefinition} from '../schemas/types/endpoints.js'
+import {separateIds} from './shared/separate-ids.js'
 
 /** The merged catalogue of `specs` (at least one). */
 export function mergeCatalogues(specs: Catalogue[]): Catalogue {
@@ -31,5 +33,7 @@ export function mergeCatalogues(specs: Catalogue[]): Catalogue {
     types
   }
   if (first.layout) merged.layout = first.layout
+  // A group of one input may carry the name of another input's type or endpoint: the group moves (it keeps its label).
+  separateIds(merged, {keepEndpointIds: true})
   return merged
 }

@@ -1,9 +1,9 @@
 /**
  * Parse a JSON or YAML source into a plain tree: `{type: 'openapi', document, version}` when the document has an
  * `openapi` or `swagger` field, `{type: 'asyncapi', document, version}` with an `asyncapi` field, else
- * `{type: 'catalogue', spec}`. JSON goes through the fast `JSON.parse`; only a
- * failure pays for a second, position-aware scan to say where. A source that cannot be parsed is one fatal `parse`
- * finding with line:column.
+ * `{type: 'catalogue', spec}`. JSON goes through the fast `JSON.parse`, YAML through js-yaml; only a failure pays
+ * for a second, position-aware parse to say where (positions of findings are found later, on demand). A source that
+ * cannot be parsed is one fatal `parse` finding with line:column.
  */
 import type {Processor} from 'unified'
 import type {Point} from 'unist'
@@ -11,6 +11,7 @@ import type {VFile} from 'vfile'
 import type {AsyncApiTree, CatalogueTree, OpenApiTree} from '../pipeline/data.js'
 import {parseJsonText} from '../pipeline/json-text.js'
 import {yaml} from '../pipeline/lazy.js'
+import {fastYaml} from './shared/load-data.js'
 import {rememberYamlDocument} from '../pipeline/position.js'
 import {fatalFinding} from '../pipeline/rule.js'
 import type {Catalogue} from '../schemas/types/endpoints.js'
@@ -58,6 +59,11 @@ function chooseSyntax(file: VFile, value: string): 'json' | 'yaml' {
 }
 
 function parseYaml(value: string, file: VFile): unknown {
+  // The fast parser, without positions: they are built from the source only when a finding's place is read. Aliases
+  // and what js-yaml refuses (unknown tags, odd indentation) go to the `yaml` package, which decides, and says where
+  // when the text really is not YAML.
+  const fast = fastYaml(value)
+  if (fast) return fast.value
   const {LineCounter, parseDocument} = yaml()
   const lines = new LineCounter()
   // Real-world documents repeat keys and use tags that strict parsers reject; keep what tools accept.

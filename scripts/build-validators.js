@@ -26,10 +26,19 @@ for (const [index, file] of files.entries()) {
   await writeFile(path.join(outDir, file.replace('.schema.json', '.cjs')), standaloneCode.default(ajv, validate))
 }
 
-// The official Swagger 2.0 and OpenAPI 3.0 schemas (draft-04), for checking documents as written. (3.1 documents
-// are checked by @readme/openapi-parser, which dereferences them first.)
+// The official Swagger 2.0 and OpenAPI 3.0 schemas (draft-04), for checking documents as written.
 for (const [name, schema] of [['openapi-2.0', openapi.v2], ['openapi-3.0', openapi.v3]]) {
   const ajv = new AjvDraft4({allErrors: true, strict: false, validateFormats: false, code: {source: true}})
   const validate = ajv.compile(schema)
   await writeFile(path.join(outDir, `${name}.cjs`), standaloneCode.default(ajv, validate))
+}
+
+// The official OpenAPI 3.1 schema (2020-12). Its Schema objects are `$dynamicRef: '#meta'`, which ajv does not count
+// as evaluating the properties beside it (every media type then has "unevaluated properties"); without a dialect
+// that overrides `meta`, the dynamic ref lands on `$defs/schema` itself, so a plain `$ref` to it checks the same.
+{
+  const schema = JSON.parse(JSON.stringify(openapi.v31).replaceAll('{"$dynamicRef":"#meta"}', '{"$ref":"#/$defs/schema"}'))
+  const ajv = new Ajv2020({allErrors: true, strict: false, validateFormats: false, code: {source: true}})
+  const validate = ajv.compile(schema)
+  await writeFile(path.join(outDir, 'openapi-3.1.cjs'), standaloneCode.default(ajv, validate))
 }

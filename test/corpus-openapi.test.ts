@@ -8,6 +8,42 @@ import {runPreset} from '../pipeline/process.js'
 import {pageOff, presets} from '../presets/index.js'
 import type {Catalogue} from '../schemas/types/endpoints.js'
 import {corpusDir, corpusMissing, manifest} from './helpers/corpus.js'
+import {JsonRefs} from '../plugins/shared/json-refs.js'
+import {loadData} from '../plugins/shared/load-data.js'
+import {readFileSync} from 'node:fs'
+
+const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']
+const record = (value: unknown): Record<string, unknown> => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {})
+const present = (value: unknown) => typeof value === 'string' && value.trim() !== ''
+
+/**
+ * How many operations the source has, and how many of them (TRACE aside) say something: a summary, a parameter, a request body or
+ * a 2xx response with a schema (operation-level and path-item refs followed, as every mainstream tool does).
+ */
+function sourceOperations(localPath: string): {operations: number; informative: number} {
+  const file = path.join(corpusDir, localPath)
+  const document = record(loadData(readFileSync(file, 'utf8'), /\.json$/.test(file) ? 'json' : 'yaml'))
+  const refs = new JsonRefs(document, file)
+  let operations = 0
+  let informative = 0
+  for (const rawItem of Object.values(record(document.paths))) {
+    const item = refs.resolve(rawItem).value ?? {}
+    for (const method of methods) {
+      if (!item[method]) continue
+      const operation = refs.resolve(item[method]).value ?? {}
+      operations++
+      // A TRACE operation is left out of the catalogue (with a finding): not compared.
+      if (method === 'trace') continue
+      const parameters = [...(Array.isArray(item.parameters) ? item.parameters : []), ...(Array.isArray(operation.parameters) ? operation.parameters : [])]
+      const responses = Object.entries(record(operation.responses)).filter(([code]) => /^2(\d\d|XX)$/i.test(code)).map(([, response]) => refs.resolve(response).value ?? {})
+      const body = refs.resolve(operation.requestBody).value
+      const typed = responses.some((response) => response.schema !== undefined || Object.values(refs.resolve(response.content).value ?? {}).some((media) => refs.resolve(media).value?.schema !== undefined))
+      const bodyTyped = Object.values(refs.resolve(body?.content).value ?? {}).some((media) => refs.resolve(media).value?.schema !== undefined)
+      if (present(operation.summary) || parameters.length > 0 || bodyTyped || typed) informative++
+    }
+  }
+  return {operations, informative}
+}
 
 const missing = corpusMissing()
 const importOnly = {plugins: [...(presets.openapi.plugins ?? []), ...(pageOff.plugins ?? [])]}
@@ -35,7 +71,7 @@ globalThis.fetch = (async (input: unknown) => {
 
 testWhen(test, missing, 'every OpenAPI and Swagger file of the corpus imports to a schema-valid catalogue, or ends in findings', async () => {
   const rows = manifest().filter((row) => /^oas/.test(row.format) || (row.format === 'fragment' && !row.local_path.startsWith('asyncapi/')))
-  const summary = {files: 0, imported: 0, warned: 0, withFindings: 0, failed: [] as string[]}
+  const summary = {files: 0, imported: 0, warned: 0, withFindings: 0, counted: 0, failed: [] as string[]}
   for (const row of rows) {
     summary.files++
     const {file, spec} = await importFile(row.local_path)
@@ -51,11 +87,23 @@ testWhen(test, missing, 'every OpenAPI and Swagger file of the corpus imports to
       if (process.env.APIPE_CORPUS_VERBOSE) console.log(`    ${row.local_path}: ${fatal[0].reason}`)
     }
     else summary.failed.push(`${row.local_path}: neither a catalogue nor an error`)
+    // Every operation the manifest counts is an endpoint, and no more hollow than in the source.
+    if (/^oas/.test(row.format) && /^\d+$/.test(row.operations ?? '') && Number(row.operations) > 0) {
+      summary.counted++
+      const routes = (spec?.endpoints ?? []).filter((endpoint) => endpoint.method !== 'EVENT')
+      // TRACE has no catalogue method: each such operation is left out with an `openapi-dropped` finding that says so.
+      const dropped = file.messages.filter((message) => message.ruleId === 'openapi-dropped' && /^Left out operation `trace`/.test(message.reason)).length
+      const source = sourceOperations(row.local_path)
+      const informative = routes.filter((endpoint) => endpoint.summary || endpoint.params || endpoint.request || endpoint.response).length
+      if (routes.length + dropped !== Number(row.operations)) summary.failed.push(`${row.local_path}: ${routes.length} endpoints (not EVENT) and ${dropped} dropped with a finding, the manifest counts ${row.operations} operations`)
+      else if (informative !== source.informative) summary.failed.push(`${row.local_path}: ${informative} of ${routes.length} endpoints have a summary, params or types; in the source ${source.informative} of ${source.operations} operations do`)
+    }
   }
-  console.log(`  corpus (OpenAPI, Swagger): ${summary.files} files, ${summary.imported} imported (${summary.warned} with warnings), ${summary.withFindings} ended in errors and wrote nothing, ${summary.failed.length} failed`)
+  console.log(`  corpus (OpenAPI, Swagger): ${summary.files} files, ${summary.imported} imported (${summary.warned} with warnings), ${summary.withFindings} ended in errors and wrote nothing, ${summary.counted} checked against the manifest's operation count, ${summary.failed.length} failed`)
   assert.equal(summary.failed, [])
   assert.equal(fetches, [], 'no network request')
   assert.ok(summary.files > 300, `found ${summary.files} corpus files`)
+  assert.ok(summary.counted > 250, `checked ${summary.counted} operation counts`)
 })
 
 testWhen(test, missing, 'Stripe: named endpoints keep their group, auth, status and types', async () => {

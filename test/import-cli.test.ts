@@ -81,10 +81,11 @@ test('pipe import graphql writes the catalogue and says what it wrote', async ()
   assert.is(spec.endpoints[0].path, 'pet(id: ID!): Pet')
 })
 
-test('pipe import graphql --all-types keeps types no operation reaches', async () => {
+test('pipe import graphql --all-types keeps types no operation reaches, the root types among them', async () => {
   const output = path.join(temp(), 'all.json')
   const result = await runPipe(['import', 'graphql', fixture('import-graphql', 'sdl', 'input.graphql'), output, '--all-types'])
-  assert.is(result.stdout, `Wrote ${output} (7 endpoints, 8 types)\n`)
+  // 8 types, plus Query, Mutation and Subscription: root types are types like any other.
+  assert.is(result.stdout, `Wrote ${output} (7 endpoints, 11 types)\n`)
 })
 
 test('pipe import graphql on broken SDL prints the finding, writes nothing and exits 1', async () => {
@@ -107,7 +108,7 @@ test('pipe import asyncapi on a fragment says it is not a document and exits 1',
   const input = path.relative(root, fixture('import-asyncapi', 'fragment', 'input.yaml'))
   const result = await runPipe(['import', 'asyncapi', input, output])
   assert.is(result.code, 1)
-  assert.is(result.stderr, 'error asyncapi 1:1 Unexpected document without an `asyncapi` field, expected an AsyncAPI 2.x or 3.0 document (a file that other documents reference is not one)\n1 error(s), 0 warning(s)\n')
+  assert.is(result.stderr, 'error asyncapi (root) Unexpected document without an `asyncapi` field, expected an AsyncAPI 2.x or 3.0 document (a file that other documents reference is not one)\n1 error(s), 0 warning(s)\n')
   assert.not.ok(existsSync(output))
 })
 

@@ -1,8 +1,45 @@
+import path from 'node:path'
 import {test} from 'uvu'
+import * as assert from 'uvu/assert'
 import importOpenapi from '../plugins/import-openapi/index.js'
-import {presets} from '../presets/index.js'
+import {runPreset} from '../pipeline/process.js'
+import {formatFindings} from '../pipeline/report.js'
+import {pageOff, presets} from '../presets/index.js'
 import {importFixtureTests} from './helpers/import-fixtures.js'
+import {root} from './helpers/fixtures.js'
 
 importFixtureTests('import-openapi', presets.openapi, importOpenapi)
+
+const importOnly = {plugins: [...(presets.openapi.plugins ?? []), ...(pageOff.plugins ?? [])]}
+const brokenRef = path.join(root, 'fixtures', 'import-openapi', 'broken-ref', 'input.yaml')
+
+test('a missing ref is followed once and reported once, as `openapi-ref`', async () => {
+  const files = await runPreset(importOnly, [brokenRef])
+  assert.equal(files.flatMap((file) => file.messages).filter((message) => message.ruleId === 'openapi-ref').map((message) => [message.reason, message.line, message.column]), [
+    ['Cannot follow `$ref` `./missing.yaml#/Thing`: cannot read `missing.yaml`; what it names is left out (a type behind it is `object`)', 14, 17]
+  ])
+})
+
+test('`rules: {openapi-ref: off}` silences the missing ref, and the import still writes its catalogue', async () => {
+  const [file] = await runPreset(importOnly, [brokenRef], {settings: {rules: {'openapi-ref': 'off'}}})
+  assert.equal(file.messages.filter((message) => message.ruleId === 'openapi-ref'), [])
+  assert.ok(file.data.outputs?.some((output) => output.path.endsWith('.endpoints.json')))
+})
+
+test('a broken ref in another file is one finding in that file, at its line', async () => {
+  const input = path.join(root, 'fixtures', 'import-openapi', 'broken-ref-in-other-file', 'input.yaml')
+  const files = await runPreset(importOnly, [input], {cwd: root})
+  const text = formatFindings(files, 'json')
+  const findings = (JSON.parse(text) as {findings: Array<Record<string, unknown>>}).findings.filter((finding) => finding.ruleId === 'openapi-ref')
+  assert.equal(findings.map((finding) => [path.basename(String(finding.file)), finding.path, finding.line, finding.column]), [['a.yaml', 'get.responses["200"].content["application/json"].schema.$ref', 9, 13]])
+})
+
+test('every import finding can be turned off: `openapi` for a fragment', async () => {
+  const fragment = path.join(root, 'fixtures', 'import-openapi', 'fragment', 'input.yaml')
+  const [on] = await runPreset(importOnly, [fragment])
+  assert.ok(on.messages.some((message) => message.ruleId === 'openapi' && message.fatal === true))
+  const [off] = await runPreset(importOnly, [fragment], {settings: {rules: {openapi: 'off'}}})
+  assert.equal(off.messages.filter((message) => message.ruleId === 'openapi'), [])
+})
 
 test.run()

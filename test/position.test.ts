@@ -9,6 +9,7 @@ import {VFile} from 'vfile'
 import {locate} from '../pipeline/position.js'
 import type {JsonPath} from '../pipeline/json-path.js'
 import {parseSource} from '../plugins/parse.js'
+import {createFinding} from '../pipeline/rule.js'
 
 /** The offset of a 1-based line and column in `text` (lines end at `\r\n`, `\n` or `\r`). */
 function offsetOf(text: string, line: number, column: number): number {
@@ -84,6 +85,17 @@ test('a YAML path lands on the key of its member or the start of its item', () =
   assert.equal(locate(file, ['servers', 1, 'url']), {line: 5, column: 5})
   assert.equal(locate(file, ['servers', 5]), {line: 3, column: 1})
   assert.equal(locate(file, ['paths', '/pets']), {line: 1, column: 1})
+})
+
+test('YAML is parsed without positions; its document is built only when a finding\'s place is read, and places right', () => {
+  const text = 'openapi: 3.0.0\ninfo:\n  title: Pets\npaths:\n  /pets:\n    get:\n      summary: List\n'
+  const file = new VFile({path: 'pets.yaml', value: text})
+  parseSource(text, file)
+  assert.is(file.data.yamlSource, undefined)
+  const message = createFinding(file, 'A finding', 'summary', ['paths', '/pets', 'get', 'summary'])
+  assert.is(file.data.yamlSource, undefined)
+  assert.equal([message.line, message.column], [7, 7])
+  assert.ok(file.data.yamlSource)
 })
 
 test.run()

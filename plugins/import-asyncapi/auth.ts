@@ -4,8 +4,8 @@
  * `oauth2`, `openIdConnect`, `X509` -> `x509`, `plain`/`scramSha256`/`scramSha512` -> `sasl`, `gssapi`,
  * encryption schemes -> `encryption`. No security at all leaves `auth` out.
  */
-import type {JsonRefs} from '../../pipeline/json-refs.js'
-import {record as asRecord, text as str} from '../import-openapi/refs.js'
+import type {JsonRefs} from '../shared/json-refs.js'
+import {record as asRecord, text as str} from '../shared/readers.js'
 
 const kinds: Record<string, string> = {
   userPassword: 'basic',

@@ -9,25 +9,34 @@ import path from 'node:path'
 import type {VFile} from 'vfile'
 import {translatePaths} from '../../pipeline/position.js'
 import {type AsyncApiTree, type CatalogueTree} from '../../pipeline/data.js'
-import {fatalFinding, source} from '../../pipeline/rule.js'
+import {ruleSet, source, type RuleSetting} from '../../pipeline/rule.js'
+import type {Processor} from 'unified'
+import {importRule, note} from '../shared/import-findings.js'
 import type {Catalogue, Endpoint, Group, Param} from '../../schemas/types/endpoints.js'
 import {authOf} from './auth.js'
 import {publishedOperations, type Published} from './operations.js'
-import {record as asRecord, text as str} from '../import-openapi/refs.js'
-import {SchemaTypes} from '../import-openapi/schema-types.js'
-import {pascal} from '../import-openapi/refs.js'
-import {JsonRefs} from '../../pipeline/json-refs.js'
+import {pascal, record as asRecord, text as str} from '../shared/readers.js'
+import {SchemaTypes} from '../shared/schema-types.js'
+import {separateIds} from '../shared/separate-ids.js'
+import {JsonRefs} from '../shared/json-refs.js'
 import {addJsonOutput} from '../../pipeline/outputs.js'
 
+/** Rule `asyncapi` (error): the document cannot be imported (no `asyncapi` field, AsyncAPI 1.x or an unknown version). */
+export const asyncapiDocument = importRule<AsyncApiTree>({id: 'asyncapi', severity: 'error'})
+
 /** Import AsyncAPI trees into catalogue trees, and add `<name>.endpoints.json` as an output. */
-export default function importAsyncapi() {
+export default function importAsyncapi(this: Processor | void) {
+  const rules = ruleSet([asyncapiDocument], {}, (this ? this.data('settings')?.rules : undefined) as Record<string, RuleSetting> | undefined)
   return (tree: AsyncApiTree, file: VFile): CatalogueTree | undefined => {
     if (tree.type !== 'asyncapi') {
-      fatalFinding(file, 'Unexpected document without an `asyncapi` field, expected an AsyncAPI 2.x or 3.0 document (a file that other documents reference is not one)', 'asyncapi', {line: 1, column: 1})
+      note(file, 'asyncapi', 'Unexpected document without an `asyncapi` field, expected an AsyncAPI 2.x or 3.0 document (a file that other documents reference is not one)')
+      rules?.(tree, file)
       return undefined
     }
     if (!/^[23]\./.test(tree.version)) {
-      fatalFinding(file, `Unexpected AsyncAPI version \`${tree.version}\`, expected 2.x or 3.0`, 'asyncapi', {line: 1, column: 1})
+      const hint = /^1\./.test(tree.version) ? ': AsyncAPI 1.x is not supported (the AsyncAPI converter turns it into 2.x)' : ''
+      note(file, 'asyncapi', `Unexpected AsyncAPI version \`${tree.version}\`, expected 2.x or 3.0${hint}`, ['asyncapi'])
+      rules?.(tree, file)
       return undefined
     }
     const {spec, received} = asyncapiCatalogue(tree, file)
@@ -68,6 +77,8 @@ export function asyncapiCatalogue(tree: AsyncApiTree, file: VFile): {spec: Catal
   if (baseUrl) meta.base_url = baseUrl
   if (str(info.description)) meta.description = String(info.description).trim()
   const spec: Catalogue = {schema_version: 1, diagram_type: 'endpoints', meta, groups: [...groups.values()].filter((group) => group.id !== 'default' || endpoints.some((endpoint) => !endpoint.group)), endpoints, types: [...payloads.types.values()]}
+  // Operation keys, tags and payload names may coincide (`systemStatus` all over): one name space for the three.
+  separateIds(spec)
   return {spec, received}
 }
 

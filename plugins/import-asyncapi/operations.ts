@@ -2,8 +2,8 @@
  * The operations an application publishes, in AsyncAPI 2.x (`subscribe` under a channel: clients subscribe to what
  * the application sends) and 3.0 (`action: send`), with what the importer needs of each.
  */
-import type {JsonRefs} from '../../pipeline/json-refs.js'
-import {record as asRecord, text as str} from '../import-openapi/refs.js'
+import type {JsonRefs} from '../shared/json-refs.js'
+import {record as asRecord, text as str} from '../shared/readers.js'
 
 type Record_ = Record<string, unknown>
 

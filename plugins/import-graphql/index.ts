@@ -3,9 +3,10 @@
  * endpoint: method `QUERY`, `MUTATION` or `SUBSCRIPTION`; the operation signature as the path
  * (`pet(id: ID!): Pet`); arguments as params `in: arg` (`required` for non-null ones); the return type as the
  * response (`[Pet!]!` -> `Pet[]`); a single input-object argument as the request; the description's first line as
- * the summary and the whole as the description; `@deprecated` as `deprecated`. Endpoints are grouped by a
- * `@tag(name: "…")` directive when present, else by the return type's name. Types are those the operations reach
- * (all with `allTypes`), built-in scalars and introspection types left out. `meta.api_kind` is `graphql`.
+ * the summary and the whole as the description; `@deprecated` as `deprecated`. Endpoints are grouped by the
+ * schema's own categories, else by the entity their name is about (see groups.ts). Types are those the operations
+ * reach (all with `allTypes`), root types included when a field returns one; built-in scalars and introspection
+ * types left out. Ids are unique across endpoints, groups and types. `meta.api_kind` is `graphql`.
  */
 import path from 'node:path'
 import {astFromValue, getNamedType, isInputObjectType, Kind, print, type GraphQLField, type GraphQLNamedType, type GraphQLObjectType} from 'graphql'
@@ -18,6 +19,8 @@ import type {Catalogue, Endpoint, Group, Param} from '../../schemas/types/endpoi
 import {describe} from './text.js'
 import {isCatalogued, isRequired, referencedTypes, typeDefinition, typeExpression} from './types.js'
 import {addJsonOutput} from '../../pipeline/outputs.js'
+import {separateIds} from '../shared/separate-ids.js'
+import {groupOperations} from './groups.js'
 
 /** Options of import-graphql. */
 export interface Options {
@@ -56,33 +59,32 @@ export function graphqlCatalogue(tree: GraphqlTree, file: VFile, options: Option
   const groups = new Map<string, Group>()
   const ids = new Set<string>()
   const rootTypes = new Set<GraphQLObjectType>()
+  const operations: Array<{field: GraphQLField<unknown, unknown>; method: Endpoint['method']}> = []
   for (const [method, getter] of roots) {
     const root = schema[getter]() as GraphQLObjectType | null | undefined
     if (!root) continue
     rootTypes.add(root)
-    for (const field of Object.values(root.getFields())) {
-      const endpoint = operation(field, method, uniqueId(field.name, method, ids))
-      if (!groups.has(endpoint.group!)) groups.set(endpoint.group!, {id: endpoint.group!})
-      endpoints.push(endpoint)
-    }
+    for (const field of Object.values(root.getFields())) operations.push({field, method})
   }
+  const groupIds = groupOperations(operations.map(({field}) => field), rootTypes)
+  for (const [index, {field, method}] of operations.entries()) {
+    const endpoint = operation(field, method, uniqueId(field.name, method, ids), groupIds[index])
+    if (!groups.has(endpoint.group!)) groups.set(endpoint.group!, {id: endpoint.group!})
+    endpoints.push(endpoint)
+  }
+  // A root type is a type like any other when a field returns it (`relay: Query!`); only then, or with allTypes.
   const named = options.allTypes
     ? Object.values(schema.getTypeMap())
     : reached(endpoints.length === 0 ? [] : [...rootTypes].flatMap((root) => Object.values(root.getFields()).flatMap(fieldTypes)))
-  const types = named.filter((type) => isCatalogued(type) && !rootTypes.has(type as GraphQLObjectType)).map(typeDefinition)
+  const types = named.filter((type) => isCatalogued(type)).map(typeDefinition)
   const meta: Catalogue['meta'] = {title: options.title ?? titleFromPath(file), api_kind: 'graphql'}
   if (schema.description?.trim()) meta.description = schema.description.trim()
-  return {
-    schema_version: 1,
-    diagram_type: 'endpoints',
-    meta,
-    groups: [...groups.values()],
-    endpoints,
-    types
-  }
+  const spec: Catalogue = {schema_version: 1, diagram_type: 'endpoints', meta, groups: [...groups.values()], endpoints, types}
+  separateIds(spec)
+  return spec
 }
 
-function operation(field: GraphQLField<unknown, unknown>, method: Endpoint['method'], id: string): Endpoint {
+function operation(field: GraphQLField<unknown, unknown>, method: Endpoint['method'], id: string, group: string): Endpoint {
   const args = field.args.map((arg) => {
     const fallback = arg.defaultValue === undefined ? undefined : astFromValue(arg.defaultValue, arg.type)
     return `${arg.name}: ${String(arg.type)}${fallback ? ` = ${print(fallback)}` : ''}`
@@ -91,7 +93,7 @@ function operation(field: GraphQLField<unknown, unknown>, method: Endpoint['meth
     id,
     method,
     path: `${field.name}${args.length > 0 ? `(${args.join(', ')})` : ''}: ${String(field.type)}`,
-    group: tagOf(field) ?? getNamedType(field.type).name,
+    group,
     ...describe(field.description)
   }
   if (field.args.length > 0) {
@@ -109,16 +111,6 @@ function operation(field: GraphQLField<unknown, unknown>, method: Endpoint['meth
     if (field.deprecationReason) endpoint['x-deprecation-reason'] = field.deprecationReason
   }
   return endpoint
-}
-
-/** The `name` of a `@tag(name: "…")` (or `@group`) directive on the field, if any. */
-function tagOf(field: GraphQLField<unknown, unknown>): string | undefined {
-  for (const directive of field.astNode?.directives ?? []) {
-    if (directive.name.value !== 'tag' && directive.name.value !== 'group') continue
-    const argument = directive.arguments?.find((item) => item.name.value === 'name') ?? directive.arguments?.[0]
-    if (argument?.value.kind === Kind.STRING) return argument.value.value
-  }
-  return undefined
 }
 
 /** Field names are unique per root type; across roots, a clash gets the root's name (`nodeMutation`). */

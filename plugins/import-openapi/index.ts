@@ -1,9 +1,13 @@
 /**
  * import-openapi: an OpenAPI 3.0/3.1 or Swagger 2.0 document (after resolve-refs) becomes a catalogue, replacing the
- * tree and adding `<name>.endpoints.json` as an output. Operations become endpoints (see operations.ts), OpenAPI
- * 3.1 `webhooks` and 3.x `callbacks` become `EVENT` endpoints with the webhook name or callback expression as the
- * path, the first tag of each operation is its group (described and labelled from the document's `tags`),
- * untagged ones go to `default`. Types are the schemas operations reach (every one with `allTypes`).
+ * tree and adding `<name>.endpoints.json` as an output. Operations become endpoints (see operations.ts); a path item
+ * or an operation may be a `$ref` (to another file: split descriptions write one file per operation). OpenAPI 3.1
+ * `webhooks` (and the older `x-webhooks` extension) become `EVENT` endpoints with the webhook name as the path; 3.x
+ * `callbacks` one `EVENT` endpoint per callback event, with the callback's name and expression as the path. The
+ * first tag of each operation is its group (described and labelled from the document's `tags`), untagged ones go to
+ * `default`. Types are the schemas operations reach (every one with `allTypes`). Endpoint ids and group ids that
+ * clash with a type name or with each other are made unique (see separate-ids.ts). What cannot be imported is an
+ * `openapi-dropped` warning; a document that cannot be imported at all is an `openapi` error.
  * `meta`: `info.title`, `info.version`, `info.description`, `api_kind: rest`, and `base_url` from `servers[0]`
  * (variables set to their defaults) or Swagger 2 `schemes[0]://host basePath`.
  */
@@ -12,14 +16,17 @@ import type {VFile} from 'vfile'
 import type {ParsedTree} from '../parse.js'
 import {hasErrors, type CatalogueTree} from '../../pipeline/data.js'
 import {ApipeError, show} from '../../pipeline/errors.js'
-import {createFinding} from '../../pipeline/rule.js'
+import {ruleSet, type RuleSetting} from '../../pipeline/rule.js'
+import type {Processor} from 'unified'
 import type {JsonPath} from '../../pipeline/json-path.js'
 import {translatePaths} from '../../pipeline/position.js'
 import type {Catalogue, Endpoint, Group} from '../../schemas/types/endpoints.js'
 import {methods, operationEndpoint, type Context} from './operations.js'
-import {JsonRefs} from '../../pipeline/json-refs.js'
-import {pascal, record, text} from './refs.js'
-import {SchemaTypes} from './schema-types.js'
+import {JsonRefs} from '../shared/json-refs.js'
+import {pascal, record, text} from '../shared/readers.js'
+import {SchemaTypes} from '../shared/schema-types.js'
+import {separateIds} from '../shared/separate-ids.js'
+import {importRule, note} from '../shared/import-findings.js'
 import {addJsonOutput} from '../../pipeline/outputs.js'
 
 /** Options of import-openapi. */
@@ -28,61 +35,105 @@ export interface Options {
   allTypes?: boolean
 }
 
+/** Rule `openapi` (error): the document cannot be imported (not OpenAPI, an unknown version, no operations). */
+export const openapiDocument = importRule<ParsedTree>({id: 'openapi', severity: 'error'})
+
+/** Rule `openapi-dropped` (warning): part of the document has no catalogue equivalent and is left out, said where. */
+export const openapiDropped = importRule<ParsedTree>({id: 'openapi-dropped', severity: 'warn'})
+
 /** Import OpenAPI trees into catalogue trees. */
-export default function importOpenapi(options: Options = {}) {
+export default function importOpenapi(this: Processor | void, options: Options = {}) {
   if (options.allTypes !== undefined && typeof options.allTypes !== 'boolean') {
     throw new ApipeError('APIPE_ERR_OPTION', [show(options.allTypes), 'allTypes', 'a boolean'])
   }
+  const rules = ruleSet([openapiDocument, openapiDropped], {}, (this ? this.data('settings')?.rules : undefined) as Record<string, RuleSetting> | undefined)
   return (tree: ParsedTree, file: VFile): CatalogueTree | undefined => {
     if (hasErrors(file)) return undefined
-    if (tree.type !== 'openapi') {
-      fail(file, 'Unexpected document without an `openapi` or `swagger` field, expected an OpenAPI 3.x or Swagger 2.0 document (a file other documents reference is not one)')
-      return undefined
-    }
-    if (!/^(2\.0|3\.[01])/.test(tree.version)) {
-      fail(file, `Unexpected version \`${tree.version}\`, expected OpenAPI 3.0, 3.1 or Swagger 2.0`, ['openapi' in tree.document ? 'openapi' : 'swagger'])
-      return undefined
-    }
-    const {spec, missing, sources} = openapiCatalogue(tree.document, options, file.path ? path.resolve(file.cwd, file.path) : undefined)
-    // Findings about the catalogue point at what they came from: an endpoint at its operation, a type at its schema.
-    translatePaths(file, (at) => sourceOf(at, spec, sources, tree.document))
-    for (const ref of missing) createFinding(file, `Cannot follow \`$ref\` \`${ref}\`; the type behind it is left as \`object\``, 'openapi-ref', [])
-    if (spec.endpoints.length === 0) {
-      fail(file, 'Unexpected document without operations, expected at least one operation under `paths` (or a webhook)', ['paths'])
-      return undefined
-    }
-    const stem = (file.stem ?? 'openapi').replace(/\.(openapi|swagger)$/, '')
-    addJsonOutput(file, `${stem}.endpoints.json`, spec)
-    return {type: 'catalogue', spec}
+    const catalogue = importTree(tree, file, options)
+    rules?.(tree, file)
+    return hasErrors(file) ? undefined : catalogue
   }
 }
 
-/** The catalogue of an OpenAPI or Swagger document (refs to other files resolve against `filePath`), and the refs that led nowhere. */
-export function openapiCatalogue(document: Record<string, unknown>, options: Options = {}, filePath?: string): {spec: Catalogue; missing: string[]; sources: JsonPath[]} {
-  const refs = new JsonRefs(document, filePath)
-  const types = new SchemaTypes(refs)
+function importTree(tree: ParsedTree, file: VFile, options: Options): CatalogueTree | undefined {
+  if (tree.type !== 'openapi') {
+    note(file, 'openapi', 'Unexpected document without an `openapi` or `swagger` field, expected an OpenAPI 3.x or Swagger 2.0 document (a file other documents reference is not one)')
+    return undefined
+  }
+  if (!/^(2\.0|3\.[01])/.test(tree.version)) {
+    note(file, 'openapi', `Unexpected version \`${tree.version}\`, expected OpenAPI 3.0, 3.1 or Swagger 2.0`, ['openapi' in tree.document ? 'openapi' : 'swagger'])
+    return undefined
+  }
+  const refs = file.data.refs ?? new JsonRefs(tree.document, file.path ? path.resolve(file.cwd, file.path) : undefined)
+  const {spec, sources, dropped} = openapiCatalogue(tree.document, options, refs)
+  for (const {reason, path: at} of dropped) note(file, 'openapi-dropped', reason, at)
+  // Findings about the catalogue point at what they came from: an endpoint at its operation, a type at its schema.
+  translatePaths(file, (at) => sourceOf(at, spec, sources, tree.document))
+  if (spec.endpoints.length === 0) {
+    note(file, 'openapi', 'Unexpected document without operations, expected at least one operation under `paths` (or a webhook)', ['paths'])
+    return undefined
+  }
+  const stem = (file.stem ?? 'openapi').replace(/\.(openapi|swagger)$/, '')
+  addJsonOutput(file, `${stem}.endpoints.json`, spec)
+  return {type: 'catalogue', spec}
+}
+
+/** Something of the document left out of the catalogue, and where. */
+export interface Dropped {
+  reason: string
+  path: JsonPath
+}
+
+/**
+ * The catalogue of an OpenAPI or Swagger document, with the source path of each endpoint and what was left out.
+ * `refs` follows the document's refs (pass a `JsonRefs` made with the document's path, or the path, so that refs to
+ * other files resolve).
+ */
+export function openapiCatalogue(document: Record<string, unknown>, options: Options = {}, refsOrPath?: JsonRefs | string): {spec: Catalogue; sources: JsonPath[]; dropped: Dropped[]} {
+  const refs = refsOrPath instanceof JsonRefs ? refsOrPath : new JsonRefs(document, refsOrPath)
+  const dropped: Dropped[] = []
+  const types = new SchemaTypes(refs, (reason, schema) => {
+    const inRoot = refs.fileOf(schema) === refs.rootFile
+    dropped.push({reason: inRoot ? reason : `${reason} (in \`${path.relative(path.dirname(refs.rootFile), refs.fileOf(schema))}\`)`, path: inRoot ? refs.pathOf(schema) : []})
+  })
   const context: Context = {document, refs, types, ids: new Set()}
   const endpoints: Endpoint[] = []
   const sources: JsonPath[] = []
+  const seenCallbacks = new Set<object>()
+  const eventPaths = new Set<string>()
   for (const [route, rawItem] of Object.entries(record(document.paths))) {
     const item = refs.resolve(rawItem).value ?? {}
+    // TRACE has no catalogue method: said, not silently skipped.
+    if (item.trace) dropped.push({reason: `Left out operation \`trace\` of \`${route}\`: the catalogue has no TRACE method`, path: ['paths', route, 'trace']})
     for (const method of methods) {
-      const operation = record(item[method])
       if (!item[method]) continue
+      // Operation-level `$ref` (`get: {$ref: ./operations/list.yaml}`) is not OpenAPI 3.0 but common: followed.
+      const operation = refs.resolve(item[method]).value
+      if (!operation) continue
       const endpoint = operationEndpoint(context, method, route, item, operation, 'route')
       endpoints.push(endpoint)
       sources.push(['paths', route, method])
-      const events = callbacks(context, operation, endpoint)
+      const events = callbacks(context, operation, endpoint, seenCallbacks, eventPaths)
       endpoints.push(...events)
       sources.push(...events.map((): JsonPath => ['paths', route, method, 'callbacks']))
     }
   }
-  for (const [name, rawItem] of Object.entries(record(document.webhooks))) {
-    const item = refs.resolve(rawItem).value ?? {}
-    for (const method of methods) {
-      if (!item[method]) continue
-      endpoints.push(operationEndpoint(context, method, name, item, record(item[method]), 'event'))
-      sources.push(['webhooks', name, method])
+  for (const key of ['webhooks', 'x-webhooks'] as const) {
+    if (document[key] === undefined) continue
+    if (!isMapOfObjects(document[key])) {
+      dropped.push({reason: `Left out \`${key}\`: expected a map of webhook names to path items`, path: [key]})
+      continue
+    }
+    for (const [name, rawItem] of Object.entries(record(document[key]))) {
+      const item = refs.resolve(rawItem).value ?? {}
+      const operations = methods.filter((method) => item[method])
+      if (operations.length === 0) dropped.push({reason: `Left out webhook \`${name}\`: expected a path item with at least one operation (\`post\`, …)`, path: [key, name]})
+      for (const method of operations) {
+        const operation = refs.resolve(item[method]).value
+        if (!operation) continue
+        endpoints.push(operationEndpoint(context, method, name, item, operation, 'event'))
+        sources.push([key, name, method])
+      }
     }
   }
   if (options.allTypes) {
@@ -96,9 +147,16 @@ export function openapiCatalogue(document: Record<string, unknown>, options: Opt
   const baseUrl = baseUrlOf(document)
   if (baseUrl) meta.base_url = baseUrl
   meta.api_kind = 'rest'
-  if (text(info.description)) meta.description = String(info.description).trim()
-  const spec: Catalogue = {schema_version: 1, diagram_type: 'endpoints', meta, groups: groupsOf(document, endpoints), endpoints, types: [...types.types.values()]}
-  return {spec, missing: [...types.missing], sources}
+  // A description may be a `$ref` to a Markdown file (a Redocly convention split descriptions use).
+  const description = refs.text(info.description)
+  if (description) meta.description = description.trim()
+  const spec: Catalogue = {schema_version: 1, diagram_type: 'endpoints', meta, groups: groupsOf(document, endpoints, refs), endpoints, types: [...types.types.values()]}
+  separateIds(spec)
+  return {spec, sources, dropped}
+}
+
+function isMapOfObjects(value: unknown): boolean {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) && Object.values(value).every((item) => item !== null && typeof item === 'object' && !Array.isArray(item))
 }
 
 /** Where a path of the imported catalogue comes from in the OpenAPI source (undefined: nowhere in particular). */
@@ -115,21 +173,29 @@ function sourceOf(at: JsonPath, spec: Catalogue, sources: JsonPath[], document: 
   return undefined
 }
 
-/** Callbacks of an operation as EVENT endpoints in its group: `{$request.body#/callbackUrl}` and the like. */
-function callbacks(context: Context, operation: Record<string, unknown>, parent: Endpoint): Endpoint[] {
+/**
+ * Callbacks of an operation as EVENT endpoints in its group, one per callback event: the path is the callback's
+ * name and its expression (`petCreated {$request.body#/callbackUrl}`), since many events share one expression. A
+ * callback that several operations reference (one `$ref` target) is one event, under the first.
+ */
+function callbacks(context: Context, operation: Record<string, unknown>, parent: Endpoint, seen: Set<object>, paths: Set<string>): Endpoint[] {
   const events: Endpoint[] = []
   for (const [name, rawCallback] of Object.entries(record(operation.callbacks))) {
     const callback = context.refs.resolve(rawCallback).value ?? {}
     for (const [expression, rawItem] of Object.entries(callback)) {
       const item = context.refs.resolve(rawItem).value ?? {}
       for (const method of methods) {
-        if (!item[method]) continue
-        const callbackOperation = record(item[method])
+        const callbackOperation = context.refs.resolve(item[method]).value
+        if (!callbackOperation || seen.has(callbackOperation)) continue
+        seen.add(callbackOperation)
         // Without an id or tags of its own, a callback is named after its operation and sits in its group.
         const named = {...callbackOperation}
         if (!text(named.operationId)) named.operationId = `${parent.id}${pascal(name)}`
         if (!(Array.isArray(named.tags) && named.tags.length > 0) && parent.group) named.tags = [parent.group]
-        events.push(operationEndpoint(context, method, expression, item, named, 'event'))
+        let eventPath = `${name} ${expression}`
+        if (paths.has(eventPath)) eventPath = `${parent.id} ${eventPath}`
+        paths.add(eventPath)
+        events.push(operationEndpoint(context, method, eventPath, item, named, 'event'))
       }
     }
   }
@@ -137,7 +203,7 @@ function callbacks(context: Context, operation: Record<string, unknown>, parent:
 }
 
 /** Groups in the order of the document's `tags`, then of first use, then `default` when used. */
-function groupsOf(document: Record<string, unknown>, endpoints: Endpoint[]): Group[] {
+function groupsOf(document: Record<string, unknown>, endpoints: Endpoint[], refs: JsonRefs): Group[] {
   const declared = new Map<string, Record<string, unknown>>()
   for (const tag of Array.isArray(document.tags) ? document.tags : []) if (text(record(tag).name)) declared.set(String(record(tag).name), record(tag))
   const used = new Set(endpoints.map((endpoint) => endpoint.group ?? 'default'))
@@ -145,7 +211,8 @@ function groupsOf(document: Record<string, unknown>, endpoints: Endpoint[]): Gro
   const groups: Group[] = order.map((id) => {
     const tag = declared.get(id) ?? {}
     const group: Group = {id, label: text(tag['x-displayName']) ?? id}
-    if (text(tag.description)) group.description = String(tag.description).trim()
+    const description = refs.text(tag.description)
+    if (description) group.description = description.trim()
     return group
   })
   if (used.has('default') && !declared.has('default')) groups.push({id: 'default', label: 'Default'})
@@ -166,9 +233,4 @@ function baseUrlOf(document: Record<string, unknown>): string | undefined {
     return `${scheme}://${document.host}${text(document.basePath) ?? ''}`
   }
   return text(document.basePath)
-}
-
-function fail(file: VFile, reason: string, at: string[] = []) {
-  const message = createFinding(file, reason, 'openapi', at)
-  message.fatal = true
 }

@@ -4,13 +4,14 @@
  * `tags`; path-level params merged with the operation's; cookie params kept as `header` with `x-in: cookie`;
  * numeric response codes as `status`, sorted; the JSON request body (else the first body) as `request`; the first 2xx
  * JSON response (else the first 2xx body) as `response`. Swagger 2 `body` and `formData` params feed the request.
- * An event (webhook, callback) has one type, its payload: the body sent to the subscriber, as `response`.
+ * An event (webhook, callback) has one type, its payload: the body sent to the subscriber, as `response`, and only
+ * its own `security`.
  */
 import type {Endpoint, Param} from '../../schemas/types/endpoints.js'
 import {authOf} from './auth.js'
-import type {JsonRefs} from '../../pipeline/json-refs.js'
-import {pascal, record, text} from './refs.js'
-import type {SchemaTypes} from './schema-types.js'
+import type {JsonRefs} from '../shared/json-refs.js'
+import {pascal, record, text} from '../shared/readers.js'
+import type {SchemaTypes} from '../shared/schema-types.js'
 
 /** The HTTP methods a path item can hold, as catalogue methods. */
 export const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch'] as const
@@ -30,8 +31,11 @@ export function operationEndpoint(context: Context, method: string, path: string
   const tags = Array.isArray(operation.tags) ? operation.tags.filter((tag): tag is string => typeof tag === 'string') : []
   if (tags[0]) endpoint.group = tags[0]
   if (text(operation.summary)) endpoint.summary = String(operation.summary).trim().replace(/\s+/g, ' ')
-  if (text(operation.description)) endpoint.description = String(operation.description).trim()
-  const {auth, alternatives} = authOf(context.document, operation)
+  // A description may be a `$ref` to a Markdown file (split descriptions do that).
+  const description = context.refs.text(operation.description)
+  if (description) endpoint.description = description.trim()
+  // A subscriber never authenticates with the API's own schemes: an event carries only its own security.
+  const {auth, alternatives} = authOf(context.document, operation, kind !== 'event')
   if (auth) endpoint.auth = auth
   if (alternatives) endpoint['x-auth-alternatives'] = alternatives
   const status = Object.keys(record(operation.responses)).filter((code) => /^[1-5]\d\d$/.test(code)).map(Number).sort((a, b) => a - b)
@@ -103,7 +107,8 @@ function responseType(context: Context, operation: Record<string, unknown>, id: 
 
 /** The schema of the JSON media type (`application/json`, `*\/*+json`), else of the first one. */
 function preferredSchema(context: Context, content: unknown): unknown {
-  const entries = Object.entries(record(content))
+  // `content: {$ref: …}` is not OpenAPI but split descriptions write it (Lob, 52 times): followed like any ref.
+  const entries = Object.entries(context.refs.resolve(content).value ?? {})
   const json = entries.find(([type]) => /^application\/(.+\+)?json/i.test(type)) ?? entries[0]
   return json ? context.refs.resolve(json[1]).value?.schema : undefined
 }

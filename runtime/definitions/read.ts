@@ -18,6 +18,9 @@ import type {DefinitionFile, DefinitionsTree, RelatedTree} from './types.js'
 
 const codeExtensions = new Set(['.ts', '.mts', '.js', '.mjs'])
 
+/** Keys of a definition that code never writes out (a class's properties are its fields): findings skip them. */
+const codeKeys = ['fields', 'relations', 'routes', 'definition']
+
 /** Read the project whose config is `text` (the contents of `file`); throws a fatal `parse` finding on bad JSON. */
 export function readDefinitions(text: string, file: VFile): DefinitionsTree | RelatedTree {
   if (file.data.relatedTo) return {type: 'related'}
@@ -72,7 +75,7 @@ function readFolder<Definition>(root: string, folder: string, project: VFile) {
     const file = new VFile({cwd: project.cwd, path: path.relative(project.cwd, full) || full, value: readFileSync(full, 'utf8')})
     file.data.relatedTo = project.path
     if (extension !== '.json') {
-      markAsCode(file)
+      markAsCode(file, codeKeys)
       code.push({file, full})
       continue
     }

@@ -12,8 +12,10 @@ export function importFixtureTests(plugin: string, preset: Preset, importer: Plu
   for (const fixture of fixtureCases(plugin)) {
     test(`${plugin} turns fixture \`${fixture.name}\` into exactly the expected catalogue and findings`, async () => {
       const plugins = [...(preset.plugins ?? []), ...(fixture.options ? [[importer, fixture.options]] : []), ...(pageOff.plugins ?? [])]
-      const [file] = await runPreset({plugins} as Preset, [fixture.input])
-      const messages = formatFindings([file], 'text').split(fixture.dir + '/').join('')
+      // Files a `$ref` read are reported after the input, with their own findings.
+      const files = await runPreset({plugins} as Preset, [fixture.input])
+      const [file] = files
+      const messages = formatFindings(files, 'text').split(fixture.dir + '/').join('')
       assert.fixture(messages, fixture.expected('messages.txt', messages))
       const output = file.data.outputs?.find((candidate) => candidate.path.endsWith('.endpoints.json'))
       const catalogue = output ? String(output) : '(no catalogue)\n'

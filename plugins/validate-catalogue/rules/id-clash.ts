@@ -1,6 +1,7 @@
 /**
- * Rule `id-clash` (error): endpoint ids, group ids and type names are each unique, because links, deep links
- * (`#<id>`) and references use them. The finding names both places: the clash, and the first use in `cause`.
+ * Rule `id-clash` (error): an endpoint id, a group id and a type name are unique among all three collections
+ * together, because links, deep links (`#<id>`) and references use them (an endpoint and a group both called `Owner`
+ * clash). The finding names both places: the clash, and the first use in `cause`.
  */
 import type {CatalogueTree} from '../../../pipeline/data.js'
 import {formatJsonPath} from '../../../pipeline/json-path.js'
@@ -14,23 +15,23 @@ const collections = [
 ] as const
 
 export const idClash = defineRule<CatalogueTree>({id: 'id-clash', severity: 'error'}, (tree, _file, report) => {
-  for (const {key, field, noun} of collections) findClashes(entries<Record<string, unknown>>(tree.spec, key), key, field, noun, report)
+  // One name space for the three collections, in the order endpoints, groups, types.
+  const first = new Map<string, {path: Array<string | number>; noun: string}>()
+  for (const {key, field, noun} of collections) findClashes(entries<Record<string, unknown>>(tree.spec, key), key, field, noun, first, report)
 })
 
-function findClashes(items: Array<[number, Record<string, unknown>]>, key: string, field: string, noun: string, report: Report) {
-  const first = new Map<string, number>()
+function findClashes(items: Array<[number, Record<string, unknown>]>, key: string, field: string, noun: string, first: Map<string, {path: Array<string | number>; noun: string}>, report: Report) {
   for (const [index, item] of items) {
     const id = text(item[field])
     if (id === undefined) continue
     const earlier = first.get(id)
     if (earlier === undefined) {
-      first.set(id, index)
+      first.set(id, {path: [key, index, field], noun})
       continue
     }
-    const earlierPath = [key, earlier, field]
-    report(`${noun} \`${id}\` is already used by ${formatJsonPath(earlierPath)}`, {
+    report(`${noun} \`${id}\` is already used by ${formatJsonPath(earlier.path)}`, {
       path: [key, index, field],
-      also: {path: earlierPath, reason: `${noun} \`${id}\` is first defined here`}
+      also: {path: earlier.path, reason: `${earlier.noun} \`${id}\` is first defined here`}
     })
   }
 }

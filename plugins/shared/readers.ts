@@ -1,4 +1,4 @@
-/** Small readers for untyped OpenAPI documents. */
+/** Small readers for untyped documents (OpenAPI, AsyncAPI, JSON Schema) that every importer shares. */
 
 type Node = Record<string, unknown>
 

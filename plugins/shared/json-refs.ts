@@ -1,0 +1,240 @@
+/**
+ * JSON references (`$ref`) for importers, followed on demand wherever they sit: local pointers
+ * (`#/components/schemas/Pet`), relative files (`./schemas/thing.yaml#/Thing`, `../../shared/x.yml#/Y`, resolved
+ * against the file that holds the ref), each file read once (JSON or YAML, parsed with the fast parsers; any other
+ * extension, such as a Markdown description, is its text). A resolved node keeps a name for its type: the last
+ * segment of its pointer, or for a whole-file ref the schema's `title` when it is a usable name, else the file's
+ * name. Cycles and missing targets end in `undefined` and are remembered once each in `broken`, with the file and
+ * node where the ref is written; a ref to a URL is named but never fetched (imports stay offline).
+ */
+import {readFileSync} from 'node:fs'
+import path from 'node:path'
+import type {JsonPath} from '../../pipeline/json-path.js'
+import {loadData} from './load-data.js'
+
+type Node = Record<string, unknown>
+
+/** A node after resolution. */
+export interface Resolved {
+  /** The target object, or undefined for a cycle, a missing target, a URL or a scalar. */
+  value: Node | undefined
+  /** The name of the last ref followed (`Pet`; a file's schema title or the file's name for a whole-file ref). */
+  name?: string
+  /** The URL of a ref that was not fetched. */
+  external?: string
+  /** A ref that led nowhere (a missing file or pointer, or a cycle of refs). */
+  missing?: string
+}
+
+/** A ref that leads nowhere, where it is written. */
+export interface BrokenRef {
+  ref: string
+  /** Absolute path of the file that holds the ref. */
+  file: string
+  /** Why it cannot be followed. */
+  reason: string
+  /** The object holding `$ref`. */
+  node: object
+}
+
+const urlPattern = /^[a-z][\w+.-]*:\/\//i
+const usableName = /^[A-Za-z_][\w.-]*$/
+
+/** Follows `$ref`s from a root document. */
+export class JsonRefs {
+  /** Refs that lead nowhere, once each, in the order met. */
+  readonly broken = new Map<string, BrokenRef>()
+  private readonly documents = new Map<string, unknown>()
+  private readonly texts = new Map<string, string>()
+  private readonly homes = new WeakMap<object, string>()
+  /** The target and name of each `file#pointer` followed so far: big documents point at the same schemas thousands of times. */
+  private readonly targets = new Map<string, {node: unknown; name: string | undefined; reason?: string}>()
+  private readonly paths = new Map<string, Map<object, JsonPath>>()
+  private readonly files = new Map<string, string>()
+  readonly rootFile: string
+
+  constructor(root: unknown, rootFile: string | undefined) {
+    this.rootFile = path.resolve(rootFile ?? 'document.json')
+    this.documents.set(this.rootFile, root)
+  }
+
+  /** The object behind `node`, following chains of refs. */
+  resolve(node: unknown): Resolved {
+    const {target, name, external, missing} = this.follow(node)
+    return {value: target && typeof target === 'object' && !Array.isArray(target) ? (target as Node) : undefined, name, external, missing}
+  }
+
+  /** The text behind `node`: a string, or a ref to one (a description kept in a Markdown file). */
+  text(node: unknown): string | undefined {
+    const {target} = this.follow(node)
+    return typeof target === 'string' && target.trim() !== '' ? target : undefined
+  }
+
+  /** The file (absolute path) a node was read from. */
+  fileOf(node: object): string {
+    return this.homes.get(node) ?? this.rootFile
+  }
+
+  /** The parsed documents read so far, by absolute path (the root first). */
+  loaded(): Map<string, unknown> {
+    return this.documents
+  }
+
+  /** The source text of a file read so far (not the root's). */
+  sourceOf(file: string): string | undefined {
+    return this.texts.get(file)
+  }
+
+  /** The JSON path of `node` inside its file, found by one walk of that file (only for findings). */
+  pathOf(node: object): JsonPath {
+    const file = this.fileOf(node)
+    let index = this.paths.get(file)
+    if (!index) {
+      index = new Map()
+      indexPaths(this.documents.get(file), [], index)
+      this.paths.set(file, index)
+    }
+    return index.get(node) ?? []
+  }
+
+  /** Follow every ref of the root document and of each file it leads to, once each, so that `broken` lists them all. */
+  followAll(): void {
+    const walked = new Set<unknown>()
+    const walk = (node: unknown): void => {
+      if (!node || typeof node !== 'object' || walked.has(node)) return
+      walked.add(node)
+      if (Array.isArray(node)) {
+        for (const item of node) walk(item)
+        return
+      }
+      if (typeof (node as Node).$ref === 'string') {
+        walk(this.follow(node).target)
+        return
+      }
+      for (const [key, value] of Object.entries(node)) {
+        // Examples are data, and `x-` extensions are not OpenAPI: refs there (Azure's `x-ms-examples`) are not followed.
+        if (key === 'example' || key.startsWith('x-')) continue
+        walk(value)
+      }
+    }
+    walk(this.documents.get(this.rootFile))
+  }
+
+  private follow(node: unknown): {target: unknown; name?: string; external?: string; missing?: string} {
+    let current = node
+    let name: string | undefined
+    let seen: Set<string> | undefined
+    while (current && typeof current === 'object' && typeof (current as Node).$ref === 'string') {
+      const holder = current as Node
+      const ref = holder.$ref as string
+      if (urlPattern.test(ref)) {
+        return {target: undefined, name: name ?? (lastSegment(ref.split('#')[1] ?? '') || fileStem(ref.split('#')[0])), external: ref}
+      }
+      const hash = ref.indexOf('#')
+      const target = hash === -1 ? ref : ref.slice(0, hash)
+      const pointer = hash === -1 ? '' : ref.slice(hash + 1)
+      const home = this.fileOf(holder)
+      const file = target ? this.fileAt(home, target) : home
+      const key = `${file}#${pointer}`
+      seen ??= new Set()
+      if (seen.has(key)) return this.fail(holder, ref, home, 'it leads back to itself', name)
+      seen.add(key)
+      let step = this.targets.get(key)
+      if (!step) {
+        const document = this.load(file)
+        const found = document === undefined ? undefined : at(document, pointer)
+        const reason = document === undefined ? `cannot read \`${path.relative(path.dirname(home), file) || file}\`` : found === undefined ? `\`#${pointer}\` is not in ${target ? `\`${target}\`` : 'the document'}` : undefined
+        step = {node: found, name: lastSegment(pointer) || (target ? fileName(found, target) : undefined), reason}
+        this.targets.set(key, step)
+      }
+      if (step.reason) return this.fail(holder, ref, home, step.reason, step.name ?? name)
+      name = step.name ?? name
+      current = step.node
+    }
+    return {target: current, name}
+  }
+
+  /** The absolute path of `target` seen from `home`, resolved once per pair (split descriptions repeat refs a lot). */
+  private fileAt(home: string, target: string): string {
+    const key = `${home}\0${target}`
+    let file = this.files.get(key)
+    if (file === undefined) {
+      file = path.resolve(path.dirname(home), safeDecode(target))
+      this.files.set(key, file)
+    }
+    return file
+  }
+
+  private fail(holder: Node, ref: string, file: string, reason: string, name: string | undefined) {
+    const key = `${file}\0${ref}`
+    if (!this.broken.has(key)) this.broken.set(key, {ref, file, reason, node: holder})
+    return {target: undefined, name, missing: ref}
+  }
+
+  private load(file: string): unknown {
+    if (!this.documents.has(file)) {
+      let document: unknown
+      try {
+        const text = readFileSync(file, 'utf8')
+        this.texts.set(file, text)
+        document = /\.(json|ya?ml)$/i.test(file) ? loadData(text, /\.json$/i.test(file) ? 'json' : 'yaml') : text
+      } catch {
+        document = undefined
+      }
+      this.documents.set(file, document)
+      this.remember(document, file)
+    }
+    return this.documents.get(file)
+  }
+
+  private remember(node: unknown, file: string) {
+    if (!node || typeof node !== 'object' || this.homes.has(node)) return
+    this.homes.set(node, file)
+    for (const child of Object.values(node)) this.remember(child, file)
+  }
+}
+
+function at(document: unknown, pointer: string): unknown {
+  let node = document
+  for (const raw of pointer.split('/').slice(1)) {
+    if (!node || typeof node !== 'object') return undefined
+    const key = unescape(raw)
+    node = Object.prototype.hasOwnProperty.call(node, key) ? (node as Node)[key] : undefined
+  }
+  return node ?? undefined
+}
+
+/** A whole file's name: its schema's `title` when that is a usable type name, else the file's name. */
+function fileName(found: unknown, target: string): string {
+  const title = found && typeof found === 'object' ? (found as Node).title : undefined
+  return typeof title === 'string' && usableName.test(title.trim()) ? title.trim() : fileStem(target)
+}
+
+function fileStem(target: string): string {
+  return path.basename(safeDecode(target)).replace(/\.\w+$/, '')
+}
+
+function lastSegment(pointer: string): string {
+  return unescape(pointer.split('/').pop() ?? '')
+}
+
+/** A pointer segment: percent-decoded (a malformed escape such as `100%` is kept as written), then `~1` and `~0`. */
+function unescape(segment: string): string {
+  return safeDecode(segment).replace(/~1/g, '/').replace(/~0/g, '~')
+}
+
+function safeDecode(value: string): string {
+  if (!value.includes('%')) return value
+  try {
+    return decodeURIComponent(value)
+  } catch {
+    return value
+  }
+}
+
+function indexPaths(node: unknown, at: JsonPath, index: Map<object, JsonPath>): void {
+  if (!node || typeof node !== 'object' || index.has(node)) return
+  index.set(node, at)
+  if (Array.isArray(node)) node.forEach((item, position) => indexPaths(item, [...at, position], index))
+  else for (const [key, value] of Object.entries(node)) indexPaths(value, [...at, key], index)
+}

@@ -1,0 +1,181 @@
+/**
+ * OpenAPI schemas as catalogue types. A referenced schema keeps its name; an inline object is named after where it
+ * sits (`CreatePetRequest`, `PetOwner`). object -> `object` with fields (`allOf` merged); string enum -> `enum`;
+ * `oneOf`/`anyOf` -> `union`; a named primitive (`Timestamp: {type: string, format: date-time}`) -> `scalar`.
+ * Arrays are `X[]`; an unnamed primitive is its JSON type. Each schema object is one type, visited once (so cycles
+ * end), and two schemas never share a name. "An X or null" around one schema is X (the field gets `x-nullable`);
+ * `allOf` members merge their properties and their `required`. The
+ * AsyncAPI import uses it for message payloads, which are JSON Schema too.
+ */
+import type {Field, TypeDefinition} from '../../schemas/types/endpoints.js'
+import type {JsonRefs} from './json-refs.js'
+import {pascal, record, text, typeName as catalogueName} from './readers.js'
+
+type Schema = Record<string, unknown>
+
+/** Collects types while the importer asks for the type of each schema it meets. */
+export class SchemaTypes {
+  readonly types = new Map<string, TypeDefinition>()
+  /** The type name given to each schema object, so that one schema is one type and two schemas never share a name. */
+  private readonly names = new Map<object, string>()
+  private readonly reported = new WeakSet<object>()
+
+  /**
+   * @param onDropped told about a schema whose kind the catalogue cannot express (`not`, `if`/`then`/`else`), which is
+   *   typed `object` or by what else it says; the importer makes it a finding.
+   */
+  constructor(
+    private readonly refs: JsonRefs,
+    private readonly onDropped?: (reason: string, schema: object) => void
+  ) {}
+
+  /**
+   * The type expression of `node`; `fallback` names it when it is an inline object, enum or union (a function, so
+   * that the name is only built when needed: most properties are primitives or refs).
+   */
+  typeOf(node: unknown, fallback: string | (() => string)): string {
+    return this.typeAndNullability(node, fallback).type
+  }
+
+  /** `typeOf`, and whether the schema also allows `null` (`nullable`, `anyOf: [X, {type: 'null'}]`, `type: [x, 'null']`). */
+  typeAndNullability(node: unknown, fallback: string | (() => string)): {type: string; nullable: boolean} {
+    const resolved = this.refs.resolve(node)
+    const schema = resolved.value
+    const name = resolved.name === undefined ? undefined : catalogueName(resolved.name)
+    if (resolved.external && name) {
+      if (!this.types.has(name)) this.types.set(name, {name, kind: 'scalar', description: `Defined outside this document, at ${resolved.external}`})
+      return {type: name, nullable: false}
+    }
+    if (!schema) return {type: 'object', nullable: false}
+    // "An X or null" (`nullable` beside `allOf: [X]`, `anyOf`/`oneOf` of X and null) is X, not a new type.
+    const wrapped = wrappedSchema(schema)
+    if (wrapped !== undefined) return {type: this.typeOf(wrapped, fallback), nullable: allowsNull(schema)}
+    return {type: this.named(schema, name, fallback), nullable: allowsNull(schema)}
+  }
+
+  /** Register every named schema of the document (`--all-types`). */
+  addAll(schemas: Record<string, unknown>, refPrefix: string) {
+    for (const name of Object.keys(schemas)) this.typeOf({$ref: `${refPrefix}${name.replace(/~/g, '~0').replace(/\//g, '~1')}`}, name)
+  }
+
+  private named(schema: Schema, name: string | undefined, fallback: string | (() => string)): string {
+    const fallbackName = () => (typeof fallback === 'function' ? fallback() : fallback)
+    const unsupported = ['not', 'if'].filter((keyword) => schema[keyword] !== undefined)
+    if (unsupported.length > 0 && this.onDropped && !this.reported.has(schema)) {
+      this.reported.add(schema)
+      this.onDropped(`Left out \`${unsupported.join('`, `')}\` of schema \`${name ?? fallbackName()}\`: the catalogue has no ${unsupported[0] === 'not' ? 'negated' : 'conditional'} types`, schema)
+    }
+    if (schema.type === 'array' || (schema.items && !schema.properties)) return `${this.typeOf(schema.items, () => `${fallbackName()}Item`)}[]`
+    // An unnamed primitive is its JSON type: answer before building a name for it.
+    const simple = typeof schema.type === 'string' ? schema.type : Array.isArray(schema.type) ? nonNullType(schema.type) : schema.type === undefined && 'const' in schema ? constantType(schema) : undefined
+    if (!name && simple && simple !== 'object' && simple !== 'array' && !schema.enum && !schema.oneOf && !schema.anyOf && !schema.allOf) return simple
+    const known = this.names.get(schema)
+    if (known) return known
+    const variants = (schema.oneOf ?? schema.anyOf) as unknown[] | undefined
+    if (Array.isArray(variants) && variants.length > 0) {
+      const typeName = this.claim(schema, name ?? pascal(fallbackName()))
+      this.types.set(typeName, {name: typeName, kind: 'union', ...described(schema), members: []})
+      const members = variants.filter((variant) => !isNullSchema(this.refs.resolve(variant).value)).map((variant, index) => this.typeOf(variant, `${typeName}Option${index + 1}`))
+      this.types.get(typeName)!.members = [...new Set(members)]
+      return typeName
+    }
+    if (Array.isArray(schema.enum) && schema.enum.length > 0 && (schema.type === 'string' || schema.enum.every((item) => typeof item === 'string' || item === null)) && name) {
+      const typeName = this.claim(schema, name)
+      this.types.set(typeName, {name: typeName, kind: 'enum', ...described(schema), values: schema.enum.filter((item) => item !== null).map(String)})
+      return typeName
+    }
+    if (schema.type === 'object' || schema.properties || schema.allOf || schema.additionalProperties) {
+      if (!schema.properties && !schema.allOf && !name) return 'object'
+      const typeName = this.claim(schema, name ?? pascal(fallbackName()))
+      this.types.set(typeName, {name: typeName, kind: 'object', ...described(schema), fields: []})
+      this.types.get(typeName)!.fields = this.fieldsOf(schema, typeName)
+      return typeName
+    }
+    const primitive = simple ?? (schema.type === undefined ? constantType(schema) : 'object')
+    if (name) {
+      const typeName = this.claim(schema, name)
+      const format = text(schema.format)
+      this.types.set(typeName, {name: typeName, kind: 'scalar', description: [text(schema.description)?.trim(), `${primitive}${format ? ` (${format})` : ''}`].filter(Boolean).join(' — ')})
+      return typeName
+    }
+    return primitive
+  }
+
+  /** A name for `schema`: `wanted`, or `wanted2`, `wanted3`… when another schema has it (two files named `Item.yml`). */
+  private claim(schema: Schema, wanted: string): string {
+    let candidate = wanted
+    for (let counter = 2; this.types.has(candidate); counter++) candidate = `${wanted}${counter}`
+    this.names.set(schema, candidate)
+    return candidate
+  }
+
+  private fieldsOf(schema: Schema, owner: string): Field[] {
+    const fields = new Map<string, Field>()
+    const required = new Set<string>()
+    this.collectFields(schema, owner, fields, required, new Set())
+    // `required` may sit in another `allOf` member than the property it names: it counts wherever it is.
+    return [...fields.values()].map((field) => (required.has(field.name) ? {...field, required: true} : field))
+  }
+
+  private collectFields(schema: Schema, owner: string, fields: Map<string, Field>, required: Set<string>, visiting: Set<Schema>): void {
+    if (visiting.has(schema)) return
+    visiting.add(schema)
+    for (const part of (schema.allOf as unknown[] | undefined) ?? []) this.collectFields(this.refs.resolve(part).value ?? {}, owner, fields, required, visiting)
+    for (const name of Array.isArray(schema.required) ? schema.required : []) if (typeof name === 'string') required.add(name)
+    for (const [name, property] of Object.entries(record(schema.properties))) {
+      // A property named "" cannot be a field (its name would be empty); such keys are left out.
+      if (name === '') continue
+      const {type, nullable} = this.typeAndNullability(property, () => `${owner}${pascal(name)}`)
+      const field: Field = {name, type, required: false}
+      // A description beside a `$ref` (OpenAPI 3.1 allows it) says what this property is: it wins over the target's.
+      const description = text(record(property).description) ?? text(this.refs.resolve(property).value?.description)
+      if (description) field.description = description.trim()
+      if (nullable) field['x-nullable'] = true
+      // A later member refines an earlier one's field (the last definition wins, as in a merged schema).
+      fields.set(name, {...fields.get(name), ...field})
+    }
+  }
+}
+
+/** The one schema that `schema` only wraps to allow null or add words: `allOf: [X]`, `anyOf`/`oneOf: [X, null]`. */
+function wrappedSchema(schema: Schema): unknown {
+  if (schema.properties || schema.items || (schema.type !== undefined && schema.type !== 'object' && !Array.isArray(schema.type))) return undefined
+  const allOf = Array.isArray(schema.allOf) ? schema.allOf : undefined
+  const variants = Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : undefined
+  if (allOf && allOf.length === 1 && !variants) return allOf[0]
+  if (variants && !allOf) {
+    const kept = variants.filter((variant) => !isNullSchema(variant))
+    if (kept.length === 1 && kept.length < variants.length) return kept[0]
+  }
+  return undefined
+}
+
+function isNullSchema(schema: unknown): boolean {
+  const node = record(schema)
+  return node.type === 'null' || (Array.isArray(node.enum) && node.enum.length === 1 && node.enum[0] === null) || ('const' in node && node.const === null)
+}
+
+function allowsNull(schema: Schema): boolean {
+  if (schema.nullable === true || (Array.isArray(schema.type) && schema.type.includes('null'))) return true
+  const variants = Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : []
+  return variants.some(isNullSchema)
+}
+
+function nonNullType(types: unknown[]): string {
+  return String(types.find((type) => type !== 'null') ?? 'null')
+}
+
+function described(schema: Schema): {description?: string} {
+  const description = text(schema.description)?.trim()
+  return description ? {description} : {}
+}
+
+/** The JSON type of a schema without `type` that fixes its value (`const: book` -> `string`), else `object`. */
+function constantType(schema: Schema): string {
+  if (!('const' in schema)) return 'object'
+  const value = schema.const
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return 'array'
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number'
+  return typeof value === 'string' || typeof value === 'boolean' ? typeof value : 'object'
+}
