@@ -18,6 +18,7 @@ export type {Project} from './project.js'
 export type {TestAppOptions} from './testing.js'
 export {HttpProblem, type ProblemItem} from './http/problem.js'
 export type {AuthProvider, AuthUser} from './auth.js'
+export type {ProblemFormatter} from './http/errors.js'
 
 /** Build the fastify app of a loaded project (see runtime/app.ts). */
 export async function createApp(project: Project, options?: AppOptions): Promise<FastifyInstance> {

@@ -14,6 +14,7 @@ import type {EntityDefinition} from '../schemas/types/entity.js'
 import type {AuthProvider} from './auth.js'
 import type {ResolvedConfig} from './config.js'
 import type {ContextFunction, Middleware} from './context.js'
+import type {ProblemFormatter} from './http/errors.js'
 import {defaultExport, importCode, loadDefinitions, type ControllerFile} from './definitions/index.js'
 
 export type {ContextFunction, Middleware}
@@ -29,6 +30,8 @@ export interface Project {
   services: Record<string, unknown>
   /** Custom auth providers from `src/auth/<name>.ts`, by name. */
   providers?: Map<string, AuthProvider>
+  /** The project's error body (`src/errors.ts`, default export), instead of problem+json. */
+  formatProblem?: ProblemFormatter
 }
 
 /** A project that cannot run; `report` has one line per finding: `<file>:<line>:<column> <severity> <reason> (<rule>)`. */
@@ -82,6 +85,8 @@ export async function loadProject(root: string, settings: Pick<Settings, 'rules'
   const middleware = await loadFolder(path.join(tree.root, 'src/middleware'), (module) => defaultExport(module) as Middleware)
   const providers = await loadFolder(path.join(tree.root, 'src/auth'), (module) => defaultExport(module) as AuthProvider)
   const services = Object.fromEntries(await loadFolder(path.join(tree.root, 'src/services'), (module) => defaultExport(module) ?? module))
+  const errorsFile = ['ts', 'mts', 'js', 'mjs'].map((extension) => path.join(tree.root, `src/errors.${extension}`)).find((file) => existsSync(file))
+  const formatProblem = errorsFile ? (defaultExport(await importCode(errorsFile)) as ProblemFormatter) : undefined
   return {
     root: tree.root,
     config: tree.config,
@@ -90,6 +95,7 @@ export async function loadProject(root: string, settings: Pick<Settings, 'rules'
     hooks,
     middleware,
     services,
-    providers
+    providers,
+    formatProblem
   }
 }

@@ -16,10 +16,30 @@ import {HttpProblem, isHttpProblem, problemBody, type ProblemItem} from './probl
 import {fieldColumn, relationColumn} from '../entity-schema.js'
 import type {EntityModel} from './model.js'
 
-/** Send a problem answer. */
+/** A project's own error body (`src/errors.ts`): the problem as data in, the body to send out (as JSON). */
+export type ProblemFormatter = (problem: ReturnType<typeof problemBody>, request: FastifyRequest) => unknown
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The project's error formatter, when it has one; every error answer goes through it. */
+    formatProblem?: ProblemFormatter
+  }
+}
+
+/** Send a problem answer: RFC 9457 problem+json, or the project's own body when it declares a formatter. */
 export function sendProblem(reply: FastifyReply, problem: HttpProblem): FastifyReply {
   for (const [name, value] of Object.entries(problem.headers)) reply.header(name, value)
-  return reply.code(problem.status).type('application/problem+json').send(problemBody(problem.status, problem.message, problem.title, problem.errors))
+  const body = problemBody(problem.status, problem.message, problem.title, problem.errors)
+  const format = reply.server.formatProblem
+  if (format) {
+    try {
+      return reply.code(problem.status).type('application/json; charset=utf-8').send(format(body, reply.request))
+    } catch (error) {
+      // A formatter that throws must not turn every error into a crash: the standard answer goes out instead.
+      reply.log.error({err: error}, 'the error formatter (src/errors.ts) threw')
+    }
+  }
+  return reply.code(problem.status).type('application/problem+json').send(body)
 }
 
 interface AjvError {

@@ -47,7 +47,7 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
   })
   try {
     await app.register(ormPlugin, {project, models, orm: options.orm, fastReads: options.fastReads})
-    await app.register(problemsPlugin, {development: options.development ?? process.env.NODE_ENV === 'development'})
+    await app.register(problemsPlugin, {development: options.development ?? process.env.NODE_ENV === 'development', formatProblem: project.formatProblem})
     await app.register(securityPlugin, {config})
     await app.register(bodiesPlugin)
     await app.register(authenticationPlugin, {project, auth})

@@ -7,11 +7,12 @@
  */
 import type {FastifyError, FastifyReply, FastifyRequest} from 'fastify'
 import fp from 'fastify-plugin'
-import {errorHandler, sendProblem} from '../http/errors.js'
+import {errorHandler, sendProblem, type ProblemFormatter} from '../http/errors.js'
 import {HttpProblem} from '../http/problem.js'
 
-export const problemsPlugin = fp<{development: boolean}>(
-  async (app, {development}) => {
+export const problemsPlugin = fp<{development: boolean; formatProblem?: ProblemFormatter}>(
+  async (app, {development, formatProblem}) => {
+    if (formatProblem) app.decorate('formatProblem', formatProblem)
     app.removeContentTypeParser('text/plain')
     const parseJson = app.getDefaultJsonParser('error', 'error')
     app.addContentTypeParser('application/json', {parseAs: 'string'}, (request, body, done) => {
