@@ -9,6 +9,7 @@ import path from 'node:path'
 import type {VFile} from 'vfile'
 import {hasErrors, type CatalogueTree} from '../pipeline/data.js'
 import {locate} from '../pipeline/position.js'
+import {projectTitle} from '../runtime/config.js'
 import {describeRoutes, responseFields, tableOf, typeName} from '../runtime/routes.js'
 import type {Catalogue, Endpoint} from '../schemas/types/endpoints.js'
 import type {DefinitionsTree, RelatedTree} from './parse-definitions.js'
@@ -69,7 +70,7 @@ export function projectCatalogue(tree: DefinitionsTree, cwd: string): Catalogue 
   return {
     schema_version: 1,
     diagram_type: 'endpoints',
-    meta: {title: path.basename(tree.root), base_url: `http://localhost:${tree.config.port}`, api_kind: 'rest'},
+    meta: {title: projectTitle(tree.root), base_url: `http://localhost:${tree.config.port}`, api_kind: 'rest'},
     groups,
     endpoints,
     types

@@ -88,3 +88,14 @@ export function resolveConfig(config: ProjectConfig, root: string, environment: 
     missingVariables
   }
 }
+
+/** A project's name as documents title it: the `name` of its package.json, else its folder's name. */
+export function projectTitle(root: string): string {
+  try {
+    const {name} = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {name?: unknown}
+    if (typeof name === 'string' && name.trim() !== '') return name
+  } catch {
+    // No package.json (or not JSON): the folder names the project.
+  }
+  return path.basename(root)
+}

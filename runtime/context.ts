@@ -21,6 +21,11 @@ export interface RequestContext extends CrudContext {
   state: Record<string, unknown>
   /** On after hooks: what the action answered. */
   result?: unknown
+  /**
+   * Check `data` against an entity's create body (by name) or a JSON Schema; a failure is the framework's 422
+   * answer, each failing field a JSON pointer: `ctx.validate(ctx.data.article, 'article')`.
+   */
+  validate(data: unknown, schema: string | object): void
 }
 
 /** What an action, a hook and a middleware receive: the request context. */

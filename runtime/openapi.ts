@@ -90,7 +90,7 @@ export function openapiDocument(config: ResolvedConfig, entities: readonly Entit
       if (status >= 400) response.content = {'application/problem+json': {schema: {$ref: '#/components/schemas/Problem'}}}
       else if (route.response && status < 300 && status !== 204) {
         const item = {$ref: `#/components/schemas/${typeName(route.response)}`}
-        const schema = route.responseList
+        const schema = route.kind === 'list' 
           ? {type: 'object', properties: {data: {type: 'array', items: item}, meta: {type: 'object', properties: {page: {type: 'integer'}, limit: {type: 'integer'}, total: {type: 'integer'}, pages: {type: 'integer'}}}}, required: ['data', 'meta']}
           : item
         response.content = {'application/json': {schema}}

@@ -48,6 +48,8 @@ export interface RouteInfo {
   rateLimit?: RouteOptions['rateLimit']
   /** Fields of the auth entity a body may set (`roles` only when listed here). */
   assign: string[]
+  /** A custom action's declared success status (`status` on the route). */
+  declaredStatus?: number
 }
 
 const summaries: Record<string, (entity: string, plural: string) => string> = {
@@ -98,23 +100,24 @@ export function describeRoutes(config: Pick<ResolvedConfig, 'auth'>, entities: r
         summary: options.summary ?? (crud ? summaries[kind](name.replace(/_/g, ' '), plural(name).replace(/_/g, ' ')) : `${options.action[0].toUpperCase()}${options.action.slice(1)} (${controller.name})`),
         auth: auth === true ? 'bearer' : auth === false ? 'none' : auth,
         roles: options.roles ?? controller.roles ?? [],
-        status: statusOf(kind, auth !== false, pathParams.length > 0),
+        status: statusOf(kind, auth !== false, pathParams.length > 0, options.status),
         pathParams,
         queryParams: !crud ? [] : kind === 'list' ? listParams : kind === 'count' ? [listParams[3]] : kind === 'read' ? [listParams[4], listParams[5]] : [],
-        request: crud && ['create', 'update', 'replace'].includes(kind) ? name : undefined,
-        response: crud && ['list', 'read', 'create', 'update', 'replace'].includes(kind) ? name : undefined,
-        responseList: kind === 'list',
+        request: crud ? (['create', 'update', 'replace'].includes(kind) ? name : undefined) : options.request,
+        response: crud ? (['list', 'read', 'create', 'update', 'replace'].includes(kind) ? name : undefined) : options.response?.replace(/\[\]$/, ''),
+        responseList: crud ? kind === 'list' : options.response?.endsWith('[]') === true,
         entity,
         middleware: options.middleware ?? [],
         rateLimit: options.rateLimit,
-        assign: options.assign ?? []
+        assign: options.assign ?? [],
+        declaredStatus: crud ? undefined : options.status
       })
     }
   }
   return routes
 }
 
-function statusOf(kind: string, authenticated: boolean, hasId: boolean): number[] {
+function statusOf(kind: string, authenticated: boolean, hasId: boolean, declared?: number): number[] {
   const codes: Record<string, number[]> = {
     list: [200, 400],
     count: [200, 400],
@@ -123,7 +126,7 @@ function statusOf(kind: string, authenticated: boolean, hasId: boolean): number[
     update: [200, 400, 404, 409, 413, 415, 422],
     replace: [200, 400, 404, 409, 413, 415, 422],
     delete: [204, 404, 409],
-    custom: hasId ? [200, 400, 404, 422] : [200, 400, 422]
+    custom: [declared ?? 200, 400, ...(hasId ? [404] : []), 422]
   }
   const list = [...codes[kind], ...(authenticated ? [401, 403] : [])]
   return [...new Set(list)].sort((a, b) => a - b)

@@ -108,6 +108,18 @@ test('auth.routes moves the auth routes or leaves them out', async () => {
   }
 })
 
+test('custom actions: a declared request is checked first, a declared status answers, ctx.validate gives the same 422', async () => {
+  const registered = await call('POST', '/auth/login', {email: 'linus@example.com', password: 'a kernel of my own'})
+  const auth = bearer(registered.body!.token)
+  const refused = await call('POST', '/notes/1/copies', {text: 7}, auth)
+  assert.equal([refused.status, refused.body!.errors], [422, [{pointer: '/text', code: 'type', detail: '`text` must be string'}]])
+  const copied = await call('POST', '/notes/1/copies', {text: 'again'}, auth)
+  assert.equal([copied.status, copied.body!.text], [201, 'again'])
+  const echoed = await call('POST', '/echo', {word: 'far too long a word'})
+  assert.equal([echoed.status, echoed.body!.errors], [422, [{pointer: '/word', code: 'maxLength', detail: '`word` must NOT have more than 10 characters'}]])
+  assert.equal((await call('POST', '/echo', {word: 'short'})).body, {text: 'short'})
+})
+
 test('register refuses a taken e-mail (409), a bad e-mail, roles, and each password rule (422 naming it)', async () => {
   const taken = await call('POST', '/auth/register', {email: 'ada@example.com', password: 'another long one'})
   assert.is(taken.status, 409)
@@ -266,12 +278,21 @@ test('the catalogue and OpenAPI of the app show each route\'s auth scheme and ro
     'report.summary': ['apiKey', []],
     'report.whoami': ['optional', []],
     'report.session': ['none', []],
+    'report.copy': ['bearer', []],
+    'report.echo': ['none', []],
     'user.update': ['bearer', ['role:admin']],
     'user.update.put': ['bearer', ['role:admin']]
   })
   const served = await call('GET', '/openapi.json')
   assert.equal(served.body!.paths['/notes/{id}'].delete.security, [{bearerAuth: ['admin']}, {tokenAuth: ['admin']}])
   assert.equal(served.body!.paths['/reports'].get.security, [{apiKey: []}])
+  const copy = served.body!.paths['/notes/{id}/copies'].post
+  assert.equal(Object.keys(copy.responses), ['201', '400', '401', '403', '404', '422'], 'the declared status, not 200')
+  assert.equal(copy.requestBody.content['application/json'].schema, {$ref: '#/components/schemas/NoteInput'})
+  assert.equal(copy.responses['201'].content['application/json'].schema, {$ref: '#/components/schemas/Note'})
+  const copyEndpoint = spec.endpoints.find((endpoint: Json) => endpoint.id === 'report.copy')
+  assert.equal([copyEndpoint.request, copyEndpoint.response, copyEndpoint.status], ['Note', 'Note', [201, 400, 401, 403, 404, 422]])
+  assert.is(served.body!.info.title, 'auth-app', 'the folder names a project without package.json')
   assert.equal(served.body!.paths['/whoami'].get.security, [{bearerAuth: []}, {tokenAuth: []}, {}], 'optional: any scheme, or none')
   assert.equal(served.body!.paths['/notes'].post.security, [{bearerAuth: []}, {tokenAuth: []}])
   assert.equal(served.body!.components.securitySchemes.tokenAuth, {type: 'apiKey', in: 'header', name: 'Authorization', description: '`Authorization: Token <jwt>`'})

@@ -173,15 +173,16 @@ export class OpenapiCommand extends Command {
   output = Option.String('--output,-o', 'openapi.json', {description: 'File to write (default: `openapi.json`), e.g. `--output docs/openapi.json`'})
 
   override async execute(): Promise<number> {
-    const [{writeFile, mkdir}, path, {loadProject}, {openapiDocument}] = await Promise.all([
+    const [{writeFile, mkdir}, path, {loadProject}, {openapiDocument}, {projectTitle}] = await Promise.all([
       import('node:fs/promises'),
       import('node:path'),
       import('../../runtime/project.js'),
-      import('../../runtime/openapi.js')
+      import('../../runtime/openapi.js'),
+      import('../../runtime/config.js')
     ])
     try {
       const project = await loadProject(path.resolve(this.project))
-      const document = openapiDocument(project.config, project.entities, project.controllers, path.basename(project.root))
+      const document = openapiDocument(project.config, project.entities, project.controllers, projectTitle(project.root))
       await mkdir(path.dirname(path.resolve(this.output)), {recursive: true})
       await writeFile(this.output, JSON.stringify(document, null, 2) + '\n')
       this.context.stdout.write(`Wrote ${this.output}\n`)

@@ -42,8 +42,15 @@ function planRoute(app: FastifyInstance, project: Project, route: RouteInfo, act
     before: hook('before'),
     after: hook('after'),
     middleware: [...(project.config.middleware ?? []), ...route.middleware].map((name) => middlewareOf(project, name)),
-    bodyCheck: model && writes ? app.bodyCheck(model, route.kind as 'create', protectedFields(app, model, route)) : undefined
+    bodyCheck: model && writes ? app.bodyCheck(model, route.kind as 'create', protectedFields(app, model, route)) : route.request ? declaredBody(app, route) : undefined
   }
+}
+
+/** The check of a custom action's declared `request` entity (its create body). */
+function declaredBody(app: FastifyInstance, route: RouteInfo) {
+  const model = app.models.get(route.request!)
+  if (!model) throw new HttpProblem(500, `Route \`${route.key}\` declares the request \`${route.request}\`, which is not an entity`)
+  return app.bodyCheck(model, 'create')
 }
 
 /** The auth entity's role fields, unless the route lets a body assign them. */

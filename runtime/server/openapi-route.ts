@@ -1,12 +1,12 @@
 /** `GET /openapi.json`: the app's OpenAPI 3.1 document, unless a controller declares that route itself. */
-import path from 'node:path'
 import type {FastifyInstance} from 'fastify'
+import {projectTitle} from '../config.js'
 import {openapiDocument} from '../openapi.js'
 import type {Project} from '../project.js'
 
 export async function openapiRoute(app: FastifyInstance, {project}: {project: Project}): Promise<void> {
   const declared = project.controllers.some(({definition}) => Object.keys(definition.routes).includes('GET /openapi.json'))
   if (declared) return
-  const document = openapiDocument(project.config, project.entities, project.controllers, path.basename(project.root))
+  const document = openapiDocument(project.config, project.entities, project.controllers, projectTitle(project.root))
   app.get('/openapi.json', async () => document)
 }

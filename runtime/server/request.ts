@@ -45,8 +45,8 @@ export function routeHandler(app: FastifyInstance, project: Project, plan: Route
         context.user = await app.authenticate(route.auth, context)
         requireRoles(context.user as AuthUser, route.roles)
       }
-      if (bodyCheck && model) {
-        validateBody(bodyCheck, context.data)
+      if (bodyCheck) validateBody(bodyCheck, context.data)
+      if (bodyCheck && model && route.crud) {
         await checkPasswords(app, model, context)
         if (route.kind === 'create') fillFromServer(model, context)
       }
@@ -66,8 +66,9 @@ export function routeHandler(app: FastifyInstance, project: Project, plan: Route
     })
     if (reply.sent) return reply
     for (const [name, value] of Object.entries(context.headers ?? {})) reply.header(name, value)
-    if (context.status === 204 || body === undefined) return reply.code(context.status ?? 204).send()
-    return reply.code(context.status ?? 200).send(body)
+    const status = context.status ?? route.declaredStatus
+    if (status === 204 || body === undefined) return reply.code(status ?? 204).send()
+    return reply.code(status ?? 200).send(body)
   }
 }
 
@@ -119,6 +120,11 @@ function createContext(app: FastifyInstance, project: Project, request: FastifyR
     config: project.config,
     utils,
     state: {},
+    validate(data, schema) {
+      const model = typeof schema === 'string' ? app.models.get(schema) : undefined
+      if (typeof schema === 'string' && !model) throw new HttpProblem(500, `\`ctx.validate\` names no entity \`${schema}\`; known: ${[...app.models.keys()].join(', ')}`)
+      validateBody(model ? app.bodyCheck(model, 'create') : app.compileSchema(schema as object), data)
+    },
     path: request.url.split('?')[0],
     likeOperator: app.likeOperator
   }

@@ -75,6 +75,18 @@ export interface RouteOptions {
    * One line for the catalogue (`pipe map`).
    */
   summary?: string
+  /**
+   * A custom action's body: an entity name, checked as that entity's create body (a 422 lists each failing field) before the action runs; described by `pipe map` and `pipe openapi`.
+   */
+  request?: string
+  /**
+   * What a custom action answers: an entity name, or `<name>[]` for a list; described by `pipe map` and `pipe openapi`.
+   */
+  response?: string
+  /**
+   * A custom action's success status (default: 200, or 204 when it answers nothing); `ctx.status` still wins for one answer.
+   */
+  status?: number
 }
 /**
  * At most `max` requests per client in each `window`.
