@@ -10,7 +10,7 @@ import type {VFile} from 'vfile'
 import {hasErrors, type CatalogueTree} from '../pipeline/data.js'
 import {locate} from '../pipeline/position.js'
 import {projectTitle} from '../runtime/config.js'
-import {describeRoutes, responseFields, tableOf, typeName} from '../runtime/routes.js'
+import {describeRoutes, responseFields, tableOf, typeName, type RouteInfo} from '../runtime/routes.js'
 import type {Catalogue, Endpoint} from '../schemas/types/endpoints.js'
 import type {DefinitionsTree, RelatedTree} from './parse-definitions.js'
 import {addJsonOutput} from '../pipeline/outputs.js'
@@ -26,6 +26,22 @@ export default function mapApp() {
   }
 }
 
+/** The catalogue type of a route's answer: the entity, a list of it, or the envelope the route wraps them in. */
+function answerType(envelopes: Map<string, NonNullable<Catalogue['types']>[number]>, route: RouteInfo): string {
+  const base = typeName(route.response!)
+  const {single, list, count} = route.envelope ?? {}
+  if ((route.kind === 'list' || route.responseList) && list) return envelopeType(envelopes, list, {[list]: `${base}[]`, ...(count ? {[count]: 'integer'} : {})})
+  if (!route.responseList && route.kind !== 'list' && single) return envelopeType(envelopes, single, {[single]: base})
+  return `${base}${route.responseList ? '[]' : ''}`
+}
+
+/** The type of an envelope (`{article: Article}` is `ArticleEnvelope`), added to the catalogue's types once. */
+function envelopeType(envelopes: Map<string, NonNullable<Catalogue['types']>[number]>, member: string, fields: Record<string, string>): string {
+  const name = `${typeName(member)}Envelope`
+  envelopes.set(name, {name, kind: 'object', description: `The envelope of \`${member}\` bodies`, fields: Object.entries(fields).map(([field, type]) => ({name: field, type, required: true}))})
+  return name
+}
+
 /** The catalogue of a loaded project; source paths are relative to the project folder. */
 export function projectCatalogue(tree: DefinitionsTree, cwd: string): Catalogue {
   const entities = tree.entities.map(({definition}) => definition)
@@ -34,6 +50,7 @@ export function projectCatalogue(tree: DefinitionsTree, cwd: string): Catalogue 
   // Paths from the project folder: what the page's source links put after `<repository>/blob/HEAD/`.
   const relative = (full: string) => path.relative(tree.root, full).split(path.sep).join('/')
   const ids = new Set<string>()
+  const envelopes = new Map<string, NonNullable<Catalogue['types']>[number]>()
   const endpoints: Endpoint[] = routes.map((route) => {
     let id = `${route.controller}.${route.action}`
     if (ids.has(id)) id = `${id}.${route.method.toLowerCase()}`
@@ -54,19 +71,22 @@ export function projectCatalogue(tree: DefinitionsTree, cwd: string): Catalogue 
       ...route.queryParams.map((param) => ({name: param.name, in: 'query' as const, type: 'string', required: false, description: param.description}))
     ]
     if (params.length > 0) endpoint.params = params
-    if (route.request) endpoint.request = typeName(route.request)
-    if (route.response) endpoint.response = `${typeName(route.response)}${route.responseList ? '[]' : ''}`
+    if (route.request) endpoint.request = route.envelope?.single ? envelopeType(envelopes, route.envelope.single, {[route.envelope.single]: typeName(route.request)}) : typeName(route.request)
+    if (route.response) endpoint.response = answerType(envelopes, route)
     if (route.entity) endpoint.entities = [tableOf(route.entity)]
     if (route.roles.length > 0) endpoint.tags = route.roles.map((role) => `role:${role}`)
     if (sources.length > 0) endpoint.sources = sources
     return endpoint
   })
   const groups = tree.controllers.map(({definition}) => ({id: definition.name, label: typeName(definition.name).replace(/([a-z])([A-Z])/g, '$1 $2')}))
-  const types = entities.map((entity) => ({
-    name: typeName(entity.name),
-    kind: 'object' as const,
-    fields: responseFields(entity).map(({name, type, required}) => ({name, type, required}))
-  }))
+  const types = [
+    ...entities.map((entity) => ({
+      name: typeName(entity.name),
+      kind: 'object' as const,
+      fields: responseFields(entity).map(({name, type, required}) => ({name, type, required}))
+    })),
+    ...envelopes.values()
+  ]
   return {
     schema_version: 1,
     diagram_type: 'endpoints',

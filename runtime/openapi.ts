@@ -8,7 +8,7 @@ import type {EntityDefinition, FieldDefinition} from '../schemas/types/entity.js
 import type {ResolvedConfig} from './config.js'
 import {bodySchema, fieldSchema} from './http/body-schema.js'
 import {entityModel} from './http/model.js'
-import {describeRoutes, responseFields, typeName, type DescribedController} from './routes.js'
+import {describeRoutes, responseFields, typeName, type DescribedController, type RouteInfo} from './routes.js'
 
 type Json = Record<string, unknown>
 
@@ -43,6 +43,21 @@ function entityJsonSchema(entity: EntityDefinition): Json {
     if (isRequired) required.push(name)
   }
   return {type: 'object', properties, required}
+}
+
+const pageMeta = {type: 'object', properties: {page: {type: 'integer'}, limit: {type: 'integer'}, total: {type: 'integer'}, pages: {type: 'integer'}}}
+
+/** The schema of a route's success answer: the record, a list page or a list, in the route's envelope if it has one. */
+function answerSchema(route: RouteInfo): Json {
+  const item = {$ref: `#/components/schemas/${typeName(route.response!)}`}
+  const {single, list, count} = route.envelope ?? {}
+  const object = (properties: Record<string, Json>) => ({type: 'object', properties, required: Object.keys(properties)})
+  if (route.kind === 'list') {
+    const records = {type: 'array', items: item}
+    return list ? object(count ? {[list]: records, [count]: {type: 'integer'}} : {[list]: records, meta: pageMeta}) : object({data: records, meta: pageMeta})
+  }
+  if (route.responseList) return list ? object({[list]: {type: 'array', items: item}, ...(count ? {[count]: {type: 'integer'}} : {})}) : {type: 'array', items: item}
+  return single ? object({[single]: item}) : item
 }
 
 /** `Bearer` is HTTP bearer auth; another scheme of `auth.schemes` (`Token <jwt>`) is the Authorization header as a key. */
@@ -89,11 +104,7 @@ export function openapiDocument(config: ResolvedConfig, entities: readonly Entit
       const response: Json = {description: descriptions[status] ?? 'Answer'}
       if (status >= 400) response.content = {'application/problem+json': {schema: {$ref: '#/components/schemas/Problem'}}}
       else if (route.response && status < 300 && status !== 204) {
-        const item = {$ref: `#/components/schemas/${typeName(route.response)}`}
-        const schema = route.kind === 'list' 
-          ? {type: 'object', properties: {data: {type: 'array', items: item}, meta: {type: 'object', properties: {page: {type: 'integer'}, limit: {type: 'integer'}, total: {type: 'integer'}, pages: {type: 'integer'}}}}, required: ['data', 'meta']}
-          : item
-        response.content = {'application/json': {schema}}
+        response.content = {'application/json': {schema: answerSchema(route)}}
       } else if (route.action === 'count') {
         response.content = {'application/json': {schema: {type: 'object', properties: {count: {type: 'integer'}}, required: ['count']}}}
       }
@@ -106,8 +117,10 @@ export function openapiDocument(config: ResolvedConfig, entities: readonly Entit
     ]
     if (parameters.length > 0) operation.parameters = parameters
     if (route.request) {
-      const patch = route.method === 'PATCH'
-      operation.requestBody = {required: true, content: {'application/json': {schema: {$ref: `#/components/schemas/${typeName(route.request)}${patch ? 'Patch' : 'Input'}`}}}}
+      const body: Json = {$ref: `#/components/schemas/${typeName(route.request)}${route.kind === 'update' ? 'Patch' : 'Input'}`}
+      const single = route.envelope?.single
+      const schema = single ? {type: 'object', properties: {[single]: body}, required: [single], additionalProperties: false} : body
+      operation.requestBody = {required: true, content: {'application/json': {schema}}}
     }
     if (route.auth === 'bearer' || route.auth === 'optional') {
       // One requirement per accepted scheme (any one will do); an optional route also takes none.

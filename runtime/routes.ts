@@ -3,7 +3,7 @@
  * `/openapi.json`) describe. One place decides each route's summary, auth, parameters and status codes, so the
  * catalogue, the OpenAPI document and the server agree.
  */
-import type {ControllerDefinition, RouteOptions} from '../schemas/types/controller.js'
+import type {ControllerDefinition, Envelope, RouteOptions} from '../schemas/types/controller.js'
 import type {EntityDefinition, FieldDefinition} from '../schemas/types/entity.js'
 import type {ResolvedConfig} from './config.js'
 import {primaryKeyOf, tableOf} from './entity-schema.js'
@@ -50,6 +50,8 @@ export interface RouteInfo {
   assign: string[]
   /** A custom action's declared success status (`status` on the route). */
   declaredStatus?: number
+  /** The members bodies are wrapped in (the route's `envelope`, else the controller's). */
+  envelope?: Exclude<Envelope, false>
 }
 
 const summaries: Record<string, (entity: string, plural: string) => string> = {
@@ -85,7 +87,7 @@ export function describeRoutes(config: Pick<ResolvedConfig, 'auth'>, entities: r
       const crud = !actions?.[options.action] && (crudActions as readonly string[]).includes(options.action)
       const entity = crud ? byName.get(controller.entity ?? controller.name) : undefined
       const name = entity?.name ?? controller.name
-      const kind: RouteKind = !crud ? 'custom' : options.action === 'update' && method === 'PUT' ? 'replace' : (options.action as RouteKind)
+      const kind: RouteKind = !crud ? 'custom' : options.action === 'update' && method === 'PUT' && !options.partial ? 'replace' : (options.action as RouteKind)
       const auth = options.auth ?? controller.auth ?? config.auth?.default ?? false
       const keyType: FieldDefinition['type'] = entity ? (entity.fields[primaryKeyOf(entity)]?.type ?? 'integer') : 'string'
       const pathParams = [...path.matchAll(/\{([^}]+)\}/g)].map((match) => ({name: match[1], type: match[1] === 'id' ? keyType : ('string' as const)}))
@@ -110,11 +112,32 @@ export function describeRoutes(config: Pick<ResolvedConfig, 'auth'>, entities: r
         middleware: options.middleware ?? [],
         rateLimit: options.rateLimit,
         assign: options.assign ?? [],
-        declaredStatus: crud ? undefined : options.status
+        declaredStatus: crud ? undefined : options.status,
+        envelope: envelopeOf(options.envelope ?? controller.envelope)
       })
     }
   }
   return routes
+}
+
+/** An envelope that wraps something, or none (`false`, or no member named). */
+function envelopeOf(envelope: Envelope | undefined): Exclude<Envelope, false> | undefined {
+  return envelope && (envelope.single || envelope.list) ? envelope : undefined
+}
+
+/** Wrap an answer in a route's envelope: one record in `single`, a list page in `list` (and `count` for its total). */
+export function wrapAnswer(route: Pick<RouteInfo, 'envelope' | 'kind' | 'responseList' | 'response'>, body: unknown): unknown {
+  const envelope = route.envelope
+  if (!envelope || body === undefined) return body
+  if (route.kind === 'list') {
+    const {data, meta} = body as {data: unknown[]; meta: {total?: number}}
+    if (!envelope.list) return body
+    return envelope.count ? {[envelope.list]: data, [envelope.count]: meta.total ?? data.length} : {[envelope.list]: data, meta}
+  }
+  if (route.kind === 'custom' && !route.response) return body
+  if (route.responseList) return envelope.list ? {[envelope.list]: body, ...(envelope.count && Array.isArray(body) ? {[envelope.count]: body.length} : {})} : body
+  if (route.kind === 'count' || route.kind === 'delete') return body
+  return envelope.single ? {[envelope.single]: body} : body
 }
 
 function statusOf(kind: string, authenticated: boolean, hasId: boolean, declared?: number): number[] {

@@ -50,9 +50,19 @@ export async function registerAuthRoutes(app: FastifyInstance, options: AuthRout
   })
   // Compared against when the e-mail is unknown, so that both failures cost the same bcrypt work.
   const dummyHash = utils.hash('not a password of anyone', auth.cost)
+  const envelope = options.config.auth?.envelope
+  // `{token, user}`, or with an envelope the user and its token in one member: `{user: {…, token}}`.
   const answer = (record: object) => {
     const user: AuthUser = {id: (record as Record<string, unknown>)[users.primaryKey], roles: rolesOf(record as Record<string, unknown>)}
-    return {token: signTokenWith(auth, user), user: present(users, record)}
+    const token = signTokenWith(auth, user)
+    return envelope ? {[envelope]: {...present(users, record), token}} : {token, user: present(users, record)}
+  }
+  const bodyOf = (request: {body: unknown}) => {
+    const body = (request.body ?? {}) as Record<string, unknown>
+    if (!envelope) return body
+    const inner = body[envelope]
+    if (inner && typeof inner === 'object' && !Array.isArray(inner)) return inner as Record<string, unknown>
+    throw new HttpProblem(422, '1 field(s) failed validation', {errors: [{pointer: `/${envelope}`, code: 'envelope', detail: `\`${envelope}\` is required: send {"${envelope}": {…}}`}]})
   }
   const keys = authRouteKeys(options.config)
   const route = (key: string) => {
@@ -61,7 +71,7 @@ export async function registerAuthRoutes(app: FastifyInstance, options: AuthRout
   }
 
   if (keys.register) app.route({...route(keys.register), config: options.limit, handler: async (request, reply) => {
-    const data = (request.body ?? {}) as Record<string, unknown>
+    const data = bodyOf(request)
     validateBody(register, data)
     assertPasswords(users, data, undefined, auth.passwordRules)
     const em = orm.em.fork()
@@ -71,7 +81,7 @@ export async function registerAuthRoutes(app: FastifyInstance, options: AuthRout
   }})
 
   if (keys.login) app.route({...route(keys.login), config: options.limit, handler: async (request) => {
-    const data = (request.body ?? {}) as Record<string, string>
+    const data = bodyOf(request) as Record<string, string>
     validateBody(login, data)
     const em = orm.em.fork()
     const record = (await em.findOne(users.name, {[emailField]: data[emailField]} as never)) as Record<string, unknown> | null
@@ -83,6 +93,7 @@ export async function registerAuthRoutes(app: FastifyInstance, options: AuthRout
 
   if (keys.me) app.route({...route(keys.me), handler: async (request) => {
     const user = await options.authenticate({request, db: orm.em.fork()})
-    return present(users, user.record!)
+    if (!envelope) return present(users, user.record!)
+    return {[envelope]: {...present(users, user.record!), token: request.headers.authorization?.split(/\s+/)[1]}}
   }})
 }

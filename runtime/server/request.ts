@@ -12,7 +12,7 @@ import {validateBody} from '../http/errors.js'
 import {parseId, type EntityModel} from '../http/model.js'
 import {HttpProblem} from '../http/problem.js'
 import type {Project} from '../project.js'
-import type {RouteInfo} from '../routes.js'
+import {wrapAnswer, type RouteInfo} from '../routes.js'
 import {utils} from '../utils.js'
 import type {BodyCheck} from './bodies.js'
 
@@ -45,6 +45,7 @@ export function routeHandler(app: FastifyInstance, project: Project, plan: Route
         context.user = await app.authenticate(route.auth, context)
         requireRoles(context.user as AuthUser, route.roles)
       }
+      if (bodyCheck && route.envelope?.single) context.data = unwrapBody(route.envelope.single, context.data)
       if (bodyCheck) validateBody(bodyCheck, context.data)
       if (bodyCheck && model && route.crud) {
         await checkPasswords(app, model, context)
@@ -65,11 +66,20 @@ export function routeHandler(app: FastifyInstance, project: Project, plan: Route
       else await context.db.transactional(run)
     })
     if (reply.sent) return reply
+    body = wrapAnswer(route, body)
     for (const [name, value] of Object.entries(context.headers ?? {})) reply.header(name, value)
     const status = context.status ?? route.declaredStatus
     if (status === 204 || body === undefined) return reply.code(status ?? 204).send()
     return reply.code(status ?? 200).send(body)
   }
+}
+
+/** The record inside an enveloped request body (`{"article": {…}}`); a body without it is a 422 naming the member. */
+function unwrapBody(member: string, data: Record<string, unknown>): Record<string, unknown> {
+  const inner = data[member]
+  if (inner && typeof inner === 'object' && !Array.isArray(inner) && Object.keys(data).length === 1) return inner as Record<string, unknown>
+  const detail = inner === undefined ? `\`${member}\` is required: send {"${member}": {…}}` : `\`${member}\` must be the only member, an object`
+  throw new HttpProblem(422, '1 field(s) failed validation', {errors: [{pointer: `/${member}`, code: 'envelope', detail}]})
 }
 
 /** Set the values the definition says the server fills on create (`from: "user"`, `from: "user.<field>"`). */

@@ -98,6 +98,10 @@ export interface ProjectConfig {
      */
     schemes?: [string, ...string[]]
     /**
+     * The auth routes' envelope: with `user`, register and login read `{"user": {…}}` and every auth route answers `{"user": {…the user, token}}` (default: none: `{token, user}`).
+     */
+    envelope?: string
+    /**
      * Where the auth routes are (default: `POST /auth/register`, `POST /auth/login`, `GET /auth/me`); `false` mounts none (write your own with `signToken` and `verifyPassword`), a route set to `false` leaves that one out.
      */
     routes?:

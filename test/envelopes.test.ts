@@ -1,0 +1,67 @@
+/**
+ * Envelopes (fixtures/envelope-app): request bodies read from `{"article": {…}}`, answers wrapped as an existing
+ * client expects, the auth routes moved and enveloped, `PUT` as a partial update, and the same shapes in the
+ * OpenAPI document and the catalogue.
+ */
+import path from 'node:path'
+import {test} from 'uvu'
+import * as assert from 'uvu/assert'
+import {createTestApp} from '../runtime/testing.js'
+import {root} from './helpers/fixtures.js'
+import {runPipe} from './helpers/run-pipe.js'
+
+const project = path.join(root, 'fixtures/envelope-app')
+
+test('bodies in and out of their envelopes, auth routes included', async () => {
+  const app = await createTestApp({root: project})
+  try {
+    const registered = await app.inject({method: 'POST', url: '/users', payload: {user: {email: 'jake@jake.jake', username: 'jake', password: 'dragon tamer 9000'}}})
+    assert.is(registered.statusCode, 201, registered.body)
+    const user = registered.json().user
+    assert.equal(Object.keys(user).sort(), ['email', 'id', 'token', 'username'])
+    const auth = {authorization: `Token ${user.token}`}
+    const me = await app.inject({method: 'GET', url: '/user', headers: auth})
+    assert.equal(me.json(), {user: {id: user.id, email: 'jake@jake.jake', username: 'jake', token: user.token}})
+    const bare = await app.inject({method: 'POST', url: '/articles', headers: auth, payload: {title: 'No envelope'}})
+    assert.equal([bare.statusCode, bare.json().errors], [422, [{pointer: '/article', code: 'envelope', detail: '`article` is required: send {"article": {…}}'}]])
+    const created = await app.inject({method: 'POST', url: '/articles', headers: auth, payload: {article: {title: 'How to train your dragon', body: 'Very carefully.'}}})
+    assert.is(created.statusCode, 201, created.body)
+    assert.equal(created.json(), {article: {id: 1, title: 'How to train your dragon', body: 'Very carefully.', author: user.id}})
+    const updated = await app.inject({method: 'PUT', url: '/articles/1', headers: auth, payload: {article: {body: 'With treats.'}}})
+    assert.equal(updated.json(), {article: {id: 1, title: 'How to train your dragon', body: 'With treats.', author: user.id}}, 'PUT with partial: true changes only what it sends')
+    const listed = await app.inject({method: 'GET', url: '/articles'})
+    assert.equal(listed.json(), {articles: [{id: 1, title: 'How to train your dragon', body: 'With treats.', author: user.id}], articlesCount: 1})
+    assert.equal((await app.inject({method: 'GET', url: '/articles/count'})).json(), {count: 1}, 'envelope: false on a route')
+    assert.is((await app.inject({method: 'DELETE', url: '/articles/1', headers: auth})).statusCode, 204)
+  } finally {
+    await app.close()
+  }
+})
+
+test('pipe openapi and pipe map describe the envelopes', async () => {
+  const out = path.join((await import('./helpers/databases.js')).temporaryProject('envelopes'), 'openapi.json')
+  const written = await runPipe(['openapi', '--project', project, '--output', out])
+  assert.is(written.code, 0, written.stderr)
+  const document = JSON.parse((await import('node:fs')).readFileSync(out, 'utf8'))
+  const create = document.paths['/articles'].post
+  assert.equal(create.requestBody.content['application/json'].schema, {type: 'object', properties: {article: {$ref: '#/components/schemas/ArticleInput'}}, required: ['article'], additionalProperties: false})
+  assert.equal(create.responses['201'].content['application/json'].schema, {type: 'object', properties: {article: {$ref: '#/components/schemas/Article'}}, required: ['article']})
+  assert.equal(document.paths['/articles'].get.responses['200'].content['application/json'].schema, {
+    type: 'object',
+    properties: {articles: {type: 'array', items: {$ref: '#/components/schemas/Article'}}, articlesCount: {type: 'integer'}},
+    required: ['articles', 'articlesCount']
+  })
+  assert.equal(document.paths['/articles/{id}'].put.requestBody.content['application/json'].schema.properties.article, {$ref: '#/components/schemas/ArticlePatch'})
+  const map = path.join(path.dirname(out), 'map')
+  assert.is((await runPipe(['map', project, '--output', map])).code, 0)
+  const catalogue = JSON.parse((await import('node:fs')).readFileSync(path.join(map, 'api.endpoints.json'), 'utf8'))
+  const endpoints = Object.fromEntries(catalogue.endpoints.map((endpoint: {id: string; request?: string; response?: string}) => [endpoint.id, [endpoint.request, endpoint.response]]))
+  assert.equal(endpoints['article.create'], ['ArticleEnvelope', 'ArticleEnvelope'])
+  assert.equal(endpoints['article.list'], [undefined, 'ArticlesEnvelope'])
+  assert.equal(catalogue.types.find((type: {name: string}) => type.name === 'ArticlesEnvelope').fields, [
+    {name: 'articles', type: 'Article[]', required: true},
+    {name: 'articlesCount', type: 'integer', required: true}
+  ])
+})
+
+test.run()
