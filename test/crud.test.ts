@@ -175,6 +175,25 @@ function crudSuite(database: TestDatabase) {
     }
   })
 
+  test('list: filters through a many-to-one and a many-to-many, and offset paging', async () => {
+    const cases: Array<[string, number[]]> = [
+      ['filter[author.name]=Grace', [2, 3, 5]],
+      ['filter[author.email][like]=ada', [1, 4]],
+      ['filter[tags.label]=history', [1, 3]],
+      ['filter[tags.label][in]=math,navy&filter[author.name]=Grace', [2, 3]]
+    ]
+    for (const [query, expected] of cases) {
+      const response = await call('GET', `/posts?${query}&sort=id`)
+      assert.is(response.status, 200, `${query}: ${response.raw}`)
+      assert.equal(ids(response.body), expected, query)
+    }
+    const offset = await call('GET', '/posts?offset=3&limit=10&sort=id')
+    assert.equal([ids(offset.body), offset.body!.meta], [[4, 5], {offset: 3, limit: 10, total: 5}])
+    const unknown = await call('GET', '/posts?filter[author.password]=x')
+    assert.equal([unknown.status, unknown.body!.errors[0].code], [400, 'unknown-field'], 'hidden fields stay unfilterable through relations')
+    assert.is((await call('GET', '/posts?offset=1&page=2')).status, 400)
+  })
+
   test('list: unknown fields, operators, parameters, repeated keys and bad values are 400', async () => {
     const cases: Array<[string, string]> = [
       ['filter[password]=x', '/query/filter[password]'],

@@ -7,7 +7,7 @@ import {wrap, type EntityManager, type FilterQuery} from '@mikro-orm/core'
 import type {EntityModel} from './model.js'
 import {parseId, visibleFields} from './model.js'
 import {notFound} from './problem.js'
-import {parseListQuery} from './query.js'
+import {parseListQuery, type ListQuery} from './query.js'
 import type {FastReader} from './fast-read.js'
 
 type Row = Record<string, unknown>
@@ -28,6 +28,8 @@ export interface CrudContext {
   fast?: FastReader
   /** `$ilike` on PostgreSQL, whose LIKE is case-sensitive; `$like` elsewhere. */
   likeOperator?: '$like' | '$ilike'
+  /** Every entity's model, for filters through relations. */
+  models?: ReadonlyMap<string, EntityModel>
 }
 
 export type CrudAction = 'list' | 'read' | 'create' | 'update' | 'replace' | 'delete' | 'count'
@@ -71,17 +73,17 @@ async function findOne(model: EntityModel, context: CrudContext, populate: strin
 export async function runCrud(action: CrudAction, model: EntityModel, context: CrudContext): Promise<unknown> {
   // The entity manager is forked on first use: the prepared-statement reads never need it.
   const db = () => context.db
-  const options = {likeOperator: context.likeOperator}
+  const options = {likeOperator: context.likeOperator, models: context.models}
   switch (action) {
     case 'list': {
       const query = parseListQuery(context.query, model, false, options)
       if (context.fast?.supports(model) && Object.keys(query.where).length === 0 && !query.fields && query.populate.length === 0) {
-        const {rows, total} = context.fast.list(model, {limit: query.limit, offset: (query.page - 1) * query.limit, orderBy: query.orderBy, count: query.count})
-        return {data: rows, meta: total === undefined ? {page: query.page, limit: query.limit} : {page: query.page, limit: query.limit, total, pages: Math.ceil(total / query.limit)}}
+        const {rows, total} = context.fast.list(model, {limit: query.limit, offset: query.offset, orderBy: query.orderBy, count: query.count})
+        return {data: rows, meta: pageMeta(query, total)}
       }
       const findOptions = {
         limit: query.limit,
-        offset: (query.page - 1) * query.limit,
+        offset: query.offset,
         orderBy: Object.keys(query.orderBy).length > 0 ? query.orderBy : {[model.primaryKey]: 'asc' as const},
         fields: query.fields as never[] | undefined,
         populate: query.populate as never[],
@@ -89,13 +91,10 @@ export async function runCrud(action: CrudAction, model: EntityModel, context: C
       }
       if (!query.count) {
         const rows = await db().find(model.name, query.where, findOptions)
-        return {data: rows.map((row) => present(model, row, query.fields, query.populate)), meta: {page: query.page, limit: query.limit}}
+        return {data: rows.map((row) => present(model, row, query.fields, query.populate)), meta: pageMeta(query)}
       }
       const [rows, total] = await db().findAndCount(model.name, query.where, findOptions)
-      return {
-        data: rows.map((row) => present(model, row, query.fields, query.populate)),
-        meta: {page: query.page, limit: query.limit, total, pages: Math.ceil(total / query.limit)}
-      }
+      return {data: rows.map((row) => present(model, row, query.fields, query.populate)), meta: pageMeta(query, total)}
     }
     case 'count': {
       const query = parseListQuery(context.query, model, true, options)
@@ -146,6 +145,13 @@ export async function runCrud(action: CrudAction, model: EntityModel, context: C
       return undefined
     }
   }
+}
+
+/** A list answer's `meta`: `{page, limit, total, pages}`, or `{offset, limit, total}` for a client that pages by offset. */
+function pageMeta(query: ListQuery, total?: number): Record<string, number> {
+  const position: Record<string, number> = query.byOffset ? {offset: query.offset} : {page: query.page}
+  if (total === undefined) return {...position, limit: query.limit}
+  return query.byOffset ? {...position, limit: query.limit, total} : {...position, limit: query.limit, total, pages: Math.ceil(total / query.limit)}
 }
 
 /** A create body with every writable field not given set to its default (or null), so the answer shows them all. */

@@ -1,6 +1,7 @@
 /**
- * The list query of 4.3: `page`, `limit` (default 20, 1 to 100), `sort=-createdAt,title`, `filter[field]=v`,
- * `filter[field][op]=v` (eq ne gt gte lt lte in nin like null), `fields=id,title`, `populate=author`, `count=false`.
+ * The list query of 4.3: `page` or `offset`, `limit` (default 20, 1 to 100), `sort=-createdAt,title`, `filter[field]=v`,
+ * `filter[field][op]=v` (eq ne gt gte lt lte in nin like null), through a relation `filter[author.username]=ada` or
+ * `filter[tags.name]=dragons`, `fields=id,title`, `populate=author`, `count=false`.
  * Only declared, visible fields can be filtered, sorted or selected; anything else, a repeated key or a value of
  * the wrong type is a 400 naming the parameter (`/query/filter[age][gt]`).
  */
@@ -15,6 +16,10 @@ export const maxLimit = 100
 /** A parsed list query, ready for MikroORM. */
 export interface ListQuery {
   page: number
+  /** Rows to skip: `offset`, else `(page - 1) * limit`. */
+  offset: number
+  /** Whether the client paged by `offset` (the answer's `meta` then says `offset`, not `page`). */
+  byOffset: boolean
   limit: number
   orderBy: Record<string, 'asc' | 'desc'>
   where: FilterQuery<Record<string, unknown>>
@@ -31,6 +36,8 @@ const filterKey = /^filter\[([^\][]+)\](?:\[([^\][]+)\])?$/
 /** How the database matches `like`: PostgreSQL's LIKE is case-sensitive, so it gets ILIKE like the others' LIKE. */
 export interface QueryOptions {
   likeOperator?: '$like' | '$ilike'
+  /** Every entity's model by name, to filter through relations (`filter[author.username]=ada`). */
+  models?: ReadonlyMap<string, EntityModel>
 }
 
 /**
@@ -50,13 +57,30 @@ export function parseListQuery(query: Record<string, unknown>, model: EntityMode
   }
   const visible = (name: string) => model.fields.get(name)?.visible === true
   const filterable = (name: string) => visible(name) || ['many-to-one', 'one-to-one'].includes(model.relations.get(name)?.kind ?? '')
-  const result: ListQuery = {page: 1, limit: defaultLimit, orderBy: {}, where: {}, populate: [], count: true}
+  const result: ListQuery = {page: 1, offset: 0, byOffset: false, limit: defaultLimit, orderBy: {}, where: {}, populate: [], count: true}
   const where: Record<string, Record<string, unknown> | unknown> = {}
 
   for (const key of Object.keys(query)) {
     const text = single(key)
     if (text === undefined) continue
     const filter = filterKey.exec(key)
+    if (filter && filter[1].includes('.')) {
+      const [, path, op = 'eq'] = filter
+      const [relation, field] = path.split('.', 2)
+      const target = model.relations.has(relation) ? options.models?.get(model.relations.get(relation)!.entity) : undefined
+      if (!target || path.split('.').length !== 2 || target.fields.get(field)?.visible !== true) {
+        fail(key, `Unknown field \`${path}\`; filter through a relation as \`<relation>.<field>\`: ${[...model.relations.keys()].map((name) => `\`${name}.…\``).join(', ') || 'this entity has none'}`, 'unknown-field')
+      } else if (!(op in operators)) fail(key, `Unknown operator \`${op}\`; expected one of ${Object.keys(operators).join(', ')}`, 'unknown-operator')
+      else {
+        const condition = filterCondition(target.fields.get(field)!.type, op as Operator, text, options.likeOperator ?? '$like')
+        if (condition === undefined) fail(key, `\`${text}\` is not a valid value for \`${path}\` with \`${op}\``, 'invalid-value')
+        else {
+          const inner = ((where[relation] as Record<string, unknown>) ??= {})
+          inner[field] = op === 'null' ? condition : {...((inner[field] as object) ?? {}), ...(condition as object)}
+        }
+      }
+      continue
+    }
     if (filter) {
       const [, field, op = 'eq'] = filter
       if (!filterable(field)) fail(key, `Unknown field \`${field}\`; filter on ${listOf(model)}`, 'unknown-field')
@@ -74,6 +98,16 @@ export function parseListQuery(query: Record<string, unknown>, model: EntityMode
       continue
     }
     switch (key) {
+      case 'offset': {
+        const value = /^\d{1,9}$/.test(text) ? Number(text) : NaN
+        if (Number.isNaN(value)) fail(key, '`offset` must be a whole number from 0', 'out-of-range')
+        else if (query.page !== undefined) fail(key, 'Give `page` or `offset`, not both', 'conflict')
+        else {
+          result.offset = value
+          result.byOffset = true
+        }
+        break
+      }
       case 'page':
       case 'limit': {
         const value = /^\d{1,9}$/.test(text) ? Number(text) : NaN
@@ -107,10 +141,11 @@ export function parseListQuery(query: Record<string, unknown>, model: EntityMode
         else result.count = text === 'true'
         break
       default:
-        fail(key, `Unknown parameter \`${key}\`; a list takes page, limit, sort, filter[…], fields, populate and count`, 'unknown-parameter')
+        fail(key, `Unknown parameter \`${key}\`; a list takes page, offset, limit, sort, filter[…], fields, populate and count`, 'unknown-parameter')
     }
   }
   if (problems.length > 0) throw badRequest(problems.map((problem) => problem.detail).join('; '), problems)
+  if (!result.byOffset) result.offset = (result.page - 1) * result.limit
   result.where = where as FilterQuery<Record<string, unknown>>
   return result
 }
