@@ -166,6 +166,7 @@ export function responseFields(entity: EntityDefinition): Array<{name: string; t
     fields.push({name, type: field.type === 'enum' ? (field.enum ?? []).map((value) => JSON.stringify(value)).join(' | ') : field.type, required: Boolean(field.required || field.primary), field})
   }
   if (entity.timestamps) fields.push({name: 'createdAt', type: 'datetime', required: true}, {name: 'updatedAt', type: 'datetime', required: true})
+  for (const [name, spec] of Object.entries(entity.computed ?? {})) fields.push({name, type: 'count' in spec ? 'integer' : 'boolean', required: true})
   for (const [name, relation] of Object.entries(entity.relations ?? {})) {
     const target = typeName(relation.entity)
     const many = relation.kind === 'one-to-many' || relation.kind === 'many-to-many'

@@ -26,13 +26,42 @@ test('bodies in and out of their envelopes, auth routes included', async () => {
     assert.equal([bare.statusCode, bare.json().errors], [422, [{pointer: '/article', code: 'envelope', detail: '`article` is required: send {"article": {…}}'}]])
     const created = await app.inject({method: 'POST', url: '/articles', headers: auth, payload: {article: {title: 'How to train your dragon', body: 'Very carefully.'}}})
     assert.is(created.statusCode, 201, created.body)
-    assert.equal(created.json(), {article: {id: 1, title: 'How to train your dragon', body: 'Very carefully.', author: user.id}})
+    assert.equal(created.json(), {article: {id: 1, title: 'How to train your dragon', body: 'Very carefully.', author: user.id, favoritesCount: 0, favorited: false}})
     const updated = await app.inject({method: 'PUT', url: '/articles/1', headers: auth, payload: {article: {body: 'With treats.'}}})
-    assert.equal(updated.json(), {article: {id: 1, title: 'How to train your dragon', body: 'With treats.', author: user.id}}, 'PUT with partial: true changes only what it sends')
+    assert.equal(updated.json(), {article: {id: 1, title: 'How to train your dragon', body: 'With treats.', author: user.id, favoritesCount: 0, favorited: false}}, 'PUT with partial: true changes only what it sends')
     const listed = await app.inject({method: 'GET', url: '/articles'})
-    assert.equal(listed.json(), {articles: [{id: 1, title: 'How to train your dragon', body: 'With treats.', author: user.id}], articlesCount: 1})
+    assert.equal(listed.json(), {articles: [{id: 1, title: 'How to train your dragon', body: 'With treats.', author: user.id, favoritesCount: 0, favorited: false}], articlesCount: 1})
     assert.equal((await app.inject({method: 'GET', url: '/articles/count'})).json(), {count: 1}, 'envelope: false on a route')
     assert.is((await app.inject({method: 'DELETE', url: '/articles/1', headers: auth})).statusCode, 204)
+  } finally {
+    await app.close()
+  }
+})
+
+test('computed fields: counts and the viewer\'s presence, in answers, fields, sort and filter, one query each', async () => {
+  const app = await createTestApp({root: project})
+  try {
+    const tokens: string[] = []
+    for (const name of ['ann', 'bob', 'cy']) {
+      const answer = await app.inject({method: 'POST', url: '/users', payload: {user: {email: `${name}@example.com`, username: name, password: `correct horse ${tokens.length} staple`}}})
+      tokens.push(answer.json().user.token)
+    }
+    const as = (index: number) => ({authorization: `Token ${tokens[index]}`})
+    for (const title of ['one', 'two', 'three']) await app.inject({method: 'POST', url: '/articles', headers: as(0), payload: {article: {title}}})
+    // Favorites as the app's own actions would store them: bob and cy like article 2, cy likes article 3.
+    const knex = app.orm.em.getKnex()
+    const [pivot] = Object.values(app.orm.getMetadata().find('article')!.properties).filter((property) => property.name === 'favoritedBy').map((property) => property.pivotTable)
+    await knex(pivot).insert([{article_id: 2, user_id: 2}, {article_id: 2, user_id: 3}, {article_id: 3, user_id: 3}])
+    const list = async (query: string, viewer?: number) => (await app.inject({method: 'GET', url: `/articles?${query}`, headers: viewer === undefined ? {} : as(viewer)})).json()
+    const rows = (answer: {articles: Array<Record<string, unknown>>}) => answer.articles.map((row) => [row.title, row.favoritesCount, row.favorited])
+    assert.equal(rows(await list('sort=id')), [['one', 0, false], ['two', 2, false], ['three', 1, false]], 'no viewer: never favorited')
+    assert.equal(rows(await list('sort=id', 2)), [['one', 0, false], ['two', 2, true], ['three', 1, true]])
+    assert.equal(rows(await list('sort=-favoritesCount,id', 1)).map(([title]) => title), ['two', 'three', 'one'])
+    assert.equal(rows(await list('filter[favoritesCount][gte]=1&sort=id')).map(([title]) => title), ['two', 'three'])
+    assert.equal(rows(await list('filter[favorited]=true&sort=id', 1)).map(([title]) => title), ['two'])
+    assert.equal((await list('fields=title,favoritesCount&sort=id')).articles[1], {id: 2, title: 'two', favoritesCount: 2})
+    const bad = await app.inject({method: 'GET', url: '/articles?filter[favorited]=maybe'})
+    assert.equal([bad.statusCode, bad.json().errors[0].code], [400, 'invalid-value'])
   } finally {
     await app.close()
   }

@@ -12,6 +12,7 @@
  * | `unknown-action` | a route to an action that is neither one of the six auto-CRUD actions nor a custom action of a code controller |
  * | `unknown-middleware` | a middleware name (in pipe.config.json or on a route) with no file in `src/middleware/` |
  * | `route-clash` | two routes with one method and path (`:id` and `{id}` alike), in one controller or two |
+ * | `computed-relation` | a computed field over a relation that is not a one-to-many or many-to-many of its entity |
  * | `database-url` | `database.url` names another database than `database.type` (`sqlite` with `postgresql://…`) |
  */
 import type {JsonPath} from '../../pipeline/json-path.js'
@@ -146,6 +147,19 @@ export const routeClash = defineRule<DefinitionsTree>({id: 'route-clash', severi
   }
 })
 
+export const computedRelation = defineRule<DefinitionsTree>({id: 'computed-relation', severity: 'error'}, (tree, _file, report) => {
+  for (const {file, definition} of tree.entities) {
+    for (const [name, spec] of Object.entries(definition.computed ?? {})) {
+      const relation = spec && typeof spec === 'object' ? ('count' in spec ? spec.count : spec.viewerIn) : undefined
+      const kind = typeof relation === 'string' ? definition.relations?.[relation]?.kind : undefined
+      if (typeof relation === 'string' && kind !== 'one-to-many' && kind !== 'many-to-many') {
+        const lists = Object.entries(definition.relations ?? {}).filter(([, item]) => item.kind === 'one-to-many' || item.kind === 'many-to-many').map(([item]) => `\`${item}\``)
+        report(`Unexpected relation \`${relation}\` for computed field \`${name}\`, expected a one-to-many or many-to-many of \`${definition.name}\`: ${lists.join(', ') || 'it has none'}`, {path: ['computed', name], file})
+      }
+    }
+  }
+})
+
 export const databaseUrl = defineRule<DefinitionsTree>({id: 'database-url', severity: 'error'}, (tree, _file, report) => {
   const {type, url} = tree.config.database
   const named = databaseTypeOfUrl(url)
@@ -155,4 +169,4 @@ export const databaseUrl = defineRule<DefinitionsTree>({id: 'database-url', seve
 })
 
 /** Every check, in the order their findings are reported. */
-export const definitionRules = [definitionSchema, unknownEntity, primaryKey, enumValues, tableClash, relationInverse, unknownAction, unknownMiddleware, routeClash, databaseUrl]
+export const definitionRules = [definitionSchema, unknownEntity, primaryKey, enumValues, tableClash, relationInverse, unknownAction, unknownMiddleware, routeClash, computedRelation, databaseUrl]

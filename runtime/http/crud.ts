@@ -7,6 +7,7 @@ import {wrap, type EntityManager, type FilterQuery} from '@mikro-orm/core'
 import type {EntityModel} from './model.js'
 import {parseId, visibleFields} from './model.js'
 import {notFound} from './problem.js'
+import {computedSql as computedSql_, fillComputed} from './computed.js'
 import {parseListQuery, type ListQuery} from './query.js'
 import type {FastReader} from './fast-read.js'
 
@@ -30,14 +31,21 @@ export interface CrudContext {
   likeOperator?: '$like' | '$ilike'
   /** Every entity's model, for filters through relations. */
   models?: ReadonlyMap<string, EntityModel>
+  /** Who asks (`{id}`), for computed fields that depend on the viewer. */
+  user?: unknown
 }
 
 export type CrudAction = 'list' | 'read' | 'create' | 'update' | 'replace' | 'delete' | 'count'
 
-/** Serialize an entity as the API shows it: no hidden or password fields, selected `fields` only. */
+/**
+ * Serialize an entity as the API shows it: no hidden or password fields, selected `fields` only. A list relation
+ * (one-to-many, many-to-many) shows only when populated or writable: a `followers` list a client cannot set would
+ * otherwise grow every answer with keys nobody asked for.
+ */
 export function present(model: EntityModel, entity: object, fields?: string[], populate: string[] = []): Row {
   const plain = wrap(entity).toObject() as Row
-  const shown = new Set(fields ?? [...visibleFields(model), ...model.relations.keys()])
+  const related = [...model.relations].filter(([name, relation]) => relation.kind === 'many-to-one' || relation.kind === 'one-to-one' || model.writableRelations.has(name)).map(([name]) => name)
+  const shown = new Set(fields ?? [...visibleFields(model), ...related])
   const out: Row = {}
   for (const [key, value] of Object.entries(plain)) {
     if (!shown.has(key) && !populate.includes(key)) continue
@@ -73,11 +81,19 @@ async function findOne(model: EntityModel, context: CrudContext, populate: strin
 export async function runCrud(action: CrudAction, model: EntityModel, context: CrudContext): Promise<unknown> {
   // The entity manager is forked on first use: the prepared-statement reads never need it.
   const db = () => context.db
-  const options = {likeOperator: context.likeOperator, models: context.models}
+  const viewer = (context.user as {id?: unknown} | null | undefined)?.id
+  const computedSql = model.computed.size > 0 ? (name: string) => computedSql_(db(), model, model.computed.get(name)!, viewer) : undefined
+  const options = {likeOperator: context.likeOperator, models: context.models, computedSql}
+  // Answers carry the computed fields a `fields` selection keeps (all of them without one), one query per field.
+  const finish = async <T extends Row | Row[]>(answer: T, fields?: string[]): Promise<T> => {
+    if (model.computed.size > 0) await fillComputed(db(), model, Array.isArray(answer) ? answer : [answer], viewer, fields)
+    return answer
+  }
+  const stored = (fields?: string[]) => fields?.filter((name) => !model.computed.has(name))
   switch (action) {
     case 'list': {
       const query = parseListQuery(context.query, model, false, options)
-      if (context.fast?.supports(model) && Object.keys(query.where).length === 0 && !query.fields && query.populate.length === 0) {
+      if (context.fast?.supports(model) && model.computed.size === 0 && Object.keys(query.where).length === 0 && !query.fields && query.populate.length === 0) {
         const {rows, total} = context.fast.list(model, {limit: query.limit, offset: query.offset, orderBy: query.orderBy, count: query.count})
         return {data: rows, meta: pageMeta(query, total)}
       }
@@ -85,16 +101,16 @@ export async function runCrud(action: CrudAction, model: EntityModel, context: C
         limit: query.limit,
         offset: query.offset,
         orderBy: Object.keys(query.orderBy).length > 0 ? query.orderBy : {[model.primaryKey]: 'asc' as const},
-        fields: query.fields as never[] | undefined,
+        fields: stored(query.fields) as never[] | undefined,
         populate: query.populate as never[],
         strategy: 'select-in' as const
       }
       if (!query.count) {
         const rows = await db().find(model.name, query.where, findOptions)
-        return {data: rows.map((row) => present(model, row, query.fields, query.populate)), meta: pageMeta(query)}
+        return {data: await finish(rows.map((row) => present(model, row, query.fields, query.populate)), query.fields), meta: pageMeta(query)}
       }
       const [rows, total] = await db().findAndCount(model.name, query.where, findOptions)
-      return {data: rows.map((row) => present(model, row, query.fields, query.populate)), meta: pageMeta(query, total)}
+      return {data: await finish(rows.map((row) => present(model, row, query.fields, query.populate)), query.fields), meta: pageMeta(query, total)}
     }
     case 'count': {
       const query = parseListQuery(context.query, model, true, options)
@@ -102,14 +118,14 @@ export async function runCrud(action: CrudAction, model: EntityModel, context: C
     }
     case 'read': {
       const populate = context.query.populate === undefined && context.query.fields === undefined ? {populate: [] as string[], fields: undefined} : parseListQuery(pick(context.query, ['populate', 'fields']), model)
-      if (context.fast?.supports(model) && !populate.fields && populate.populate.length === 0) {
+      if (context.fast?.supports(model) && model.computed.size === 0 && !populate.fields && populate.populate.length === 0) {
         const row = context.fast.read(model, idOf(model, context))
         if (!row) throw notFound(`No ${model.name} \`${context.params.id}\``)
         return row
       }
       const entity = await findOne(model, context, populate.populate)
       context.entity = entity as Row
-      return present(model, entity, populate.fields, populate.populate)
+      return finish(present(model, entity, populate.fields, populate.populate), populate.fields)
     }
     case 'create': {
       const em = db()
@@ -119,7 +135,7 @@ export async function runCrud(action: CrudAction, model: EntityModel, context: C
       const id = (entity as Row)[model.primaryKey]
       context.status = 201
       context.headers = {location: `${context.path.replace(/\/+$/, '')}/${encodeURIComponent(String(id))}`}
-      return present(model, entity)
+      return finish(present(model, entity))
     }
     case 'update':
     case 'replace': {
@@ -129,7 +145,7 @@ export async function runCrud(action: CrudAction, model: EntityModel, context: C
       const data = action === 'replace' ? replacement(model, context.data) : context.data
       em.assign(entity, data)
       await em.flush()
-      return present(model, entity)
+      return finish(present(model, entity))
     }
     case 'delete': {
       const em = db()

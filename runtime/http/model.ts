@@ -28,6 +28,8 @@ export interface EntityModel {
   relations: Map<string, RelationDefinition>
   /** The relations a request body may set (see {@link relationWritable}). */
   writableRelations: Set<string>
+  /** Computed fields by name (`favoritesCount: count of favoritedBy`), see computed.ts. */
+  computed: Map<string, {name: string; kind: 'count' | 'viewerIn'; relation: string}>
   softDelete: boolean
 }
 
@@ -74,6 +76,9 @@ export function entityModel(definition: EntityDefinition): EntityModel {
     primaryKeyType: primaryField.type,
     fields,
     relations: new Map(Object.entries(definition.relations ?? {})),
+    computed: new Map(
+      Object.entries(definition.computed ?? {}).map(([name, spec]) => [name, 'count' in spec ? {name, kind: 'count' as const, relation: spec.count} : {name, kind: 'viewerIn' as const, relation: spec.viewerIn}])
+    ),
     writableRelations: new Set(Object.entries(definition.relations ?? {}).filter(([, relation]) => relationWritable(relation)).map(([name]) => name)),
     softDelete: definition.softDelete === true
   }

@@ -38,6 +38,8 @@ export interface QueryOptions {
   likeOperator?: '$like' | '$ilike'
   /** Every entity's model by name, to filter through relations (`filter[author.username]=ada`). */
   models?: ReadonlyMap<string, EntityModel>
+  /** The SQL of a computed field for `sort` and `filter` (a `raw()` key), when the model has any. */
+  computedSql?: (name: string) => unknown
 }
 
 /**
@@ -55,7 +57,7 @@ export function parseListQuery(query: Record<string, unknown>, model: EntityMode
     }
     return value === undefined ? undefined : String(value)
   }
-  const visible = (name: string) => model.fields.get(name)?.visible === true
+  const visible = (name: string) => model.fields.get(name)?.visible === true || model.computed.has(name)
   const filterable = (name: string) => visible(name) || ['many-to-one', 'one-to-one'].includes(model.relations.get(name)?.kind ?? '')
   const result: ListQuery = {page: 1, offset: 0, byOffset: false, limit: defaultLimit, orderBy: {}, where: {}, populate: [], count: true}
   const where: Record<string, Record<string, unknown> | unknown> = {}
@@ -79,6 +81,14 @@ export function parseListQuery(query: Record<string, unknown>, model: EntityMode
           inner[field] = op === 'null' ? condition : {...((inner[field] as object) ?? {}), ...(condition as object)}
         }
       }
+      continue
+    }
+    if (filter && model.computed.has(filter[1]) && options.computedSql) {
+      const [, field, op = 'eq'] = filter
+      const flag = model.computed.get(field)!.kind === 'viewerIn'
+      const condition = flag ? (text === 'true' && op === 'eq' ? {$gt: 0} : text === 'false' && op === 'eq' ? {$eq: 0} : undefined) : filterCondition('integer', op as Operator, text, '$like')
+      if (!(op in operators) || condition === undefined || op === 'like' || op === 'null') fail(key, `\`${text}\` with \`${op}\` does not fit the computed field \`${field}\` (${flag ? 'true or false' : 'a whole number'})`, 'invalid-value')
+      else where[options.computedSql(field) as string] = condition
       continue
     }
     if (filter) {
@@ -120,6 +130,7 @@ export function parseListQuery(query: Record<string, unknown>, model: EntityMode
         for (const part of text.split(',')) {
           const name = part.startsWith('-') ? part.slice(1) : part
           if (!visible(name)) fail(key, `Unknown field \`${name}\` in \`sort\`; sort on ${listOf(model)}`, 'unknown-field')
+          else if (model.computed.has(name) && options.computedSql) result.orderBy[options.computedSql(name) as string] = part.startsWith('-') ? 'desc' : 'asc'
           else result.orderBy[name] = part.startsWith('-') ? 'desc' : 'asc'
         }
         break
@@ -151,7 +162,7 @@ export function parseListQuery(query: Record<string, unknown>, model: EntityMode
 }
 
 function listOf(model: EntityModel): string {
-  return [...model.fields.values()].filter((field) => field.visible).map((field) => `\`${field.name}\``).join(', ')
+  return [...[...model.fields.values()].filter((field) => field.visible).map((field) => field.name), ...model.computed.keys()].map((name) => `\`${name}\``).join(', ')
 }
 
 /** The MikroORM condition of one filter; `undefined` when the value does not fit the field. */

@@ -37,6 +37,24 @@ export interface EntityDefinition {
    */
   indexes?: IndexDefinition[]
   /**
+   * Fields the server computes per answer in SQL, never stored: `{"favoritesCount": {"count": "favoritedBy"}}` counts a to-many relation; `{"favorited": {"viewerIn": "favoritedBy"}}` says whether the authenticated user is in it (false without one). Shown in answers and usable in `fields`, `sort` and `filter`, one query per answer (never one per row).
+   */
+  computed?: {
+    [k: string]:
+      | {
+          /**
+           * A one-to-many or many-to-many relation of this entity to count.
+           */
+          count: string
+        }
+      | {
+          /**
+           * A one-to-many or many-to-many relation (to the auth entity) in which to look for the authenticated user.
+           */
+          viewerIn: string
+        }
+  }
+  /**
    * Add `createdAt` and `updatedAt`, set by the server (default: false).
    */
   timestamps?: boolean
