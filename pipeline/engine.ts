@@ -9,6 +9,7 @@ import {unified, type PluggableList, type Preset, type Processor, type Settings}
 import {PassThrough} from 'node:stream'
 import {VFile} from 'vfile'
 import {withRelated} from './data.js'
+import {tameCrashes} from './crash.js'
 import {writeOutputs} from './outputs.js'
 
 /** Options of {@link runEngine}. */
@@ -63,7 +64,11 @@ export function runEngine(options: EngineOptions): Promise<{code: number; files:
         quiet: options.quiet ?? false,
         silent: options.silent ?? false,
         // Files that plugins read for an input (`file.data.related`) are reported right after it.
-        reporter: options.reporter ?? ((files: VFile[], reporterOptions: Parameters<typeof vfileReporter>[1]) => vfileReporter(withRelated(files), reporterOptions)),
+        reporter: (files: VFile[], reporterOptions: Parameters<typeof vfileReporter>[1]) => {
+          // A plugin that throws is a `crash` finding with its message, never a stack trace.
+          tameCrashes(files)
+          return options.reporter ? (options.reporter as (files: VFile[], options: unknown) => string)(files, reporterOptions) : vfileReporter(withRelated(files), reporterOptions)
+        },
         out: false,
         streamError: options.streamError ?? process.stderr,
         streamOut: options.streamOut ?? process.stdout

@@ -11,13 +11,10 @@ import {docsUrl, source} from './rule.js'
 import {hasErrors, withRelated} from './data.js'
 import path from 'node:path'
 import {findConfig} from './config-probe.js'
+import {crashReason} from './crash.js'
 
-/** What a crash finding says: the error's message, else its name or text, never an empty reason. */
-export function crashReason(error: unknown): string {
-  if (error instanceof Error) return error.message.trim() || error.name || 'Error'
-  const text = String(error).trim()
-  return text === '' ? 'unknown error' : text
-}
+export {crashReason} from './crash.js'
+
 
 /** A frozen processor for `preset`, with extra `settings` merged over the preset's. */
 export function createProcessor(preset: Preset, settings: Settings = {}): Processor<Node, Node, Node> {

@@ -146,7 +146,7 @@ test('pipe run reports with vfile-reporter and loads a user plugin with --use', 
 test('pipe run reads plugins and rule severities from .piperc.json', async () => {
   const result = await runPipe(['run', '--preset', 'validate', '.'], {cwd: fixture('cli', 'piperc')})
   assert.is(result.code, 1)
-  assert.match(result.stderr, /7:5 error Endpoint `health` has no `auth`, expected a scheme or `none` require-auth apipe/)
+  assert.match(result.stderr, /7:5 error Endpoint `health` has no `auth`, expected a scheme or `none` +require-auth +apipe/)
 })
 
 test('pipe run --frail fails on warnings', async () => {
