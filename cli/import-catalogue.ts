@@ -8,10 +8,11 @@ import {pageOff} from '../presets/page-off.js'
 import {produce} from './produce.js'
 
 /** Import `input` with `preset` (plus `extra` plugins, e.g. options) and write the catalogue to `output`; resolves to the exit code. */
-export async function importCatalogue(context: BaseContext, preset: Preset, extra: PluggableList, input: string, output: string): Promise<number> {
+export async function importCatalogue(context: BaseContext, preset: Preset, extra: PluggableList, input: string, output: string, quiet = false): Promise<number> {
   const plugins = [...(preset.plugins ?? []), ...extra, ...(pageOff.plugins ?? [])]
-  const {code, outputs} = await produce(context, {plugins}, input, [{extension: '.json', path: output}])
+  const {code, outputs} = await produce(context, {plugins}, input, [{extension: '.json', path: output}], {quiet})
   if (code !== 0) return code
+  if (quiet) return 0
   const spec = JSON.parse(String(outputs[0])) as {endpoints: unknown[]; types?: unknown[]}
   context.stdout.write(`Wrote ${output} (${spec.endpoints.length} endpoints, ${spec.types?.length ?? 0} types)\n`)
   return 0

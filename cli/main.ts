@@ -1,11 +1,13 @@
 /** The `pipe` command line: registers the commands; each command loads what it needs only when it runs. */
 import {readFileSync} from 'node:fs'
 import path from 'node:path'
-import {Builtins, Cli} from 'clipanion'
+import {Builtins, Cli, Command, type BaseContext, type CommandClass} from 'clipanion'
+import leven from 'leven'
 import {packageRoot} from '../pipeline/schemas.js'
 import {useColor} from './options.js'
 import {DevCommand, InitCommand, OpenapiCommand, StartCommand, TestCommand} from './commands/framework.js'
 import {GenerateControllerCommand, GenerateEntityCommand, GenerateTestCommand} from './commands/generate.js'
+import {DiffCommand} from './commands/diff.js'
 import {ImportAsyncapiCommand} from './commands/import-asyncapi.js'
 import {ImportGraphqlCommand} from './commands/import-graphql.js'
 import {ImportOpenapiCommand} from './commands/import-openapi.js'
@@ -19,8 +21,30 @@ import {ValidateCommand} from './commands/validate.js'
 
 const {version} = JSON.parse(readFileSync(path.join(packageRoot, 'package.json'), 'utf8')) as {version: string}
 
-/** Every command, in the order `pipe --help` lists them. */
-export const commands = [ValidateCommand, ImportOpenapiCommand, ImportGraphqlCommand, ImportAsyncapiCommand, MergeCommand, RenderCommand, MapCommand, SentencesCommand, RunCommand, InitCommand, DevCommand, StartCommand, TestCommand, OpenapiCommand, MigrateCreateCommand, MigrateCommand, MigrateDownCommand, MigrateStatusCommand, GenerateEntityCommand, GenerateControllerCommand, GenerateTestCommand]
+/** The catalogue commands (job A), in the order `pipe --help` lists them. */
+export const catalogueCommands: CommandClass[] = [ValidateCommand, DiffCommand, ImportOpenapiCommand, ImportGraphqlCommand, ImportAsyncapiCommand, MergeCommand, RenderCommand, MapCommand, SentencesCommand, RunCommand]
+
+/** The framework commands (job B). */
+export const frameworkCommands: CommandClass[] = [InitCommand, DevCommand, StartCommand, TestCommand, OpenapiCommand, MigrateCreateCommand, MigrateCommand, MigrateDownCommand, MigrateStatusCommand, GenerateEntityCommand, GenerateControllerCommand, GenerateTestCommand]
+
+// `pipe --help` lists the two jobs apart; the category is set here so that the framework's command files stay its own.
+for (const command of catalogueCommands) command.usage = {...command.usage, category: 'Catalogue'}
+for (const command of frameworkCommands) command.usage = {...command.usage, category: 'Framework'}
+
+/** Every command. */
+export const commands = [...catalogueCommands, ...frameworkCommands]
+
+/** Usage text with option values named after their option (`--format <format>`) instead of clipanion's `#0`. */
+export function nameValues(text: string): string {
+  return text.replace(/(--([a-z][\w-]*)(?:,-\w)?)((?: #\d)+)/g, (_all, flag: string, name: string, values: string) => `${flag}${values.replace(/ #\d/g, ` <${name}>`)}`)
+}
+
+/** clipanion's CLI with named option values in every usage text it prints. */
+class PipeCli extends Cli {
+  override usage(...args: Parameters<Cli['usage']>): string {
+    return nameValues(super.usage(...args))
+  }
+}
 
 /**
  * Build the CLI: with `args`, only the commands named by their first word when there are any (clipanion builds its
@@ -28,7 +52,7 @@ export const commands = [ValidateCommand, ImportOpenapiCommand, ImportGraphqlCom
  * them, so that help and suggestions list everything.
  */
 export function createCli(args: string[] = []): Cli {
-  const cli = new Cli({binaryLabel: 'apipe', binaryName: 'pipe', binaryVersion: version, enableCapture: false, enableColors: useColor(undefined, process.stdout)})
+  const cli = new PipeCli({binaryLabel: 'apipe', binaryName: 'pipe', binaryVersion: version, enableCapture: false, enableColors: useColor(undefined, process.stdout)})
   cli.register(Builtins.HelpCommand)
   cli.register(Builtins.VersionCommand)
   const named = commands.filter((command) => command.paths?.some((path) => path[0] === args[0]))
@@ -36,13 +60,63 @@ export function createCli(args: string[] = []): Cli {
   return cli
 }
 
-/** Run `pipe` with `args`; resolves to the exit code. */
-export async function main(args: string[]): Promise<number> {
+/**
+ * Run `pipe` with `args`; resolves to the exit code: 0 clean, 1 findings or a failed action, 2 a usage error (unknown
+ * command or flag, missing or extra argument), which is printed on stderr with the closest commands or the usage.
+ */
+export async function main(args: string[], context: BaseContext = Cli.defaultContext): Promise<number> {
   const cli = createCli(args)
+  let command: Command<BaseContext>
   try {
-    return await cli.run(args.length === 0 ? ['--help'] : args, Cli.defaultContext)
+    command = cli.process(args.length === 0 ? ['--help'] : args, context)
   } catch (error) {
-    process.stderr.write(`pipe: ${(error as Error).message}\n`)
+    context.stderr.write(usageError(error, args))
     return 2
   }
+  // What a command throws is a bug or a broken plugin, not a usage error: one line on stderr, no stack trace.
+  const execute = command.execute.bind(command)
+  command.execute = async () => {
+    try {
+      return await execute()
+    } catch (error) {
+      const {crashReason} = await import('../pipeline/process.js')
+      context.stderr.write(`pipe: ${crashReason(error)}\n`)
+      return 1
+    }
+  }
+  return cli.run(command, context)
+}
+
+interface Candidate {
+  usage: string
+  reason: string | null
+}
+
+/** The text of a usage error: the reason and usage of the command the words named, or the closest commands. */
+function usageError(error: unknown, args: string[]): string {
+  const candidates = (error as {candidates?: Candidate[]}).candidates
+  const reason = candidates?.[0]?.reason
+  if (candidates && reason && candidates.every((candidate) => candidate.reason === reason)) {
+    return nameValues(`${reason.replace(/\("(.*?)"\)/g, '`$1`')}\n\n${candidates.map(({usage}) => `$ ${usage}`).join('\n')}\n`)
+  }
+  if (!candidates) return `pipe: ${(error as Error).message}\n`
+  const closest = closestCommands(args)
+  const words = args.filter((arg) => !arg.startsWith('-'))
+  const typed = words.slice(0, commands.some((command) => command.paths?.some((path) => path[0] === words[0] && path.length > 1)) ? 2 : 1).join(' ')
+  const list = closest.map((command) => `  pipe ${command.join(' ')}`).join('\n')
+  return closest.length > 0 ? `Unknown command \`pipe ${typed}\`; did you mean:\n\n${list}\n\nRun \`pipe --help\` for every command.\n` : `Unknown command \`pipe ${typed}\`; run \`pipe --help\` for every command.\n`
+}
+
+/** The commands whose words are closest to what was typed (edit distance, at most a third of the word, at least 2). */
+function closestCommands(args: string[]): string[][] {
+  const paths = commands.flatMap((command) => command.paths ?? [])
+  const [first = '', second = ''] = args.filter((arg) => !arg.startsWith('-'))
+  const near = (typed: string, word: string) => leven(typed, word) <= Math.max(2, Math.floor(word.length / 3))
+  // A known first word with a mistyped second (`import opnapi`): the closest second words of that first word.
+  const known = paths.filter((path) => path[0] === first && path.length > 1)
+  const pool = known.length > 0 ? known.map((path) => ({path, word: path[1], typed: second})) : paths.map((path) => ({path, word: path[0], typed: first}))
+  const scored = pool.filter(({word, typed}) => near(typed, word)).map((entry) => ({...entry, distance: leven(entry.typed, entry.word)}))
+  if (scored.length === 0) return known.length > 0 ? known : []
+  const best = Math.min(...scored.map((entry) => entry.distance))
+  return scored.filter((entry) => entry.distance === best).map((entry) => entry.path)
 }

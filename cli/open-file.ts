@@ -18,12 +18,22 @@ export function findOpener(env: NodeJS.ProcessEnv = process.env): string | undef
   return undefined
 }
 
-/** Open `file`; resolves to the opener used, or undefined when there is none. */
-export function openFile(file: string): string | undefined {
+/** What opening did: the opener used (undefined when there is none) and, when it failed, why. */
+export interface Opened {
+  opener: string | undefined
+  failure?: string
+}
+
+/**
+ * Open `file`; resolves once the opener has exited (xdg-open, open and start hand the file to the browser and exit),
+ * with the reason when it could not be started or exited with a failure code.
+ */
+export function openFile(file: string): Promise<Opened> {
   const opener = findOpener()
-  if (!opener) return undefined
+  if (!opener) return Promise.resolve({opener})
   const child = opener === 'start' ? spawn('cmd', ['/c', 'start', '', file], {detached: true, stdio: 'ignore'}) : spawn(opener, [file], {detached: true, stdio: 'ignore'})
-  child.on('error', () => {})
-  child.unref()
-  return opener
+  return new Promise((resolve) => {
+    child.on('error', (error) => resolve({opener, failure: error.message}))
+    child.on('exit', (code, signal) => resolve(code === 0 ? {opener} : {opener, failure: signal ? `stopped by ${signal}` : `exited with code ${code}`}))
+  })
 }

@@ -33,3 +33,10 @@ export const projectOption = () => Option.String('--project,-p', '.', {descripti
 /** `--color` / `--no-color`. */
 export const colorOption = () =>
   Option.Boolean('--color', {description: 'Colour the report (default: when writing to a terminal and NO_COLOR is unset); `--no-color` turns it off, e.g. `pipe run --no-color specs/`'})
+
+/** `--frail` of the catalogue commands. */
+export const frailOption = () => Option.Boolean('--frail', false, {description: 'Exit 1 on warnings too, e.g. `--frail`'})
+
+/** `--quiet` of the catalogue commands. */
+export const quietOption = () =>
+  Option.Boolean('--quiet,-q', false, {description: 'Print only what fails the run (errors, and warnings with `--frail`), and no `Wrote …` lines, e.g. `-q`'})

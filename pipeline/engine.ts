@@ -6,8 +6,10 @@
 import {engine, type Options as UnifiedEngineOptions} from 'unified-engine'
 import {reporter as vfileReporter} from 'vfile-reporter'
 import {unified, type PluggableList, type Preset, type Processor, type Settings} from 'unified'
-import type {VFile} from 'vfile'
+import {PassThrough} from 'node:stream'
+import {VFile} from 'vfile'
 import {withRelated} from './data.js'
+import {tameCrashes} from './crash.js'
 import {writeOutputs} from './outputs.js'
 
 /** Options of {@link runEngine}. */
@@ -62,7 +64,11 @@ export function runEngine(options: EngineOptions): Promise<{code: number; files:
         quiet: options.quiet ?? false,
         silent: options.silent ?? false,
         // Files that plugins read for an input (`file.data.related`) are reported right after it.
-        reporter: options.reporter ?? ((files: VFile[], reporterOptions: Parameters<typeof vfileReporter>[1]) => vfileReporter(withRelated(files), reporterOptions)),
+        reporter: (files: VFile[], reporterOptions: Parameters<typeof vfileReporter>[1]) => {
+          // A plugin that throws is a `crash` finding with its message, never a stack trace.
+          tameCrashes(files)
+          return options.reporter ? (options.reporter as (files: VFile[], options: unknown) => string)(files, reporterOptions) : vfileReporter(withRelated(files), reporterOptions)
+        },
         out: false,
         streamError: options.streamError ?? process.stderr,
         streamOut: options.streamOut ?? process.stdout
@@ -72,6 +78,45 @@ export function runEngine(options: EngineOptions): Promise<{code: number; files:
         const files = withRelated((context?.files ?? []) as VFile[])
         const failed = files.some((file) => file.messages.some((message) => message.fatal === true || (options.frail && message.fatal === false)))
         resolve({code: failed ? 1 : (code ?? 0), files})
+      }
+    )
+  })
+}
+
+/**
+ * The processor unified-engine would use for the file at `filePath`: `preset`'s plugins, then those of the nearest
+ * `.piperc*` (or `pipe` field), with the configuration's settings merged over `settings`. Single-file commands use it
+ * so that one configuration holds for every command; unified-engine's own loader finds and merges it.
+ */
+export function configuredProcessor(preset: Preset, filePath: string, settings: Settings = {}, cwd = process.cwd()): Promise<Processor> {
+  let captured: Processor | undefined
+  function capture(this: Processor) {
+    captured = this
+  }
+  return new Promise((resolve, reject) => {
+    engine(
+      {
+        processor: unified(),
+        // An empty value: the engine configures the processor for this path and reads nothing.
+        files: [new VFile({path: filePath, value: '', cwd})],
+        cwd,
+        rcName: '.piperc',
+        packageField: 'pipe',
+        pluginPrefix: 'pipe',
+        detectConfig: true,
+        detectIgnore: false,
+        plugins: [...(preset.plugins ?? []), [capture]] as PluggableList,
+        settings: {...preset.settings, ...settings},
+        out: false,
+        silent: true,
+        reporter: () => '',
+        streamError: new PassThrough(),
+        streamOut: new PassThrough()
+      },
+      (error) => {
+        if (error) return reject(error)
+        if (!captured) return reject(new Error(`No processor was configured for \`${filePath}\``))
+        resolve(captured)
       }
     )
   })

@@ -19,11 +19,14 @@ export interface WriteOptions {
 /** Write the outputs of `files`; resolves to the paths written. */
 export async function writeOutputs(files: VFile[], options: WriteOptions = {}): Promise<string[]> {
   const written: string[] = []
+  // Into a folder, outputs keep their inputs' folders below the inputs' common folder (as tsc's outDir does), so
+  // that `a/openapi.json` and `b/openapi.json` never write over each other.
+  const base = options.outputDir ? commonFolder(files.filter((file) => file.path && (file.data.outputs?.length ?? 0) > 0).map((file) => path.resolve(file.cwd, file.dirname ?? '.'))) : undefined
   for (const file of files) {
     if (hasErrors(file)) continue
     for (const output of file.data.outputs ?? []) {
       const target = options.outputDir
-        ? path.resolve(output.cwd, options.outputDir, output.basename ?? 'output')
+        ? path.resolve(output.cwd, options.outputDir, base ? path.relative(base, path.resolve(output.cwd, output.dirname ?? '.')) : '', output.basename ?? 'output')
         : path.resolve(output.cwd, output.path)
       try {
         await mkdir(path.dirname(target), {recursive: true})
@@ -124,6 +127,15 @@ function* jsonPieces(value: unknown): Generator<string> {
     yield '\n  ]'
   }
   yield '\n}'
+}
+
+/** The deepest folder holding every one of `folders` (absolute), or undefined for none. */
+function commonFolder(folders: string[]): string | undefined {
+  if (folders.length === 0) return undefined
+  return folders.reduce((common, folder) => {
+    while (common !== path.dirname(common) && path.relative(common, folder).startsWith('..')) common = path.dirname(common)
+    return common
+  })
 }
 
 /** `target` relative to `cwd` when it is inside it, else absolute. */

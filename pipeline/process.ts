@@ -9,6 +9,12 @@ import {VFileMessage} from 'vfile-message'
 import {readInput, type Input} from './read.js'
 import {docsUrl, source} from './rule.js'
 import {hasErrors, withRelated} from './data.js'
+import path from 'node:path'
+import {findConfig} from './config-probe.js'
+import {crashReason} from './crash.js'
+
+export {crashReason} from './crash.js'
+
 
 /** A frozen processor for `preset`, with extra `settings` merged over the preset's. */
 export function createProcessor(preset: Preset, settings: Settings = {}): Processor<Node, Node, Node> {
@@ -30,19 +36,31 @@ export async function transformFile(processor: Processor<Node, Node, Node>, file
   try {
     return await processor.run(processor.parse(file), file)
   } catch (error) {
-    if (error instanceof VFileMessage && file.messages.includes(error)) {
-      error.fatal = true
-    } else {
-      const message = file.message(`Cannot process file: ${(error as Error)?.message ?? String(error)}`, {
-        cause: error as Error,
-        ruleId: 'crash',
-        source
-      })
-      message.fatal = true
-      message.url = `${docsUrl}#crash`
-    }
+    crashed(file, error)
     return undefined
   }
+}
+
+/** Transform an already parsed `tree` of `file`; resolves to the new tree, or undefined when the file failed. */
+export async function transformTree(processor: Processor<Node, Node, Node>, tree: Node, file: VFile): Promise<Node | undefined> {
+  if (hasErrors(file)) return undefined
+  try {
+    return await processor.run(tree, file)
+  } catch (error) {
+    crashed(file, error)
+    return undefined
+  }
+}
+
+/** What a stage threw becomes a fatal finding: its own message when it is one, else a `crash` finding. */
+function crashed(file: VFile, error: unknown): void {
+  if (error instanceof VFileMessage && file.messages.includes(error)) {
+    error.fatal = true
+    return
+  }
+  const message = file.message(`Cannot process file: ${crashReason(error)}`, {cause: error as Error, ruleId: 'crash', source})
+  message.fatal = true
+  message.url = `${docsUrl}#crash`
 }
 
 /** Options of {@link runPreset}. */
@@ -51,13 +69,41 @@ export interface RunOptions {
   settings?: Settings
   /** Directory relative paths are read from (default: `process.cwd()`). */
   cwd?: string
+  /**
+   * Apply the nearest `.piperc*` (or `pipe` field of package.json) to each input, as `pipe run` does (default: false;
+   * the CLI's commands set it). unified-engine, which finds and loads it, is imported only when one exists.
+   */
+  config?: boolean
+  /** Called after each input with the number done, e.g. for progress on a terminal. */
+  onFile?: (done: number) => void
+}
+
+/**
+ * A processor for `preset` with `settings`, plus, with `config`, the configuration nearest to `filePath` (a file's
+ * folder, or `cwd` for stdin). Configured processors are cached per configuration file.
+ */
+export async function processorFor(preset: Preset, filePath: string | undefined, options: RunOptions & {cache?: Map<string, Promise<Processor>>} = {}): Promise<Processor<Node, Node, Node>> {
+  const cwd = options.cwd ?? process.cwd()
+  const configFile = options.config ? await findConfig(filePath ? path.dirname(path.resolve(cwd, filePath)) : cwd) : undefined
+  if (!configFile) return createProcessor(preset, options.settings)
+  const cache = options.cache ?? new Map()
+  let processor = cache.get(configFile)
+  if (!processor) {
+    const {configuredProcessor} = await import('./engine.js')
+    processor = configuredProcessor(preset, filePath ?? path.join(cwd, 'stdin'), options.settings, cwd)
+    cache.set(configFile, processor)
+  }
+  return (await processor) as unknown as Processor<Node, Node, Node>
 }
 
 /** Run a preset over files or in-memory values; resolves to the vfiles with their messages and `data.outputs`. */
 export async function runPreset(preset: Preset, inputs: Input[], options: RunOptions = {}): Promise<VFile[]> {
-  const processor = createProcessor(preset, options.settings)
   const files = await Promise.all(inputs.map((input) => readInput(input, options.cwd)))
-  for (const file of files) await processFile(processor, file)
+  const cache = new Map<string, Promise<Processor>>()
+  for (const [index, file] of files.entries()) {
+    await processFile(await processorFor(preset, file.path, {...options, cache}), file)
+    options.onFile?.(index + 1)
+  }
   // Files that plugins read for an input (and found problems in) are reported after it.
   return withRelated(files)
 }

@@ -1,17 +1,19 @@
 /**
- * Reporters for single-purpose commands (`pipe validate`): the contract's plain lines, JSON for scripts, and GitHub
- * Actions annotations for CI. `pipe run` uses vfile-reporter instead.
+ * Reporters for single-purpose commands (`pipe validate`, `pipe run --format`): the contract's plain lines, JSON for
+ * scripts, GitHub Actions annotations and SARIF 2.1.0 for CI. `pipe run` uses vfile-reporter by default.
  */
+import {readFileSync} from 'node:fs'
 import path from 'node:path'
+import {packageRoot} from './schemas.js'
 import type {VFile} from 'vfile'
 import type {VFileMessage} from 'vfile-message'
 import {statistics} from 'vfile-statistics'
 
 /** An output format of {@link formatFindings}. */
-export type Format = 'text' | 'json' | 'github'
+export type Format = 'text' | 'json' | 'github' | 'sarif'
 
 /** The formats, for flag validation and help. */
-export const formats: readonly Format[] = ['text', 'json', 'github']
+export const formats: readonly Format[] = ['text', 'json', 'github', 'sarif']
 
 /** A finding as plain data (the JSON format). */
 export interface FindingData {
@@ -35,16 +37,31 @@ export function totalLine(files: VFile[]): string {
   return `${fatal} error(s), ${warn} warning(s)`
 }
 
-/** Format the findings of `files`, ending with the total line (text and github) or as one JSON document. */
-export function formatFindings(files: VFile[], format: Format): string {
+/** Options of {@link formatFindings}. */
+export interface ReportOptions {
+  /** Print only the findings that fail the run: errors, and warnings with `frail` (the total line still counts all). */
+  quiet?: boolean
+  frail?: boolean
+}
+
+/**
+ * Format the findings of `files`, ending with the total line (text and github) or as one JSON document (json, sarif).
+ * With more than one file, each text line starts with its file (`specs/a.json: error …`).
+ */
+export function formatFindings(files: VFile[], format: Format, options: ReportOptions = {}): string {
+  const shown = (file: VFile) => (options.quiet ? file.messages.filter((message) => message.fatal === true || (options.frail && message.fatal === false)) : file.messages)
   if (format === 'json') {
     const {fatal: errors, warn: warnings} = statistics(files)
-    return JSON.stringify({findings: files.flatMap(toData), errors, warnings}, null, 2) + '\n'
+    return JSON.stringify({findings: files.flatMap((file) => toData(file, shown(file))), errors, warnings}, null, 2) + '\n'
   }
+  if (format === 'sarif') return JSON.stringify(toSarif(files, shown), null, 2) + '\n'
   const lines: string[] = []
+  const prefix = format === 'text' && files.length > 1
   for (const file of files) {
-    if (format === 'text' && files.length > 1 && file.messages.length > 0) lines.push(displayPath(file))
-    for (const message of file.messages) lines.push(format === 'github' ? githubLine(file, message) : textLine(file, message))
+    for (const message of shown(file)) {
+      const line = format === 'github' ? githubLine(file, message) : textLine(file, message)
+      lines.push(prefix ? `${displayPath(file)}: ${line}` : line)
+    }
   }
   lines.push(totalLine(files))
   return lines.join('\n') + '\n'
@@ -82,8 +99,8 @@ function escapeProperty(value: string): string {
   return escapeData(value).replace(/:/g, '%3A').replace(/,/g, '%2C')
 }
 
-function toData(file: VFile): FindingData[] {
-  return file.messages.map((message) => {
+function toData(file: VFile, messages: VFileMessage[]): FindingData[] {
+  return messages.map((message) => {
     const data: FindingData = {
       file: displayPath(file),
       severity: severityOf(message),
@@ -101,6 +118,51 @@ function toData(file: VFile): FindingData[] {
     }
     return data
   })
+}
+
+/**
+ * A SARIF 2.1.0 log (https://docs.oasis-open.org/sarif/sarif/v2.1.0/): one run of apipe, its rules (id and
+ * documentation URL), and one result per finding with its file, line and column, and the JSON path as a logical
+ * location. GitHub code scanning and other CI tools read it.
+ */
+export function toSarif(files: VFile[], shown: (file: VFile) => VFileMessage[] = (file) => file.messages): Record<string, unknown> {
+  const rules: Array<{id: string; helpUri?: string}> = []
+  const ruleIndex = new Map<string, number>()
+  const results = files.flatMap((file) =>
+    shown(file).map((message) => {
+      const ruleId = message.ruleId ?? 'unknown'
+      if (!ruleIndex.has(ruleId)) {
+        ruleIndex.set(ruleId, rules.length)
+        rules.push(message.url ? {id: ruleId, helpUri: message.url} : {id: ruleId})
+      }
+      const region = {startLine: message.line ?? 1, startColumn: message.column ?? 1}
+      const location: Record<string, unknown> = {physicalLocation: {artifactLocation: {uri: sarifUri(file)}, region}}
+      if (message.jsonPath) location.logicalLocations = [{fullyQualifiedName: message.jsonPath, kind: 'member'}]
+      return {
+        ruleId,
+        ruleIndex: ruleIndex.get(ruleId),
+        level: message.fatal === true ? 'error' : message.fatal === false ? 'warning' : 'note',
+        message: {text: message.reason},
+        locations: [location]
+      }
+    })
+  )
+  return {
+    $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
+    version: '2.1.0',
+    runs: [{tool: {driver: {name: 'apipe', version: packageVersion(), informationUri: 'https://github.com/apipe/apipe', rules}}, columnKind: 'utf16CodeUnits', results}]
+  }
+}
+
+function sarifUri(file: VFile): string {
+  if (!file.path) return 'stdin'
+  return displayPath(file).split(path.sep).map(encodeURIComponent).join('/')
+}
+
+let version: string | undefined
+function packageVersion(): string {
+  version ??= (JSON.parse(readFileSync(path.join(packageRoot, 'package.json'), 'utf8')) as {version: string}).version
+  return version
 }
 
 /** A file's path relative to the working directory (what GitHub annotations and readers expect). */

@@ -12,31 +12,43 @@ const expectedLines = (name: string) => readFileSync(fixture('validate-catalogue
 test('pipe --help lists every command with one line each', async () => {
   const {code, stdout} = await runPipe(['--help'])
   assert.is(code, 0)
-  assert.match(stdout, /pipe validate \[--format #0\] \[--frail\] <spec_file>\n\s+Check an endpoint catalogue against its contract\n/)
+  assert.match(stdout, /pipe validate \[--format <format>\] \[--frail\] \[--quiet,-q\] <files, folders, globs or -> \.\.\.\n\s+Check endpoint catalogues against their contract\n/)
   assert.match(stdout, /pipe run .*<files or globs> \.\.\.\n\s+Run a preset of plugins over files and globs\n/)
-  assert.match(stdout, /pipe render \[--output,-o #0\] \[--open\] <spec_file>\n\s+Write the self-contained HTML page of a catalogue\n/)
-  assert.match(stdout, /pipe sentences \[--section #0\] \[--format #0\] <spec_file>\n\s+Print the documentation sentences of a catalogue\n/)
+  assert.match(stdout, /pipe render \[--output,-o <output>\] \[--open\] \[--quiet,-q\] <spec_file>\n\s+Write the self-contained HTML page of a catalogue\n/)
+  assert.match(stdout, /pipe sentences \[--section <section>\] \[--format <format>\] \[--quiet,-q\] <spec_file>\n\s+Print the documentation sentences of a catalogue\n/)
   assert.not.match(stdout, /\u001b\[/, 'no colour when NO_COLOR is set')
+  assert.not.match(stdout, /#\d/, 'option values have names')
+  assert.ok(stdout.indexOf('\nCatalogue\n') < stdout.indexOf('pipe validate') && stdout.indexOf('pipe validate') < stdout.indexOf('\nFramework\n'), 'catalogue commands apart')
+  assert.ok(stdout.indexOf('\nFramework\n') < stdout.indexOf('pipe migrate status'), 'framework commands after')
 })
 
 test('pipe validate --help explains each flag with an example', async () => {
   const {code, stdout} = await runPipe(['validate', '--help'])
   assert.is(code, 0)
-  assert.match(stdout, /--format #0 +Output format: `text` \(default\), `json` or `github`, e.g. `--format json`/)
+  assert.match(stdout, /--format <format> +Output format: `text` \(default\), `json`, `github` or `sarif`, e.g. `--format json`/)
   assert.match(stdout, /--frail +Exit 1 on warnings too/)
   assert.match(stdout, /\$ pipe validate api.endpoints.json --format github/)
 })
 
-test('an unknown command suggests every command; a mistyped second word, the commands of the first', async () => {
-  const unknown = await runPipe(['importt', 'x'])
-  assert.is(unknown.code, 1)
-  assert.match(unknown.stdout, /Command not found; did you mean one of:/)
-  for (const command of ['validate', 'import openapi', 'render', 'map', 'init', 'migrate status', 'generate test']) {
-    assert.match(unknown.stdout, new RegExp(`\\d\\. pipe ${command} `), `suggests pipe ${command}`)
-  }
+test('a mistyped command suggests the closest commands only, on stderr, exit 2', async () => {
+  assert.equal(await runPipe(['validat', 'x.json']), {code: 2, stdout: '', stderr: 'Unknown command `pipe validat`; did you mean:\n\n  pipe validate\n\nRun `pipe --help` for every command.\n'})
   const mistyped = await runPipe(['import', 'opnapi', 'a', 'b'])
-  assert.is(mistyped.code, 1)
-  assert.equal([...mistyped.stdout.matchAll(/\d\. pipe (\w+ \w+)/g)].map((match) => match[1]), ['import openapi', 'import graphql', 'import asyncapi'])
+  assert.equal(mistyped, {code: 2, stdout: '', stderr: 'Unknown command `pipe import opnapi`; did you mean:\n\n  pipe import openapi\n\nRun `pipe --help` for every command.\n'})
+  assert.equal(await runPipe(['zzzq']), {code: 2, stdout: '', stderr: 'Unknown command `pipe zzzq`; run `pipe --help` for every command.\n'})
+})
+
+test('usage errors exit 2 with the reason and the usage on stderr', async () => {
+  const flag = await runPipe(['render', '--nope', 'a.json'])
+  assert.equal(flag, {code: 2, stdout: '', stderr: 'Unsupported option name `--nope`.\n\n$ pipe render [--output,-o <output>] [--open] [--quiet,-q] <spec_file>\n'})
+  const extra = await runPipe(['render', 'a.json', 'b.json'])
+  assert.equal(extra, {code: 2, stdout: '', stderr: 'Extraneous positional argument `b.json`.\n\n$ pipe render [--output,-o <output>] [--open] [--quiet,-q] <spec_file>\n'})
+  const missing = await runPipe(['diff', 'a.json'])
+  assert.is(missing.code, 2)
+  assert.is(missing.stdout, '')
+  assert.match(missing.stderr, /^Not enough positional arguments\.\n\n\$ pipe diff /)
+  const framework = await runPipe(['migrate', 'status', 'extra'])
+  assert.is(framework.code, 2)
+  assert.match(framework.stderr, /^Extraneous positional argument `extra`/)
 })
 
 test('pipe --version prints the package version', async () => {
@@ -102,12 +114,12 @@ test('pipe validate --format github prints annotations for the diff', async () =
 
 test('pipe validate rejects an unknown --format', async () => {
   const result = await runPipe(['validate', catalogueCase('clean'), '--format', 'xml'])
-  assert.equal(result, {code: 2, stdout: '', stderr: 'Unexpected value `xml` for `--format`, expected one of text, json, github\n'})
+  assert.equal(result, {code: 2, stdout: '', stderr: 'Unexpected value `xml` for `--format`, expected one of text, json, github, sarif\n'})
 })
 
 const unreadable: Array<[string, string[], string]> = [
   ['a missing file', ['validate', 'no/such.json'], 'error read no/such.json Cannot find file `no/such.json`\n1 error(s), 0 warning(s)\n'],
-  ['a folder', ['validate', 'fixtures'], 'error read fixtures Unexpected folder `fixtures`, expected a file\n1 error(s), 0 warning(s)\n'],
+  ['a folder without catalogues', ['validate', 'bin'], 'error read bin Unexpected folder `bin` without .json, .yaml or .yml files\n1 error(s), 0 warning(s)\n'],
   ['an empty file', ['validate', 'fixtures/validate-catalogue/parse-empty/input.json'], expectedLines('parse-empty')],
   ['broken JSON', ['validate', 'fixtures/validate-catalogue/parse-json/input.json'], expectedLines('parse-json')],
   ['broken YAML', ['validate', 'fixtures/validate-catalogue/parse-yaml/input.yaml'], expectedLines('parse-yaml')]
@@ -134,7 +146,7 @@ test('pipe run reports with vfile-reporter and loads a user plugin with --use', 
 test('pipe run reads plugins and rule severities from .piperc.json', async () => {
   const result = await runPipe(['run', '--preset', 'validate', '.'], {cwd: fixture('cli', 'piperc')})
   assert.is(result.code, 1)
-  assert.match(result.stderr, /7:5 error Endpoint `health` has no `auth`, expected a scheme or `none` require-auth apipe/)
+  assert.match(result.stderr, /7:5 error Endpoint `health` has no `auth`, expected a scheme or `none` +require-auth +apipe/)
 })
 
 test('pipe run --frail fails on warnings', async () => {

@@ -67,7 +67,7 @@ test('the backend preset warns when definitions changed since the newest migrati
   definition.fields.subtitle = {type: 'string'}
   writeFileSync(book, JSON.stringify(definition, null, 2))
   const files = await pipeline('backend', ['pipe.config.json'], {cwd: dir})
-  assert.is(formatFindings(files, 'text'), 'pipe.config.json\nwarning pending-migration 1:1 The definitions changed since the last migration (1 statement(s)); run `pipe migrate create`\n0 error(s), 1 warning(s)\n')
+  assert.is(formatFindings(files, 'text'), 'pipe.config.json: warning pending-migration 1:1 The definitions changed since the last migration (1 statement(s)); run `pipe migrate create`\n0 error(s), 1 warning(s)\n')
   const silenced = await pipeline('backend', ['pipe.config.json'], {cwd: dir, settings: {rules: {'pending-migration': 'off'}}})
   assert.is(formatFindings(silenced, 'text'), '0 error(s), 0 warning(s)\n', 'every finding is a rule that settings can turn off')
 })

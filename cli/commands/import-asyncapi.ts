@@ -1,4 +1,5 @@
 import {Command, Option} from 'clipanion'
+import {quietOption} from '../options.js'
 
 /** `pipe import asyncapi <input> <output>`: the events of an AsyncAPI document into a catalogue. */
 export class ImportAsyncapiCommand extends Command {
@@ -19,8 +20,10 @@ export class ImportAsyncapiCommand extends Command {
 
   output = Option.String({name: 'output_spec_file'})
 
+  quiet = quietOption()
+
   override async execute(): Promise<number> {
     const [{importCatalogue}, {presets}] = await Promise.all([import('../import-catalogue.js'), import('../../presets/asyncapi.js').then((module) => ({presets: {asyncapi: module.default}}))])
-    return importCatalogue(this.context, presets.asyncapi, [], this.input, this.output)
+    return importCatalogue(this.context, presets.asyncapi, [], this.input, this.output, this.quiet)
   }
 }

@@ -1,4 +1,5 @@
 import {Command, Option} from 'clipanion'
+import {quietOption} from '../options.js'
 
 /** `pipe import graphql <input> <output>`: a GraphQL schema into a catalogue. */
 export class ImportGraphqlCommand extends Command {
@@ -23,6 +24,8 @@ export class ImportGraphqlCommand extends Command {
 
   output = Option.String({name: 'output_spec_file'})
 
+  quiet = quietOption()
+
   allTypes = Option.Boolean('--all-types', false, {description: 'Keep every type of the schema, not only those the operations reach, e.g. `--all-types`'})
 
   title = Option.String('--title', {description: 'Catalogue title (default: the file name, or its folder for `schema.graphql`), e.g. `--title Billing`'})
@@ -33,6 +36,6 @@ export class ImportGraphqlCommand extends Command {
       import('../../presets/graphql.js').then((module) => ({presets: {graphql: module.default}})),
       import('../../plugins/import-graphql/index.js')
     ])
-    return importCatalogue(this.context, presets.graphql, [[importGraphql, {allTypes: this.allTypes, title: this.title}]], this.input, this.output)
+    return importCatalogue(this.context, presets.graphql, [[importGraphql, {allTypes: this.allTypes, title: this.title}]], this.input, this.output, this.quiet)
   }
 }

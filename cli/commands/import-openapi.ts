@@ -1,4 +1,5 @@
 import {Command, Option} from 'clipanion'
+import {quietOption} from '../options.js'
 
 /** `pipe import openapi <input> <output>`: an OpenAPI or Swagger document into a catalogue. */
 export class ImportOpenapiCommand extends Command {
@@ -23,6 +24,8 @@ export class ImportOpenapiCommand extends Command {
 
   output = Option.String({name: 'output_spec_file'})
 
+  quiet = quietOption()
+
   allTypes = Option.Boolean('--all-types', false, {description: 'Keep every schema of the document as a type, not only those operations reach, e.g. `--all-types`'})
 
   override async execute(): Promise<number> {
@@ -31,6 +34,6 @@ export class ImportOpenapiCommand extends Command {
       import('../../presets/openapi.js').then((module) => ({presets: {openapi: module.default}})),
       import('../../plugins/import-openapi/index.js')
     ])
-    return importCatalogue(this.context, presets.openapi, [[importOpenapi, {allTypes: this.allTypes}]], this.input, this.output)
+    return importCatalogue(this.context, presets.openapi, [[importOpenapi, {allTypes: this.allTypes}]], this.input, this.output, this.quiet)
   }
 }

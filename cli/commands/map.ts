@@ -1,4 +1,5 @@
 import {Command, Option} from 'clipanion'
+import {quietOption} from '../options.js'
 
 /** `pipe map <project dir | openapi file> [--output <dir>]`: api.endpoints.json and api.endpoints.html. */
 export class MapCommand extends Command {
@@ -25,6 +26,8 @@ export class MapCommand extends Command {
 
   output = Option.String('--output,-o', '.', {description: 'Folder to write api.endpoints.json and api.endpoints.html into (default: `.`), e.g. `--output docs/`'})
 
+  quiet = quietOption()
+
   override async execute(): Promise<number> {
     const [{stat}, path, {produce}] = await Promise.all([import('node:fs/promises'), import('node:path'), import('../produce.js')])
     const info = await stat(this.input).catch(() => undefined)
@@ -34,8 +37,8 @@ export class MapCommand extends Command {
     const {code, outputs} = await produce(this.context, preset, input, [
       {extension: '.json', path: path.join(this.output, 'api.endpoints.json')},
       {extension: '.html', path: path.join(this.output, 'api.endpoints.html')}
-    ])
-    for (const output of outputs) this.context.stdout.write(`Wrote ${output.path}\n`)
+    ], {quiet: this.quiet})
+    if (!this.quiet) for (const output of outputs) this.context.stdout.write(`Wrote ${output.path}\n`)
     return code
   }
 }

@@ -1,4 +1,5 @@
 import {Command, Option} from 'clipanion'
+import {quietOption} from '../options.js'
 
 /** `pipe merge <catalogue…> <output>`: one catalogue from several of one bounded context. */
 export class MergeCommand extends Command {
@@ -17,8 +18,10 @@ export class MergeCommand extends Command {
 
   files = Option.Rest({required: 2, name: 'catalogue… output_spec_file'})
 
+  quiet = quietOption()
+
   override async execute(): Promise<number> {
-    const [{createProcessor, runPreset, transformFile}, {readInput}, {presets}, {formatFindings}, {statistics}, {mergeCatalogues}, {writeFile}] = await Promise.all([
+    const [{processorFor, runPreset, transformFile}, {readInput}, {presets}, {formatFindings}, {statistics}, {mergeCatalogues}, {writeFile}] = await Promise.all([
       import('../../pipeline/process.js'),
       import('../../pipeline/read.js'),
       import('../../presets/validate.js').then((module) => ({presets: {validate: module.default}})),
@@ -29,22 +32,22 @@ export class MergeCommand extends Command {
     ])
     const inputs = this.files.slice(0, -1)
     const output = this.files[this.files.length - 1]
-    const processor = createProcessor(presets.validate)
     const checked = await Promise.all(inputs.map((input) => readInput(input)))
     const trees = []
-    for (const file of checked) trees.push((await transformFile(processor, file)) as {type: string; spec: import('../../schemas/types/endpoints.js').Catalogue} | undefined)
+    // Each input with its nearest `.piperc*`, as every command reads it.
+    for (const file of checked) trees.push((await transformFile(await processorFor(presets.validate, file.path, {config: true}), file)) as {type: string; spec: import('../../schemas/types/endpoints.js').Catalogue} | undefined)
     if (statistics(checked).fatal > 0) {
       this.context.stderr.write(formatFindings(checked.filter((file) => file.messages.some((message) => message.fatal)), 'text'))
       return 1
     }
     const specs = trees.map((tree) => tree!.spec)
     const value = JSON.stringify(mergeCatalogues(specs), null, 2) + '\n'
-    const [merged] = await runPreset(presets.validate, [{path: output, value}])
+    const [merged] = await runPreset(presets.validate, [{path: output, value}], {config: true})
     const {fatal: errors, warn: warnings} = statistics([merged])
-    if (errors + warnings > 0) this.context.stderr.write(formatFindings([merged], 'text'))
+    if (errors + (this.quiet ? 0 : warnings) > 0) this.context.stderr.write(formatFindings([merged], 'text', {quiet: this.quiet}))
     if (errors > 0) return 1
     await writeFile(output, value)
-    this.context.stdout.write(`Wrote ${output} (${specs.reduce((sum, spec) => sum + spec.endpoints.length, 0)} endpoints from ${specs.length} catalogues)\n`)
+    if (!this.quiet) this.context.stdout.write(`Wrote ${output} (${specs.reduce((sum, spec) => sum + spec.endpoints.length, 0)} endpoints from ${specs.length} catalogues)\n`)
     return 0
   }
 }

@@ -1,4 +1,5 @@
 import {Command, Option} from 'clipanion'
+import {quietOption} from '../options.js'
 
 /** `pipe render <spec_file>`: the catalogue's self-contained HTML page. */
 export class RenderCommand extends Command {
@@ -24,16 +25,22 @@ export class RenderCommand extends Command {
 
   open = Option.Boolean('--open', false, {description: 'Open the page with the system opener afterwards, e.g. `pipe render api.json --open`'})
 
+  quiet = quietOption()
+
   override async execute(): Promise<number> {
     const [{produce}, {default: catalogue}, path] = await Promise.all([import('../produce.js'), import('../../presets/catalogue.js'), import('node:path')])
-    const {code, outputs} = await produce(this.context, catalogue, this.specFile, [{extension: '.html', path: this.output}])
+    const {code, outputs} = await produce(this.context, catalogue, this.specFile, [{extension: '.html', path: this.output}], {quiet: this.quiet})
     if (code !== 0) return code
     const [page] = outputs
-    this.context.stdout.write(`Wrote ${page.path}\n`)
+    if (!this.quiet) this.context.stdout.write(`Wrote ${page.path}\n`)
     if (this.open) {
       const {openFile} = await import('../open-file.js')
       const written = path.resolve(page.cwd, page.path)
-      const opener = openFile(written)
+      const {opener, failure} = await openFile(written)
+      if (failure) {
+        this.context.stderr.write(`Cannot open ${written} with ${opener}: ${failure}; open it in a browser\n`)
+        return 1
+      }
       this.context.stdout.write(opener ? `Opened it with ${opener}\n` : `No opener found (xdg-open, open or start); open ${written} in a browser\n`)
     }
     return 0

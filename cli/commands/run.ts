@@ -10,7 +10,7 @@ export class RunCommand extends Command {
     details: `
       Runs the pipeline engine (unified-engine): reads the files, finds \`.piperc*\` config and \`.pipeignore\`,
       runs the preset's plugins and any \`--use\` plugins, reports findings as \`file:line:column severity reason
-      rule\`, and writes the outputs plugins produce (beside each input, or into \`--output\`). Exits 1 on any error,
+      rule\`, and writes the outputs plugins produce (beside each input, or into \`--output\`, keeping the inputs' folders below their common folder). Exits 1 on any error,
       or on warnings with \`--frail\`.
 
       Built-in presets: \`catalogue\` (validate, then write the page and sentences) and \`validate\` (only check).
@@ -40,16 +40,24 @@ export class RunCommand extends Command {
 
   color = colorOption()
 
+  format = Option.String('--format', 'default', {description: 'Report format: `default` (vfile-reporter on stderr), or `text`, `json`, `github`, `sarif` on stdout as `pipe validate` prints them, e.g. `--format sarif`'})
+
   files = Option.Rest({required: 1, name: 'files or globs'})
 
   override async execute(): Promise<number> {
     const [{runEngine}, {loadPreset}] = await Promise.all([import('../../pipeline/engine.js'), import('../load-preset.js')])
+    const {formats, formatFindings} = await import('../../pipeline/report.js')
+    if (this.format !== 'default' && !(formats as readonly string[]).includes(this.format)) {
+      this.context.stderr.write(`Unexpected value \`${this.format}\` for \`--format\`, expected one of default, ${formats.join(', ')}\n`)
+      return 2
+    }
     const preset = await loadPreset(this.preset)
     if (typeof preset === 'string') {
       this.context.stderr.write(preset + '\n')
       return 2
     }
-    const {code} = await runEngine({
+    const machine = this.format !== 'default'
+    const {code, files} = await runEngine({
       preset,
       files: this.files,
       use: this.use,
@@ -59,9 +67,11 @@ export class RunCommand extends Command {
       quiet: this.quiet,
       silent: this.silent,
       color: useColor(this.color),
+      ...(machine ? {reporter: () => ''} : {}),
       streamError: this.context.stderr,
       streamOut: this.context.stdout
     })
+    if (machine) this.context.stdout.write(formatFindings(files, this.format as 'text', {quiet: this.quiet || this.silent, frail: this.frail}))
     return code
   }
 }

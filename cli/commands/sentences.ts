@@ -1,4 +1,5 @@
 import {Command, Option} from 'clipanion'
+import {quietOption} from '../options.js'
 
 const sections = ['operations', 'types'] as const
 const formats = ['text', 'json', 'markdown'] as const
@@ -32,6 +33,8 @@ export class SentencesCommand extends Command {
 
   format = Option.String('--format', 'text', {description: 'Output format: `text` (default), `json` or `markdown`, e.g. `--format markdown`'})
 
+  quiet = quietOption()
+
   override async execute(): Promise<number> {
     if (this.section !== undefined && !(sections as readonly string[]).includes(this.section)) {
       return this.refuse(`Unexpected value \`${this.section}\` for \`--section\`, expected one of ${sections.join(', ')}`)
@@ -45,7 +48,7 @@ export class SentencesCommand extends Command {
       import('../../pipeline/report.js'),
       import('../print-sentences.js')
     ])
-    const [file] = await runPreset(presets.sentences, [this.specFile])
+    const [file] = await runPreset(presets.sentences, [this.specFile], {config: true})
     if (!file.data.endpoints) {
       const errors = file.messages.filter((message) => message.fatal === true)
       file.messages = errors

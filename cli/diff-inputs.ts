@@ -1,0 +1,101 @@
+/**
+ * The inputs of `pipe diff`: each is a catalogue, an OpenAPI, GraphQL or AsyncAPI document (imported first with its
+ * preset, page off), read from a file or from git (`<revision>:<path>`, through `git show`), with the configuration
+ * nearest to it. Then diff-catalogues compares the two catalogues with the same settings.
+ */
+import {execFile} from 'node:child_process'
+import {existsSync} from 'node:fs'
+import path from 'node:path'
+import type {Preset} from 'unified'
+import type {Node} from 'unist'
+import {VFile} from 'vfile'
+import type {VFileMessage} from 'vfile-message'
+import type {CatalogueTree} from '../pipeline/data.js'
+import {processorFor, createProcessor, transformFile, transformTree} from '../pipeline/process.js'
+import {readInput} from '../pipeline/read.js'
+import {fatalFinding} from '../pipeline/rule.js'
+import diffCatalogues from '../plugins/diff-catalogues/index.js'
+import {parseSource} from '../plugins/parse.js'
+import asyncapi from '../presets/asyncapi.js'
+import graphql from '../presets/graphql.js'
+import openapi from '../presets/openapi.js'
+import {pageOff} from '../presets/page-off.js'
+import validate from '../presets/validate.js'
+
+/** What a diff found: the two input files (with their own findings), and the changes (breaking ones are fatal). */
+export interface DiffResult {
+  old: VFile
+  new: VFile
+  /** Undefined when an input could not be turned into a catalogue (its findings say why). */
+  changes: VFileMessage[] | undefined
+}
+
+/** Compare `oldInput` with `newInput` (paths, or `<revision>:<path>` for git). */
+export async function diffInputs(oldInput: string, newInput: string, cwd = process.cwd()): Promise<DiffResult> {
+  const [before, after] = await Promise.all([readAny(oldInput, cwd), readAny(newInput, cwd)])
+  const oldImport = await importCatalogue(before, cwd)
+  const newImport = await importCatalogue(after, cwd)
+  if (!oldImport.tree || !newImport.tree) return {old: before, new: after, changes: undefined}
+  after.data.previous = oldImport.tree.spec
+  const processor = createProcessor({plugins: [[diffCatalogues]]}, newImport.processor.data('settings'))
+  const start = after.messages.length
+  await transformTree(processor, newImport.tree, after)
+  const changes = after.messages.slice(start)
+  // A crash of the comparison is the new file's finding, not a change.
+  if (changes.some((message) => message.ruleId === 'crash' || message.ruleId === 'diff')) return {old: before, new: after, changes: undefined}
+  return {old: before, new: after, changes}
+}
+
+/** Whether `input` names a file in git (`main:api/openapi.yaml`) rather than on disk. */
+export function isGitInput(input: string, cwd: string): boolean {
+  return /^[^:]+:[^\\/]/.test(input) && !/^[A-Za-z]:[\\/]/.test(input) && !existsSync(path.resolve(cwd, input)) && !/^[a-z][a-z+.-]*:\/\//i.test(input)
+}
+
+async function readAny(input: string, cwd: string): Promise<VFile> {
+  if (!isGitInput(input, cwd)) return readInput(input, cwd)
+  const colon = input.indexOf(':')
+  const file = new VFile({path: input.slice(colon + 1), cwd})
+  file.data.gitRevision = input.slice(0, colon)
+  try {
+    file.value = await gitShow(input, cwd)
+  } catch (error) {
+    fatalFinding(file, `Cannot read \`${input}\` from git: ${(error as Error).message}`, 'read')
+  }
+  return file
+}
+
+declare module 'vfile' {
+  interface DataMap {
+    /** The git revision an input was read from (`pipe diff main:api.yaml …`). */
+    gitRevision: string
+  }
+}
+
+function gitShow(spec: string, cwd: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile('git', ['show', spec], {cwd, maxBuffer: 1024 * 1024 * 1024, encoding: 'utf8'}, (error, stdout, stderr) => {
+      if (error) reject(new Error((stderr.trim().split('\n')[0] || error.message).replace(/^fatal: /, '')))
+      else resolve(stdout)
+    })
+  })
+}
+
+/** Import or check one input into a catalogue tree, with the preset its content asks for. */
+async function importCatalogue(file: VFile, cwd: string): Promise<{tree: CatalogueTree | undefined; processor: ReturnType<typeof createProcessor>}> {
+  const text = file.value === undefined ? '' : String(file.value)
+  let preset: Preset = graphql
+  let tree: Node | undefined
+  const graphqlSource = ['.graphql', '.gql', '.graphqls'].includes(file.extname ?? '') || /^\s*\{\s*("data"\s*:\s*\{\s*)?"__schema"/.test(text.slice(0, 200))
+  if (!graphqlSource && file.value !== undefined) {
+    try {
+      tree = parseSource(text, file)
+    } catch {
+      // The parse finding is on the file.
+    }
+    preset = tree?.type === 'openapi' ? openapi : tree?.type === 'asyncapi' ? asyncapi : validate
+  }
+  const processor = await processorFor({plugins: [...(preset.plugins ?? []), ...(pageOff.plugins ?? [])]}, file.data.gitRevision ? undefined : file.path, {config: true, cwd})
+  const result = tree ? await transformTree(processor, tree, file) : await transformFile(processor, file)
+  const ok = result?.type === 'catalogue' && !file.messages.some((message) => message.fatal === true)
+  return {tree: ok ? (result as CatalogueTree) : undefined, processor}
+}

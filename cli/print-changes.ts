@@ -1,0 +1,53 @@
+/** Print the changes of `pipe diff` in its four formats: text lines, JSON, GitHub annotations, a Markdown comment. */
+import path from 'node:path'
+import type {VFile} from 'vfile'
+import type {VFileMessage} from 'vfile-message'
+
+/** A format of `pipe diff`. */
+export type ChangeFormat = 'text' | 'json' | 'github' | 'markdown'
+
+/** The formats, for flag validation. */
+export const changeFormats: readonly ChangeFormat[] = ['text', 'json', 'github', 'markdown']
+
+const kind = (change: VFileMessage) => (change.fatal === true ? 'breaking' : 'non-breaking')
+
+/** The total line: `1 breaking, 2 non-breaking change(s)`. */
+export function changeTotal(changes: VFileMessage[]): string {
+  const breaking = changes.filter((change) => change.fatal === true).length
+  return `${breaking} breaking, ${changes.length - breaking} non-breaking change(s)`
+}
+
+/** The printed changes of `file` (the new input), ending in a newline. With `quiet`, only the breaking ones. */
+export function printChanges(changes: VFileMessage[], file: VFile, format: ChangeFormat, quiet = false): string {
+  const shown = quiet ? changes.filter((change) => change.fatal === true) : changes
+  if (format === 'json') {
+    const breaking = changes.filter((change) => change.fatal === true).length
+    const data = shown.map((change) => ({kind: kind(change), code: change.ruleId, location: change.jsonPath, message: change.reason, url: change.url ?? null}))
+    return JSON.stringify({changes: data, breaking, nonBreaking: changes.length - breaking}, null, 2) + '\n'
+  }
+  if (format === 'markdown') {
+    const rows = shown.map((change) => `| ${kind(change)} | \`${change.ruleId}\` | \`${cell(change.jsonPath ?? '')}\` | ${cell(change.reason)} |`)
+    const table = rows.length > 0 ? `\n\n| change | code | location | what |\n| --- | --- | --- | --- |\n${rows.join('\n')}` : ''
+    return `### API changes: ${changeTotal(changes)}${table}\n`
+  }
+  const lines = shown.map((change) => (format === 'github' ? githubLine(change, file) : `${kind(change)} ${change.ruleId} ${change.jsonPath} ${change.reason}`))
+  lines.push(changeTotal(changes))
+  return lines.join('\n') + '\n'
+}
+
+function githubLine(change: VFileMessage, file: VFile): string {
+  const properties: string[] = []
+  if (file.path && !file.data.gitRevision) properties.push(`file=${escape(path.relative(file.cwd, path.resolve(file.cwd, file.path)), true)}`)
+  properties.push(`title=${escape(`${kind(change)} change: ${change.ruleId}`, true)}`)
+  return `::${change.fatal === true ? 'error' : 'notice'} ${properties.join(',')}::${escape(`${change.jsonPath} ${change.reason}`, false)}`
+}
+
+function escape(value: string, property: boolean): string {
+  const data = value.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A')
+  return property ? data.replace(/:/g, '%3A').replace(/,/g, '%2C') : data
+}
+
+/** Text for a Markdown table cell: pipes escaped, no line breaks. */
+function cell(text: string): string {
+  return text.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ')
+}

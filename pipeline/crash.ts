@@ -1,0 +1,28 @@
+/** What becomes of an error a plugin throws: a `crash` finding with the error's message, never a stack trace. */
+import type {VFile} from 'vfile'
+import {VFileMessage} from 'vfile-message'
+import {docsUrl, source} from './rule.js'
+
+/** What a crash finding says: the error's message, else its name or text, never an empty reason. */
+export function crashReason(error: unknown): string {
+  if (error instanceof Error) return error.message.trim() || error.name || 'Error'
+  const text = String(error).trim()
+  return text === '' ? 'unknown error' : text
+}
+
+/**
+ * Turn what unified-engine made of a thrown error (a fatal message without rule whose cause is the error, printed
+ * with its stack trace) into apipe's `crash` finding: the error's message, no stack.
+ */
+export function tameCrashes(files: VFile[]): void {
+  for (const file of files) {
+    for (const [index, message] of file.messages.entries()) {
+      if (message.ruleId || message.fatal !== true || !(message.cause instanceof Error)) continue
+      const crash = new VFileMessage(`Cannot process file: ${crashReason(message.cause)}`, {ruleId: 'crash', source})
+      crash.fatal = true
+      crash.url = `${docsUrl}#crash`
+      crash.file = message.file
+      file.messages[index] = crash
+    }
+  }
+}

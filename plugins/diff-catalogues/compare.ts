@@ -1,0 +1,277 @@
+/**
+ * Compare two catalogues as a client sees them. Endpoints are matched by method and route (REST and event paths
+ * with their placeholders made anonymous, GraphQL operations by name), then leftovers by id (a changed method or
+ * path). Types are compared structurally from where endpoints use them, in the direction of the data: what clients
+ * send (params, request bodies, GraphQL arguments) may only widen, what they receive (responses, event payloads)
+ * may only narrow. Each change has a code; the rules (rules.ts) decide which count as breaking.
+ */
+import type {Catalogue} from '../../schemas/types/endpoints.js'
+
+type Endpoint = Catalogue['endpoints'][number]
+type Param = NonNullable<Endpoint['params']>[number]
+type TypeDef = NonNullable<Catalogue['types']>[number]
+
+/** One change: its code (a rule id), where (see the README's `pipe diff`), and what, in a sentence. */
+export interface Change {
+  code: string
+  location: string
+  message: string
+  /** Path of the changed thing in the new catalogue, when it is there (for line and column). */
+  path: Array<string | number>
+}
+
+/** Which way data flows: `request` (clients send it), `response` (clients receive it), `event` (subscribers receive it). */
+type Direction = 'request' | 'response' | 'event'
+
+const graphqlMethods = new Set(['QUERY', 'MUTATION', 'SUBSCRIPTION'])
+const objectKinds = new Set(['object', 'input', 'interface'])
+
+/** Every change from `previous` to `next`, in the order of `previous`'s endpoints, then added endpoints. */
+export function compareCatalogues(previous: Catalogue, next: Catalogue): Change[] {
+  const changes: Change[] = []
+  const seen = new Set<string>()
+  const add = (change: Change) => {
+    const key = `${change.code} ${change.location}`
+    if (seen.has(key)) return
+    seen.add(key)
+    changes.push(change)
+  }
+  const types = {old: byName(previous.types ?? []), new: byName(next.types ?? [])}
+  const nextIndex = new Map(next.endpoints.map((endpoint, index) => [endpoint, index]))
+  const nextByRoute = new Map(next.endpoints.map((endpoint) => [routeKey(endpoint), endpoint]))
+  const matched = new Set<Endpoint>()
+  const unmatched: Endpoint[] = []
+  const pairs: Array<[Endpoint, Endpoint]> = []
+  for (const endpoint of previous.endpoints) {
+    const partner = nextByRoute.get(routeKey(endpoint))
+    if (partner && !matched.has(partner)) {
+      matched.add(partner)
+      pairs.push([endpoint, partner])
+    } else unmatched.push(endpoint)
+  }
+  // Leftovers with the same id in both: the same operation under another method or path.
+  const nextById = new Map(next.endpoints.filter((endpoint) => !matched.has(endpoint)).map((endpoint) => [endpoint.id, endpoint]))
+  for (const endpoint of unmatched) {
+    const partner = nextById.get(endpoint.id)
+    const at = partner ? ['endpoints', nextIndex.get(partner)!] : ['endpoints']
+    if (!partner) {
+      add({code: 'endpoint-removed', location: route(endpoint), message: `Removed \`${display(endpoint)}\``, path: at})
+      continue
+    }
+    matched.add(partner)
+    if (partner.method !== endpoint.method) {
+      add({code: 'method-changed', location: `${route(endpoint)}.method`, message: `Method of \`${endpoint.id}\` changed from \`${endpoint.method}\` to \`${partner.method}\``, path: [...at, 'method']})
+    }
+    if (routeKey({...partner, method: endpoint.method}) !== routeKey(endpoint)) {
+      add({code: 'path-changed', location: `${route(endpoint)}.path`, message: `Path of \`${endpoint.id}\` changed from \`${endpoint.path}\` to \`${partner.path}\``, path: [...at, 'path']})
+    }
+    pairs.push([endpoint, partner])
+  }
+  for (const [before, after] of pairs) compareEndpoint(before, after, ['endpoints', nextIndex.get(after)!], types, add)
+  for (const endpoint of next.endpoints) {
+    if (!matched.has(endpoint)) add({code: 'endpoint-added', location: route(endpoint), message: `Added \`${display(endpoint)}\``, path: ['endpoints', nextIndex.get(endpoint)!]})
+  }
+  return changes
+}
+
+interface Types {
+  old: Map<string, TypeDef>
+  new: Map<string, TypeDef>
+}
+
+type Add = (change: Change) => void
+
+function compareEndpoint(before: Endpoint, after: Endpoint, at: Array<string | number>, types: Types, add: Add): void {
+  const where = route(after)
+  const direction: Direction = after.method === 'EVENT' ? 'event' : 'response'
+  compareAuth(before, after, where, at, add)
+  compareParams(before, after, where, at, types, add)
+  const oldStatus = new Set(before.status ?? [])
+  const newStatus = new Set(after.status ?? [])
+  for (const status of oldStatus) {
+    if (!newStatus.has(status)) add({code: 'status-removed', location: `${where}.status.${status}`, message: `Removed status \`${status}\` of \`${display(after)}\``, path: [...at, 'status']})
+  }
+  for (const status of newStatus) {
+    if (!oldStatus.has(status)) add({code: 'status-added', location: `${where}.status.${status}`, message: `Added status \`${status}\` to \`${display(after)}\``, path: [...at, 'status']})
+  }
+  if (before.request && after.request) {
+    compareType(before.request, after.request, {direction: 'request', what: `the request of \`${display(after)}\``, location: `${where}.request`, path: [...at, 'request']}, types, add)
+  }
+  if (before.response && after.response) {
+    const what = direction === 'event' ? `\`${display(after)}\`` : `the response of \`${display(after)}\``
+    compareType(before.response, after.response, {direction, what, location: `${where}.response`, path: [...at, 'response']}, types, add)
+  }
+}
+
+function compareAuth(before: Endpoint, after: Endpoint, where: string, at: Array<string | number>, add: Add): void {
+  const [was, now] = [before.auth, after.auth]
+  if (was === now || now === undefined) return
+  const path = [...at, 'auth']
+  const location = `${where}.auth`
+  if (now === 'none') add({code: 'auth-removed', location, message: `\`${display(after)}\` no longer needs authentication (was \`${was}\`)`, path})
+  else if (was === undefined || was === 'none') add({code: 'auth-added', location, message: `\`${display(after)}\` now needs \`${now}\` authentication (was \`${was ?? 'none'}\`)`, path})
+  else add({code: 'auth-changed', location, message: `Authentication of \`${display(after)}\` changed from \`${was}\` to \`${now}\``, path})
+}
+
+function compareParams(before: Endpoint, after: Endpoint, where: string, at: Array<string | number>, types: Types, add: Add): void {
+  const oldParams = before.params ?? []
+  const newParams = after.params ?? []
+  // Path params are matched by position: `/pets/{id}` and `/pets/{petId}` are one route to a client.
+  const key = (param: Param, list: Param[]) => (param.in === 'path' ? `path#${list.filter((other) => other.in === 'path').indexOf(param)}` : `${param.in}:${param.name}`)
+  const nextByKey = new Map(newParams.map((param) => [key(param, newParams), param]))
+  const oldKeys = new Set(oldParams.map((param) => key(param, oldParams)))
+  for (const param of oldParams) {
+    const partner = nextByKey.get(key(param, oldParams))
+    const location = `${where}.params.${param.name}`
+    if (!partner) {
+      add({code: 'param-removed', location, message: `Removed ${describe(param)} of \`${display(after)}\``, path: [...at, 'params']})
+      continue
+    }
+    const path = [...at, 'params', newParams.indexOf(partner)]
+    if (partner.required && !param.required) add({code: 'param-became-required', location, message: `${capital(describe(partner))} of \`${display(after)}\` became ${partner.in === 'arg' ? 'non-null' : 'required'}`, path})
+    if (!partner.required && param.required) add({code: 'param-became-optional', location, message: `${capital(describe(partner))} of \`${display(after)}\` became optional`, path})
+    compareType(param.type ?? 'string', partner.type ?? 'string', {direction: 'request', what: `${describe(partner)} of \`${display(after)}\``, location, path}, types, add)
+  }
+  for (const param of newParams) {
+    if (oldKeys.has(key(param, newParams))) continue
+    const path = [...at, 'params', newParams.indexOf(param)]
+    const location = `${where}.params.${param.name}`
+    if (param.required) add({code: 'param-required-added', location, message: `Added required ${describe(param)} to \`${display(after)}\``, path})
+    else add({code: 'param-added', location, message: `Added optional ${describe(param)} to \`${display(after)}\``, path})
+  }
+}
+
+interface Use {
+  direction: Direction
+  /** What the type is, in words (`query param \`limit\` of \`GET /pets\``). */
+  what: string
+  location: string
+  path: Array<string | number>
+}
+
+/** Compare the type `was` with `now` where `use` says; named types are compared by their fields, values, members. */
+function compareType(was: string, now: string, use: Use, types: Types, add: Add, visited = new Set<string>()): void {
+  const visit = `${use.direction} ${was} ${now}`
+  if (visited.has(visit)) return
+  visited.add(visit)
+  const [oldItem, oldArray] = unwrap(was)
+  const [newItem, newArray] = unwrap(now)
+  if (oldArray === newArray) {
+    const oldType = types.old.get(oldItem)
+    const newType = types.new.get(newItem)
+    if (oldType && newType && objectKinds.has(oldType.kind ?? 'object') && objectKinds.has(newType.kind ?? 'object')) {
+      return compareFields(oldType, newType, use, types, add, visited)
+    }
+    if (oldType?.kind === 'enum' && newType?.kind === 'enum') return compareValues(oldType, newType, use, add)
+    if (oldType?.kind === 'union' && newType?.kind === 'union') return compareMembers(oldType, newType, use, add)
+    if (oldItem === newItem || (oldType && newType && oldType.kind === newType.kind && oldType.kind === 'scalar' && oldItem === newItem)) return
+  }
+  const widened = oldArray === newArray && fitsIn(oldItem, newItem, types)
+  const narrowed = oldArray === newArray && fitsIn(newItem, oldItem, types)
+  const receiving = use.direction !== 'request'
+  const side = receiving ? 'response' : 'request'
+  // A change that is neither (`string` to `integer`, `Pet` to `Pet[]`) breaks both ways: it counts as the breaking kind.
+  const code = widened ? `${side}-type-widened` : narrowed ? `${side}-type-narrowed` : receiving ? 'response-type-widened' : 'request-type-narrowed'
+  const how = widened ? 'widened' : narrowed ? 'narrowed' : 'changed'
+  add({code, location: use.location, message: `Type of ${use.what} ${how} from \`${was}\` to \`${now}\``, path: use.path})
+}
+
+function compareFields(oldType: TypeDef, newType: TypeDef, use: Use, types: Types, add: Add, visited: Set<string>): void {
+  const fields = new Map((newType.fields ?? []).map((field) => [field.name, field]))
+  const oldNames = new Set((oldType.fields ?? []).map((field) => field.name))
+  const path = ['types', newType.name]
+  const sent = use.direction === 'request'
+  const via = `, which ${use.what} ${sent ? 'takes' : use.direction === 'event' ? 'carries' : 'returns'}`
+  for (const field of oldType.fields ?? []) {
+    const partner = fields.get(field.name)
+    const location = `${newType.name}.${field.name}`
+    if (!partner) {
+      const code = sent ? 'request-field-removed' : use.direction === 'event' ? 'payload-field-removed' : 'response-field-removed'
+      add({code, location, message: `Removed field \`${field.name}\` of \`${newType.name}\`${via}`, path})
+      continue
+    }
+    if (sent && partner.required && !field.required) add({code: 'request-field-became-required', location, message: `Field \`${field.name}\` of \`${newType.name}\` became required${via}`, path})
+    if (!sent && field.required && !partner.required) add({code: 'response-field-became-optional', location, message: `Field \`${field.name}\` of \`${newType.name}\` became optional${via}`, path})
+    compareType(field.type ?? 'string', partner.type ?? 'string', {...use, what: `field \`${field.name}\` of \`${newType.name}\``, location, path}, types, add, visited)
+  }
+  for (const field of newType.fields ?? []) {
+    if (oldNames.has(field.name)) continue
+    const location = `${newType.name}.${field.name}`
+    if (!sent) add({code: 'response-field-added', location, message: `Added field \`${field.name}\` to \`${newType.name}\`${via}`, path})
+    else if (field.required) add({code: 'request-required-field-added', location, message: `Added required field \`${field.name}\` to \`${newType.name}\`${via}`, path})
+    else add({code: 'request-field-added', location, message: `Added optional field \`${field.name}\` to \`${newType.name}\`${via}`, path})
+  }
+}
+
+function compareValues(oldType: TypeDef, newType: TypeDef, use: Use, add: Add): void {
+  const side = use.direction === 'request' ? 'request' : 'response'
+  const oldValues = new Set(oldType.values ?? [])
+  const newValues = new Set(newType.values ?? [])
+  const path = ['types', newType.name]
+  for (const value of newValues) {
+    if (!oldValues.has(value)) add({code: `${side}-enum-value-added`, location: `${newType.name}.${value}`, message: `Added value \`${value}\` to enum \`${newType.name}\` of ${use.what}`, path})
+  }
+  for (const value of oldValues) {
+    if (!newValues.has(value)) add({code: `${side}-enum-value-removed`, location: `${newType.name}.${value}`, message: `Removed value \`${value}\` of enum \`${newType.name}\` of ${use.what}`, path})
+  }
+}
+
+function compareMembers(oldType: TypeDef, newType: TypeDef, use: Use, add: Add): void {
+  const side = use.direction === 'request' ? 'request' : 'response'
+  const oldMembers = new Set(oldType.members ?? [])
+  const newMembers = new Set(newType.members ?? [])
+  const path = ['types', newType.name]
+  for (const member of newMembers) {
+    if (!oldMembers.has(member)) add({code: `${side}-type-widened`, location: `${newType.name}.${member}`, message: `Added member \`${member}\` to union \`${newType.name}\` of ${use.what}`, path})
+  }
+  for (const member of oldMembers) {
+    if (!newMembers.has(member)) add({code: `${side}-type-narrowed`, location: `${newType.name}.${member}`, message: `Removed member \`${member}\` of union \`${newType.name}\` of ${use.what}`, path})
+  }
+}
+
+/** Whether every value of type `narrow` is a value of type `wide`: integers are numbers, an enum's values strings. */
+function fitsIn(narrow: string, wide: string, types: Types): boolean {
+  if (narrow === wide) return true
+  const pairs: Record<string, string[]> = {integer: ['number'], Int: ['Float'], int32: ['int64', 'integer', 'number'], int64: ['integer', 'number']}
+  if (pairs[narrow]?.includes(wide)) return true
+  const enumType = types.old.get(narrow)?.kind === 'enum' || types.new.get(narrow)?.kind === 'enum'
+  return enumType && (wide === 'string' || wide === 'String')
+}
+
+function unwrap(type: string): [string, boolean] {
+  return type.endsWith('[]') ? [type.slice(0, -2), true] : [type, false]
+}
+
+function byName(types: TypeDef[]): Map<string, TypeDef> {
+  return new Map(types.map((type) => [type.name, type]))
+}
+
+/** The name of a GraphQL operation (`pet(id: ID!): Pet` -> `pet`), else the path itself. */
+function routeName(endpoint: Endpoint): string {
+  if (graphqlMethods.has(endpoint.method)) return endpoint.path.split(/[(:\s]/, 1)[0]
+  return endpoint.path
+}
+
+/** What makes two endpoints the same to a client: the method and the route with anonymous placeholders. */
+function routeKey(endpoint: Endpoint): string {
+  const name = routeName(endpoint)
+  return `${endpoint.method} ${graphqlMethods.has(endpoint.method) ? name : name.replace(/\{[^}]*\}|(?<=\/):[^/]+/g, '{}').replace(/\/+$/, '')}`
+}
+
+/** The location of an endpoint in a change line: `GET:/pets/{petId}`, `QUERY:pet`, `EVENT:pet.created`. */
+function route(endpoint: Endpoint): string {
+  return `${endpoint.method}:${routeName(endpoint)}`
+}
+
+/** An endpoint as a reader knows it: `GET /pets/{petId}`, `QUERY pet`. */
+function display(endpoint: Endpoint): string {
+  return `${endpoint.method} ${routeName(endpoint)}`
+}
+
+function describe(param: Param): string {
+  return param.in === 'arg' ? `argument \`${param.name}\`` : `${param.in} param \`${param.name}\``
+}
+
+function capital(text: string): string {
+  return text[0].toUpperCase() + text.slice(1)
+}

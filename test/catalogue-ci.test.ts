@@ -1,0 +1,266 @@
+import {spawn, execFileSync} from 'node:child_process'
+import {chmodSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import {Ajv} from 'ajv'
+import {test} from 'uvu'
+import * as assert from 'uvu/assert'
+import {progress} from '../cli/progress.js'
+import {root} from './helpers/fixtures.js'
+import {pipeBin, runPipe, type PipeResult} from './helpers/run-pipe.js'
+
+const fixture = (...parts: string[]) => path.join('fixtures', ...parts)
+const summary = fixture('validate-catalogue', 'summary', 'input.json')
+const clean = fixture('validate-catalogue', 'clean', 'input.json')
+const dangling = fixture('validate-catalogue', 'dangling-ref-group', 'input.json')
+const diffCase = (name: string) => [fixture('diff-catalogues', name, 'old.json'), fixture('diff-catalogues', name, 'input.json')]
+
+/** Run `pipe` with `input` on stdin. */
+function runWithStdin(args: string[], input: string): Promise<PipeResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [pipeBin, ...args], {cwd: root, env: {...process.env, NO_COLOR: '1', FORCE_COLOR: '0'}, stdio: ['pipe', 'pipe', 'pipe']})
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (chunk) => (stdout += chunk))
+    child.stderr.on('data', (chunk) => (stderr += chunk))
+    child.on('error', reject)
+    child.on('close', (code) => resolve({code, stdout, stderr}))
+    child.stdin.end(input)
+  })
+}
+
+test('pipe validate takes several files: each line starts with its file, one total line, exit 1 on an error', async () => {
+  const result = await runPipe(['validate', summary, clean, dangling])
+  assert.equal(result, {
+    code: 1,
+    stdout:
+      `${summary}: warning summary endpoints[0] Endpoint \`listPets\` has no summary\n` +
+      `${summary}: warning summary endpoints[1] Endpoint \`blank\` has no summary\n` +
+      `${dangling}: error dangling-ref endpoints[1].group Unknown group \`pets\`; known ids: default, users\n` +
+      '1 error(s), 2 warning(s)\n',
+    stderr: ''
+  })
+})
+
+test('pipe validate expands folders and quoted globs, and reads - from stdin', async () => {
+  const globbed = await runPipe(['validate', 'fixtures/validate-catalogue/dangling-ref-*/input.json', '--quiet'])
+  assert.is(globbed.code, 1)
+  assert.match(globbed.stdout, /^fixtures\/validate-catalogue\/dangling-ref-group\/input\.json: error dangling-ref /)
+  assert.match(globbed.stdout, /\nfixtures\/validate-catalogue\/dangling-ref-type\/input\.json: error dangling-ref /)
+  const folder = await runPipe(['validate', fixture('validate-catalogue', 'summary')])
+  assert.equal(folder, {code: 0, stdout: readFileSync(fixture('validate-catalogue', 'summary', 'messages.txt'), 'utf8'), stderr: ''})
+  const none = await runPipe(['validate', 'no-such-*.json'])
+  assert.equal(none, {code: 1, stdout: 'error read no-such-*.json No files match `no-such-*.json`\n1 error(s), 0 warning(s)\n', stderr: ''})
+  const stdin = await runWithStdin(['validate', '-'], readFileSync(path.join(root, summary), 'utf8'))
+  assert.equal(stdin, {code: 0, stdout: readFileSync(fixture('validate-catalogue', 'summary', 'messages.txt'), 'utf8'), stderr: ''})
+})
+
+/**
+ * The structure SARIF 2.1.0 requires of a log and of what we emit (OASIS spec §3.13 sarifLog, §3.14 run, §3.18 tool,
+ * §3.19 toolComponent, §3.27 result, §3.11 message, §3.28 location, §3.29 physicalLocation, §3.30 region), written
+ * from the specification: no npm package ships the official JSON Schema and tests have no network.
+ */
+const sarifStructure = {
+  type: 'object',
+  required: ['version', 'runs'],
+  properties: {
+    version: {const: '2.1.0'},
+    $schema: {type: 'string', format: 'uri'},
+    runs: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['tool'],
+        properties: {
+          tool: {type: 'object', required: ['driver'], properties: {driver: {type: 'object', required: ['name'], properties: {name: {type: 'string'}, rules: {type: 'array', items: {type: 'object', required: ['id']}}}}}},
+          columnKind: {enum: ['utf16CodeUnits', 'unicodeCodePoints']},
+          results: {
+            type: 'array',
+            items: {
+              type: 'object',
+              required: ['message'],
+              properties: {
+                ruleId: {type: 'string'},
+                ruleIndex: {type: 'integer', minimum: -1},
+                level: {enum: ['none', 'note', 'warning', 'error']},
+                message: {type: 'object', anyOf: [{required: ['text']}, {required: ['id']}]},
+                locations: {
+                  type: 'array',
+                  items: {
+                    type: 'object',
+                    properties: {
+                      physicalLocation: {
+                        type: 'object',
+                        anyOf: [{required: ['address']}, {required: ['artifactLocation']}],
+                        properties: {
+                          artifactLocation: {type: 'object', properties: {uri: {type: 'string', format: 'uri-reference'}}},
+                          region: {type: 'object', properties: {startLine: {type: 'integer', minimum: 1}, startColumn: {type: 'integer', minimum: 1}}}
+                        }
+                      },
+                      logicalLocations: {type: 'array', items: {type: 'object'}}
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+test('pipe validate --format sarif prints a SARIF 2.1.0 log with every finding, its rule, file, line and column', async () => {
+  const {code, stdout, stderr} = await runPipe(['validate', summary, dangling, '--format', 'sarif'])
+  assert.is(code, 1)
+  assert.is(stderr, '')
+  const log = JSON.parse(stdout)
+  const {default: addFormats} = await import('ajv-formats')
+  const ajv = new Ajv({allErrors: true, strict: false})
+  ;(addFormats as unknown as (ajv: Ajv) => void)(ajv)
+  const valid = ajv.validate(sarifStructure, log)
+  assert.ok(valid, JSON.stringify(ajv.errors))
+  const [run] = log.runs
+  assert.equal(run.tool.driver.rules.map((rule: {id: string}) => rule.id), ['summary', 'dangling-ref'])
+  assert.equal(
+    run.results.map((result: {ruleId: string; level: string; locations: Array<{physicalLocation: {artifactLocation: {uri: string}; region: {startLine: number}}}>}) => [result.ruleId, result.level, result.locations[0].physicalLocation.artifactLocation.uri]),
+    [
+      ['summary', 'warning', summary],
+      ['summary', 'warning', summary],
+      ['dangling-ref', 'error', dangling]
+    ]
+  )
+  assert.is(run.results[2].locations[0].logicalLocations[0].fullyQualifiedName, 'endpoints[1].group')
+  assert.ok(run.results[2].locations[0].physicalLocation.region.startLine > 1)
+})
+
+test('pipe run --format prints the validate formats on stdout', async () => {
+  const result = await runPipe(['run', '--preset', 'validate', '--format', 'text', summary, clean])
+  assert.equal(result, {
+    code: 0,
+    stdout: `${summary}: warning summary endpoints[0] Endpoint \`listPets\` has no summary\n${summary}: warning summary endpoints[1] Endpoint \`blank\` has no summary\n0 error(s), 2 warning(s)\n`,
+    stderr: ''
+  })
+  const sarif = await runPipe(['run', '--preset', 'validate', '--format', 'sarif', dangling])
+  assert.is(sarif.code, 1)
+  assert.is(JSON.parse(sarif.stdout).runs[0].results[0].ruleId, 'dangling-ref')
+})
+
+test('.piperc applies to render, map and import: a rule turned off stays off', async () => {
+  const cwd = path.join(root, fixture('cli', 'piperc-everywhere'))
+  const out = mkdtempSync(path.join(os.tmpdir(), 'apipe-piperc-'))
+  try {
+    const render = await runPipe(['render', 'api.endpoints.json', '--output', path.join(out, 'page.html')], {cwd})
+    assert.equal(render, {code: 0, stdout: `Wrote ${path.join(out, 'page.html')}\n`, stderr: ''})
+    const map = await runPipe(['map', 'a/openapi.yaml', '--output', out, '--quiet'], {cwd})
+    assert.equal(map, {code: 0, stdout: '', stderr: ''})
+    const imported = await runPipe(['import', 'openapi', 'a/openapi.yaml', path.join(out, 'a.json')], {cwd})
+    assert.equal(imported, {code: 0, stdout: `Wrote ${path.join(out, 'a.json')} (1 endpoints, 0 types)\n`, stderr: ''})
+    // Without the configuration, the same catalogue warns.
+    cpSync(path.join(cwd, 'api.endpoints.json'), path.join(out, 'api.endpoints.json'))
+    const bare = await runPipe(['render', path.join(out, 'api.endpoints.json')], {cwd: out})
+    assert.match(bare.stderr, /^warning summary endpoints\[0\] /)
+  } finally {
+    rmSync(out, {recursive: true, force: true})
+  }
+})
+
+test('pipe run --output keeps the inputs\' folders: two openapi.yaml never overwrite each other', async () => {
+  const out = mkdtempSync(path.join(os.tmpdir(), 'apipe-output-'))
+  try {
+    const cwd = path.join(root, fixture('cli', 'piperc-everywhere'))
+    const result = await runPipe(['run', '--quiet', '--preset', 'openapi', '--output', out, 'a/openapi.yaml', 'b/openapi.yaml'], {cwd})
+    assert.is(result.code, 0)
+    for (const folder of ['a', 'b']) {
+      assert.ok(existsSync(path.join(out, folder, 'openapi.endpoints.json')), `${folder}/openapi.endpoints.json`)
+      assert.ok(existsSync(path.join(out, folder, 'openapi.endpoints.html')), `${folder}/openapi.endpoints.html`)
+    }
+    assert.match(readFileSync(path.join(out, 'b', 'openapi.endpoints.json'), 'utf8'), /listOthers/)
+  } finally {
+    rmSync(out, {recursive: true, force: true})
+  }
+})
+
+test('a plugin that throws is a crash finding with a reason in every command, never a stack trace', async () => {
+  const cwd = path.join(root, fixture('cli', 'crash'))
+  const line = 'error crash api.endpoints.json Cannot process file: Error\n1 error(s), 0 warning(s)\n'
+  assert.equal(await runPipe(['validate', 'api.endpoints.json'], {cwd}), {code: 1, stdout: line, stderr: ''})
+  assert.equal(await runPipe(['render', 'api.endpoints.json'], {cwd}), {code: 1, stdout: '', stderr: line})
+  const run = await runPipe(['run', '--preset', 'validate', 'api.endpoints.json'], {cwd})
+  assert.is(run.code, 1)
+  assert.is(run.stderr, 'api.endpoints.json\n error Cannot process file: Error crash apipe\n\n✖ 1 error\n')
+})
+
+test('pipe diff exits 1 on a breaking change, and --fail-on sets when', async () => {
+  const breaking = await runPipe(['diff', ...diffCase('endpoint-removed-added')])
+  assert.equal(breaking, {code: 1, stdout: readFileSync(path.join(root, fixture('diff-catalogues', 'endpoint-removed-added', 'changes.txt')), 'utf8'), stderr: ''})
+  assert.is((await runPipe(['diff', ...diffCase('endpoint-removed-added'), '--fail-on', 'none'])).code, 0)
+  assert.equal(await runPipe(['diff', ...diffCase('no-change')]), {code: 0, stdout: '0 breaking, 0 non-breaking change(s)\n', stderr: ''})
+  const nonBreaking = await runPipe(['diff', ...diffCase('path-param-renamed'), '--fail-on', 'any'])
+  assert.is(nonBreaking.code, 0, 'no change at all')
+  const added = diffCase('major-bumped').reverse()
+  assert.is((await runPipe(['diff', ...added])).code, 0, 'an endpoint added is not breaking')
+  assert.is((await runPipe(['diff', ...added, '--fail-on', 'any'])).code, 1)
+  assert.equal(await runPipe(['diff', ...added, '--fail-on', 'all']), {code: 2, stdout: '', stderr: 'Unexpected value `all` for `--fail-on`, expected one of breaking, any, none\n'})
+})
+
+test('pipe diff --format json, github and markdown', async () => {
+  const json = JSON.parse((await runPipe(['diff', ...diffCase('auth-changed'), '--format', 'json'])).stdout)
+  assert.equal(json.changes[0], {kind: 'breaking', code: 'auth-added', location: 'GET:/pets.auth', message: '`GET /pets` now needs `api-key` authentication (was `none`)', url: 'https://github.com/apipe/apipe/blob/main/docs/rules.md#auth-added'})
+  assert.equal([json.breaking, json.nonBreaking], [2, 1])
+  const github = await runPipe(['diff', ...diffCase('auth-changed'), '--format', 'github'])
+  assert.match(github.stdout, /^::error file=fixtures\/diff-catalogues\/auth-changed\/input\.json,title=breaking change%3A auth-added::GET:\/pets\.auth `GET \/pets` now needs/)
+  assert.match(github.stdout, /\n::notice file=[^\n]*title=non-breaking change%3A auth-removed::/)
+  const markdown = await runPipe(['diff', ...diffCase('auth-changed'), '--format', 'markdown'])
+  assert.match(markdown.stdout, /^### API changes: 2 breaking, 1 non-breaking change\(s\)\n\n\| change \| code \| location \| what \|\n/)
+})
+
+test('pipe diff reads the old version from git and takes rule severities from .piperc', async () => {
+  const repo = mkdtempSync(path.join(os.tmpdir(), 'apipe-git-'))
+  try {
+    const [old, next] = diffCase('enum-value-added').map((file) => readFileSync(path.join(root, file), 'utf8'))
+    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], {cwd: repo, stdio: 'pipe'})
+    git('init', '-q', '-b', 'main')
+    writeFileSync(path.join(repo, 'api.endpoints.json'), old)
+    git('add', '.')
+    git('commit', '-qm', 'v1')
+    writeFileSync(path.join(repo, 'api.endpoints.json'), next)
+    const fromGit = await runPipe(['diff', 'main:api.endpoints.json', 'api.endpoints.json'], {cwd: repo})
+    assert.is(fromGit.code, 1)
+    assert.match(fromGit.stdout, /^breaking response-enum-value-added Status\.reserved /)
+    writeFileSync(path.join(repo, '.piperc.json'), JSON.stringify({settings: {rules: {'response-enum-value-added': 'warn', 'version-not-bumped': 'off'}}}))
+    const relaxed = await runPipe(['diff', 'main:api.endpoints.json', 'api.endpoints.json'], {cwd: repo})
+    assert.equal(relaxed, {code: 0, stdout: 'non-breaking response-enum-value-added Status.reserved Added value `reserved` to enum `Status` of field `status` of `Pet`\nnon-breaking request-enum-value-added Kind.bird Added value `bird` to enum `Kind` of field `kind` of `NewPet`\n0 breaking, 2 non-breaking change(s)\n', stderr: ''})
+    const missing = await runPipe(['diff', 'nope:api.endpoints.json', 'api.endpoints.json'], {cwd: repo})
+    assert.is(missing.code, 1)
+    assert.match(missing.stderr, /^error read api\.endpoints\.json Cannot read `nope:api\.endpoints\.json` from git: /)
+  } finally {
+    rmSync(repo, {recursive: true, force: true})
+  }
+})
+
+test('pipe render --open reports an opener that failed, exit 1', async () => {
+  const bin = mkdtempSync(path.join(os.tmpdir(), 'apipe-opener-'))
+  try {
+    writeFileSync(path.join(bin, 'xdg-open'), '#!/bin/sh\nexit 3\n')
+    chmodSync(path.join(bin, 'xdg-open'), 0o755)
+    const page = path.join(bin, 'page.html')
+    const result = await runPipe(['render', clean, '--output', page, '--open'], {env: {PATH: `${bin}:${process.env.PATH}`}})
+    assert.equal(result, {code: 1, stdout: `Wrote ${page}\n`, stderr: `Cannot open ${page} with xdg-open: exited with code 3; open it in a browser\n`})
+  } finally {
+    rmSync(bin, {recursive: true, force: true})
+  }
+})
+
+test('progress shows a count of files on a terminal only', () => {
+  const written: string[] = []
+  const tty = {isTTY: true, write: (text: string) => written.push(text)} as unknown as NodeJS.WriteStream
+  const tick = progress(tty, 25)!
+  tick(1)
+  tick(25)
+  assert.equal(written, ['\r1/25 files', '\r\u001b[2K'])
+  assert.is(progress({isTTY: false, write: () => true} as unknown as NodeJS.WriteStream, 25), undefined)
+  assert.is(progress(tty, 3), undefined, 'short runs need none')
+})
+
+test.run()
