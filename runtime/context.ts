@@ -3,18 +3,57 @@
  * the shapes of those functions. Types only, so that definitions, the server and user code can all import them
  * without importing each other.
  */
+import type {EntityManager, FilterQuery} from '@mikro-orm/core'
 import type {FastifyReply, FastifyRequest} from 'fastify'
 import type {ResolvedConfig} from './config.js'
 import type {CrudContext} from './http/crud.js'
 import type {utils} from './utils.js'
 
+/**
+ * Each entity's record by name. Empty here; `pipe generate types` writes `src/apipe-types.d.ts`, which fills it from
+ * the definitions (`interface Entities {article: {id: number; title: string; …}}`), so that `ctx.db` and `ctx.user`
+ * are typed without casts.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-interface
+export interface Entities {}
+
+/** The auth entity's name (`{entity: 'user'}`), filled in by `pipe generate types` like {@link Entities}. */
+// eslint-disable-next-line @typescript-eslint/no-empty-interface
+export interface AuthEntity {}
+
+/** An entity name: one of {@link Entities} once they are generated, any string before. */
+export type EntityName = [keyof Entities] extends [never] ? string : Extract<keyof Entities, string>
+
+/** The record of entity `N` (a plain record before types are generated). */
+export type RecordOf<N> = N extends keyof Entities ? Entities[N] : Record<string, any>
+
+/** Who sends a request: `{id, roles, record}`, the record typed as the auth entity's. */
+export interface RequestUser {
+  id: unknown
+  roles: string[]
+  record?: AuthEntity extends {entity: infer N} ? RecordOf<N> : Record<string, any>
+}
+
+/**
+ * The request's entity manager with entity names typed: `ctx.db.findOne('user', {email})` resolves to the user's
+ * record type. Every other MikroORM method is there as usual.
+ */
+export interface Db {
+  find<N extends EntityName>(entity: N, where?: FilterQuery<any>, options?: Record<string, unknown>): Promise<Array<RecordOf<N>>>
+  findOne<N extends EntityName>(entity: N, where: FilterQuery<any>, options?: Record<string, unknown>): Promise<RecordOf<N> | null>
+  count(entity: EntityName, where?: FilterQuery<any>): Promise<number>
+  create<N extends EntityName>(entity: N, data: Partial<RecordOf<N>> | Record<string, unknown>): RecordOf<N>
+}
+
 /** The context of hooks, actions and middleware. */
-export interface RequestContext extends CrudContext {
+export interface RequestContext extends Omit<CrudContext, 'db'> {
+  /** The request's forked entity manager (the action's transaction inside it), entity names typed. */
+  db: Db & EntityManager
   request: FastifyRequest
   response: FastifyReply
   services: Record<string, unknown>
-  /** The authenticated user (`{id, roles, record}` for tokens) when the route has `auth`; null on an `optional` route without a token. */
-  user?: unknown
+  /** The authenticated user when the route has `auth`; null on an `optional` route without a token. */
+  user?: RequestUser | null
   config: ResolvedConfig
   utils: typeof utils
   /** Free space for middleware and hooks to hand things on. */

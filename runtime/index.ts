@@ -13,7 +13,7 @@ export type {EntityDefinition, FieldDefinition, IndexDefinition, RelationDefinit
 export type {ControllerDefinition, RouteOptions} from '../schemas/types/controller.js'
 export type {ProjectConfig, RateLimit} from '../schemas/types/project.js'
 export type {AppOptions} from './server/index.js'
-export type {ContextFunction, Middleware, RequestContext} from './context.js'
+export type {AuthEntity, ContextFunction, Db, Entities, EntityName, Middleware, RecordOf, RequestContext, RequestUser} from './context.js'
 export type {Project} from './project.js'
 export type {TestAppOptions} from './testing.js'
 export {HttpProblem, type ProblemItem} from './http/problem.js'

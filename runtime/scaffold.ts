@@ -221,3 +221,53 @@ export function projectFiles(name: string, apipeSpec: string, uvuVersion: string
     ].join('\n')
   }
 }
+
+const fieldTypes: Record<FieldDefinition['type'], string> = {
+  string: 'string',
+  text: 'string',
+  email: 'string',
+  password: 'string',
+  uuid: 'string',
+  number: 'number',
+  integer: 'number',
+  boolean: 'boolean',
+  date: 'string',
+  datetime: 'Date',
+  json: 'unknown',
+  enum: 'string'
+}
+
+/**
+ * The source of `src/apipe-types.d.ts` (`pipe generate types`): the entities' records as the request's entity manager
+ * holds them, and the auth entity, merged into `apipe-kit/runtime`'s `Entities` and `AuthEntity`.
+ */
+export function typesSource(entities: readonly EntityDefinition[], authEntity: string | undefined): string {
+  const key = (name: string) => (/^[A-Za-z_$][\w$]*$/.test(name) ? name : JSON.stringify(name))
+  const lines = [
+    '// Written by `pipe generate types` from the entity definitions: run it again after changing them.',
+    "import type {Collection} from '@mikro-orm/core'",
+    '',
+    "declare module 'apipe-kit/runtime' {",
+    '  interface Entities {'
+  ]
+  for (const entity of entities) {
+    lines.push(`    ${key(entity.name)}: {`)
+    if (!Object.values(entity.fields).some((field) => field.primary)) lines.push('      id: number')
+    for (const [name, field] of Object.entries(entity.fields)) {
+      const type = field.type === 'enum' ? (field.enum ?? []).map((value) => JSON.stringify(value)).join(' | ') || 'string' : fieldTypes[field.type]
+      const optional = !(field.required || field.primary)
+      lines.push(`      ${key(name)}: ${type}${optional ? ' | null' : ''}`)
+    }
+    if (entity.timestamps) lines.push('      createdAt: Date', '      updatedAt: Date')
+    for (const [name, relation] of Object.entries(entity.relations ?? {})) {
+      const target = `Entities[${JSON.stringify(relation.entity)}]`
+      const many = relation.kind === 'one-to-many' || relation.kind === 'many-to-many'
+      lines.push(`      ${key(name)}: ${many ? `Collection<${target}>` : `${target}${relation.required ? '' : ' | null'}`}`)
+    }
+    lines.push('    }')
+  }
+  lines.push('  }')
+  if (authEntity) lines.push('  interface AuthEntity {', `    entity: ${JSON.stringify(authEntity)}`, '  }')
+  lines.push('}', '')
+  return lines.join('\n')
+}

@@ -1,4 +1,5 @@
 import {Command, Option} from 'clipanion'
+import {projectOption} from '../options.js'
 
 /** Shared: write `content` to `file` under the working directory unless it exists (or `--force`). */
 async function writeNew(command: Command, file: string, content: string, force: boolean): Promise<number> {
@@ -134,5 +135,39 @@ export class GenerateTestCommand extends Command {
       related.push({relation: relationName, entity: target, controller: targetController.definition})
     }
     return writeNew(this, `tests/${name}.test.ts`, testSource(entity, controller, related), this.force)
+  }
+}
+
+/** `pipe generate types`: the entities' record types for user code, from the definitions. */
+export class GenerateTypesCommand extends Command {
+  static override paths = [['generate', 'types']]
+
+  static override usage = Command.Usage({
+    description: 'Write the entities\' record types for hooks and actions (src/apipe-types.d.ts)',
+    details: `
+      Reads the project's definitions and writes \`src/apipe-types.d.ts\`, which fills \`Entities\` and \`AuthEntity\`
+      of \`apipe-kit/runtime\`: \`ctx.db.findOne('user', …)\` is then typed as the user's record and \`ctx.user.record\` as
+      the auth entity's, without casts. Run it again after changing an entity; the file is always replaced.
+    `,
+    examples: [['Types for the project in the current folder', 'pipe generate types']]
+  })
+
+  project = projectOption()
+
+  override async execute(): Promise<number> {
+    const [{typesSource}, {loadProject}, path] = await Promise.all([import('../../runtime/scaffold.js'), import('../../runtime/project.js'), import('node:path')])
+    let project
+    try {
+      project = await loadProject(path.resolve(this.project))
+    } catch (error) {
+      this.context.stderr.write(`${(error as {report?: string}).report ?? (error as Error).message}\n`)
+      return 1
+    }
+    const {mkdir, writeFile} = await import('node:fs/promises')
+    const target = path.join(project.root, 'src/apipe-types.d.ts')
+    await mkdir(path.dirname(target), {recursive: true})
+    await writeFile(target, typesSource(project.entities, project.config.auth?.entity))
+    this.context.stdout.write(`Wrote ${path.relative(process.cwd(), target) || target}\n`)
+    return 0
   }
 }
