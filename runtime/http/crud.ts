@@ -8,7 +8,7 @@ import type {EntityModel} from './model.js'
 import {parseId, visibleFields} from './model.js'
 import {notFound} from './problem.js'
 import {computedSql as computedSql_, fillComputed} from './computed.js'
-import {parseListQuery, type ListQuery} from './query.js'
+import {parseListQuery, type ListQuery, type QueryOptions} from './query.js'
 import type {FastReader} from './fast-read.js'
 
 type Row = Record<string, unknown>
@@ -91,27 +91,8 @@ export async function runCrud(action: CrudAction, model: EntityModel, context: C
   }
   const stored = (fields?: string[]) => fields?.filter((name) => !model.computed.has(name))
   switch (action) {
-    case 'list': {
-      const query = parseListQuery(context.query, model, false, options)
-      if (context.fast?.supports(model) && model.computed.size === 0 && Object.keys(query.where).length === 0 && !query.fields && query.populate.length === 0) {
-        const {rows, total} = context.fast.list(model, {limit: query.limit, offset: query.offset, orderBy: query.orderBy, count: query.count})
-        return {data: rows, meta: pageMeta(query, total)}
-      }
-      const findOptions = {
-        limit: query.limit,
-        offset: query.offset,
-        orderBy: Object.keys(query.orderBy).length > 0 ? query.orderBy : {[model.primaryKey]: 'asc' as const},
-        fields: stored(query.fields) as never[] | undefined,
-        populate: query.populate as never[],
-        strategy: 'select-in' as const
-      }
-      if (!query.count) {
-        const rows = await db().find(model.name, query.where, findOptions)
-        return {data: await finish(rows.map((row) => present(model, row, query.fields, query.populate)), query.fields), meta: pageMeta(query)}
-      }
-      const [rows, total] = await db().findAndCount(model.name, query.where, findOptions)
-      return {data: await finish(rows.map((row) => present(model, row, query.fields, query.populate)), query.fields), meta: pageMeta(query, total)}
-    }
+    case 'list':
+      return listAction(model, context, options, finish, stored)
     case 'count': {
       const query = parseListQuery(context.query, model, true, options)
       return {count: await db().count(model.name, query.where)}
@@ -161,6 +142,36 @@ export async function runCrud(action: CrudAction, model: EntityModel, context: C
       return undefined
     }
   }
+}
+
+/** The list action: one page of records (prepared statements when nothing needs the ORM), with its `meta`. */
+async function listAction(
+  model: EntityModel,
+  context: CrudContext,
+  options: QueryOptions,
+  finish: <T extends Row | Row[]>(answer: T, fields?: string[]) => Promise<T>,
+  stored: (fields?: string[]) => string[] | undefined
+): Promise<unknown> {
+  const db = () => context.db
+  const query = parseListQuery(context.query, model, false, options)
+  if (context.fast?.supports(model) && model.computed.size === 0 && Object.keys(query.where).length === 0 && !query.fields && query.populate.length === 0) {
+    const {rows, total} = context.fast.list(model, {limit: query.limit, offset: query.offset, orderBy: query.orderBy, count: query.count})
+    return {data: rows, meta: pageMeta(query, total)}
+  }
+  const findOptions = {
+    limit: query.limit,
+    offset: query.offset,
+    orderBy: Object.keys(query.orderBy).length > 0 ? query.orderBy : {[model.primaryKey]: 'asc' as const},
+    fields: stored(query.fields) as never[] | undefined,
+    populate: query.populate as never[],
+    strategy: 'select-in' as const
+  }
+  if (!query.count) {
+    const rows = await db().find(model.name, query.where, findOptions)
+    return {data: await finish(rows.map((row) => present(model, row, query.fields, query.populate)), query.fields), meta: pageMeta(query)}
+  }
+  const [rows, total] = await db().findAndCount(model.name, query.where, findOptions)
+  return {data: await finish(rows.map((row) => present(model, row, query.fields, query.populate)), query.fields), meta: pageMeta(query, total)}
 }
 
 /** A list answer's `meta`: `{page, limit, total, pages}`, or `{offset, limit, total}` for a client that pages by offset. */

@@ -47,118 +47,134 @@ export interface QueryOptions {
  * filters by the related key: `filter[author]=2`.
  */
 export function parseListQuery(query: Record<string, unknown>, model: EntityModel, forCount = false, options: QueryOptions = {}): ListQuery {
-  const problems: ProblemItem[] = []
-  const fail = (parameter: string, detail: string, code = 'invalid') => problems.push({pointer: `/query/${parameter}`, code, detail})
-  const single = (key: string): string | undefined => {
+  const parse: Parse = {
+    model,
+    options,
+    problems: [],
+    result: {page: 1, offset: 0, byOffset: false, limit: defaultLimit, orderBy: {}, where: {}, populate: [], count: true},
+    where: {},
+    fail(parameter, detail, code = 'invalid') {
+      this.problems.push({pointer: `/query/${parameter}`, code, detail})
+    }
+  }
+  for (const key of Object.keys(query)) {
     const value = query[key]
     if (Array.isArray(value)) {
-      fail(key, `\`${key}\` is given ${value.length} times; give it once`, 'repeated')
-      return undefined
+      parse.fail(key, `\`${key}\` is given ${value.length} times; give it once`, 'repeated')
+      continue
     }
-    return value === undefined ? undefined : String(value)
-  }
-  const visible = (name: string) => model.fields.get(name)?.visible === true || model.computed.has(name)
-  const filterable = (name: string) => visible(name) || ['many-to-one', 'one-to-one'].includes(model.relations.get(name)?.kind ?? '')
-  const result: ListQuery = {page: 1, offset: 0, byOffset: false, limit: defaultLimit, orderBy: {}, where: {}, populate: [], count: true}
-  const where: Record<string, Record<string, unknown> | unknown> = {}
-
-  for (const key of Object.keys(query)) {
-    const text = single(key)
-    if (text === undefined) continue
+    if (value === undefined) continue
+    const text = String(value)
     const filter = filterKey.exec(key)
-    if (filter && filter[1].includes('.')) {
-      const [, path, op = 'eq'] = filter
-      const [relation, field] = path.split('.', 2)
-      const target = model.relations.has(relation) ? options.models?.get(model.relations.get(relation)!.entity) : undefined
-      if (!target || path.split('.').length !== 2 || target.fields.get(field)?.visible !== true) {
-        fail(key, `Unknown field \`${path}\`; filter through a relation as \`<relation>.<field>\`: ${[...model.relations.keys()].map((name) => `\`${name}.…\``).join(', ') || 'this entity has none'}`, 'unknown-field')
-      } else if (!(op in operators)) fail(key, `Unknown operator \`${op}\`; expected one of ${Object.keys(operators).join(', ')}`, 'unknown-operator')
-      else {
-        const condition = filterCondition(target.fields.get(field)!.type, op as Operator, text, options.likeOperator ?? '$like')
-        if (condition === undefined) fail(key, `\`${text}\` is not a valid value for \`${path}\` with \`${op}\``, 'invalid-value')
-        else {
-          const inner = ((where[relation] as Record<string, unknown>) ??= {})
-          inner[field] = op === 'null' ? condition : {...((inner[field] as object) ?? {}), ...(condition as object)}
-        }
-      }
-      continue
-    }
-    if (filter && model.computed.has(filter[1]) && options.computedSql) {
-      const [, field, op = 'eq'] = filter
-      const flag = model.computed.get(field)!.kind === 'viewerIn'
-      const condition = flag ? (text === 'true' && op === 'eq' ? {$gt: 0} : text === 'false' && op === 'eq' ? {$eq: 0} : undefined) : filterCondition('integer', op as Operator, text, '$like')
-      if (!(op in operators) || condition === undefined || op === 'like' || op === 'null') fail(key, `\`${text}\` with \`${op}\` does not fit the computed field \`${field}\` (${flag ? 'true or false' : 'a whole number'})`, 'invalid-value')
-      else where[options.computedSql(field) as string] = condition
-      continue
-    }
-    if (filter) {
-      const [, field, op = 'eq'] = filter
-      if (!filterable(field)) fail(key, `Unknown field \`${field}\`; filter on ${listOf(model)}`, 'unknown-field')
-      else if (!(op in operators)) fail(key, `Unknown operator \`${op}\`; expected one of ${Object.keys(operators).join(', ')}`, 'unknown-operator')
-      else {
-        const type = model.fields.get(field)?.type ?? 'integer'
-        const condition = filterCondition(type, op as Operator, text, options.likeOperator ?? '$like')
-        if (condition === undefined) fail(key, `\`${text}\` is not a valid value for \`${field}\` (${type}) with \`${op}\``, 'invalid-value')
-        else where[field] = op === 'null' ? condition : {...((where[field] as object) ?? {}), ...(condition as object)}
-      }
-      continue
-    }
-    if (forCount) {
-      fail(key, `Unknown parameter \`${key}\`; a count takes \`filter[…]\` only`, 'unknown-parameter')
-      continue
-    }
-    switch (key) {
-      case 'offset': {
-        const value = /^\d{1,9}$/.test(text) ? Number(text) : NaN
-        if (Number.isNaN(value)) fail(key, '`offset` must be a whole number from 0', 'out-of-range')
-        else if (query.page !== undefined) fail(key, 'Give `page` or `offset`, not both', 'conflict')
-        else {
-          result.offset = value
-          result.byOffset = true
-        }
-        break
-      }
-      case 'page':
-      case 'limit': {
-        const value = /^\d{1,9}$/.test(text) ? Number(text) : NaN
-        if (key === 'page' && !(value >= 1)) fail(key, '`page` must be a whole number from 1', 'out-of-range')
-        else if (key === 'limit' && !(value >= 1 && value <= maxLimit)) fail(key, `\`limit\` must be a whole number from 1 to ${maxLimit}`, 'out-of-range')
-        else result[key] = value
-        break
-      }
-      case 'sort':
-        for (const part of text.split(',')) {
-          const name = part.startsWith('-') ? part.slice(1) : part
-          if (!visible(name)) fail(key, `Unknown field \`${name}\` in \`sort\`; sort on ${listOf(model)}`, 'unknown-field')
-          else if (model.computed.has(name) && options.computedSql) result.orderBy[options.computedSql(name) as string] = part.startsWith('-') ? 'desc' : 'asc'
-          else result.orderBy[name] = part.startsWith('-') ? 'desc' : 'asc'
-        }
-        break
-      case 'fields': {
-        const names = text.split(',').filter(Boolean)
-        const unknown = names.filter((name) => !visible(name))
-        if (unknown.length > 0 || names.length === 0) fail(key, `Unknown field(s) ${unknown.map((name) => `\`${name}\``).join(', ') || '(none given)'} in \`fields\`; select from ${listOf(model)}`, 'unknown-field')
-        else result.fields = [...new Set([model.primaryKey, ...names])]
-        break
-      }
-      case 'populate':
-        for (const name of text.split(',').filter(Boolean)) {
-          if (!model.relations.has(name)) fail(key, `Unknown relation \`${name}\`; populate ${[...model.relations.keys()].map((item) => `\`${item}\``).join(', ') || 'nothing (no relations)'}`, 'unknown-relation')
-          else result.populate.push(name)
-        }
-        break
-      case 'count':
-        if (text !== 'true' && text !== 'false') fail(key, '`count` must be `true` or `false`', 'invalid-value')
-        else result.count = text === 'true'
-        break
-      default:
-        fail(key, `Unknown parameter \`${key}\`; a list takes page, offset, limit, sort, filter[…], fields, populate and count`, 'unknown-parameter')
-    }
+    if (filter && filter[1].includes('.')) relationFilter(parse, key, filter[1], filter[2] ?? 'eq', text)
+    else if (filter && model.computed.has(filter[1]) && options.computedSql) computedFilter(parse, key, filter[1], filter[2] ?? 'eq', text)
+    else if (filter) fieldFilter(parse, key, filter[1], filter[2] ?? 'eq', text)
+    else if (forCount) parse.fail(key, `Unknown parameter \`${key}\`; a count takes \`filter[…]\` only`, 'unknown-parameter')
+    else listParameter(parse, key, text, query.page !== undefined)
   }
+  const {problems, result} = parse
   if (problems.length > 0) throw badRequest(problems.map((problem) => problem.detail).join('; '), problems)
   if (!result.byOffset) result.offset = (result.page - 1) * result.limit
-  result.where = where as FilterQuery<Record<string, unknown>>
+  result.where = parse.where as FilterQuery<Record<string, unknown>>
   return result
+}
+
+/** What the parameter parsers share while one query is read. */
+interface Parse {
+  model: EntityModel
+  options: QueryOptions
+  problems: ProblemItem[]
+  result: ListQuery
+  where: Record<string, unknown>
+  fail(parameter: string, detail: string, code?: string): void
+}
+
+const visible = (model: EntityModel, name: string) => model.fields.get(name)?.visible === true || model.computed.has(name)
+
+/** `filter[field]` and `filter[field][op]`; a many-to-one or one-to-one filters by the related key. */
+function fieldFilter(parse: Parse, key: string, field: string, op: string, text: string): void {
+  const {model, options, where} = parse
+  const filterable = visible(model, field) || ['many-to-one', 'one-to-one'].includes(model.relations.get(field)?.kind ?? '')
+  if (!filterable) return parse.fail(key, `Unknown field \`${field}\`; filter on ${listOf(model)}`, 'unknown-field')
+  if (!(op in operators)) return parse.fail(key, `Unknown operator \`${op}\`; expected one of ${Object.keys(operators).join(', ')}`, 'unknown-operator')
+  const type = model.fields.get(field)?.type ?? 'integer'
+  const condition = filterCondition(type, op as Operator, text, options.likeOperator ?? '$like')
+  if (condition === undefined) return parse.fail(key, `\`${text}\` is not a valid value for \`${field}\` (${type}) with \`${op}\``, 'invalid-value')
+  where[field] = op === 'null' ? condition : {...((where[field] as object) ?? {}), ...(condition as object)}
+}
+
+/** `filter[relation.field]`: a visible field of the related entity, through one join. */
+function relationFilter(parse: Parse, key: string, path: string, op: string, text: string): void {
+  const {model, options, where} = parse
+  const [relation, field] = path.split('.', 2)
+  const target = model.relations.has(relation) ? options.models?.get(model.relations.get(relation)!.entity) : undefined
+  if (!target || path.split('.').length !== 2 || target.fields.get(field)?.visible !== true) {
+    return parse.fail(key, `Unknown field \`${path}\`; filter through a relation as \`<relation>.<field>\`: ${[...model.relations.keys()].map((name) => `\`${name}.…\``).join(', ') || 'this entity has none'}`, 'unknown-field')
+  }
+  if (!(op in operators)) return parse.fail(key, `Unknown operator \`${op}\`; expected one of ${Object.keys(operators).join(', ')}`, 'unknown-operator')
+  const condition = filterCondition(target.fields.get(field)!.type, op as Operator, text, options.likeOperator ?? '$like')
+  if (condition === undefined) return parse.fail(key, `\`${text}\` is not a valid value for \`${path}\` with \`${op}\``, 'invalid-value')
+  const inner = ((where[relation] as Record<string, unknown>) ??= {})
+  inner[field] = op === 'null' ? condition : {...((inner[field] as object) ?? {}), ...(condition as object)}
+}
+
+/** `filter[favoritesCount][gte]=1` (a whole number) or `filter[favorited]=true` (the viewer's presence). */
+function computedFilter(parse: Parse, key: string, field: string, op: string, text: string): void {
+  const flag = parse.model.computed.get(field)!.kind === 'viewerIn'
+  const condition = flag ? (op === 'eq' && text === 'true' ? {$gt: 0} : op === 'eq' && text === 'false' ? {$eq: 0} : undefined) : filterCondition('integer', op as Operator, text, '$like')
+  if (!(op in operators) || condition === undefined || op === 'like' || op === 'null') {
+    return parse.fail(key, `\`${text}\` with \`${op}\` does not fit the computed field \`${field}\` (${flag ? 'true or false' : 'a whole number'})`, 'invalid-value')
+  }
+  parse.where[parse.options.computedSql!(field) as string] = condition
+}
+
+/** `page`, `offset`, `limit`, `sort`, `fields`, `populate` and `count`. */
+function listParameter(parse: Parse, key: string, text: string, hasPage: boolean): void {
+  const {model, options, result} = parse
+  const whole = /^\d{1,9}$/.test(text) ? Number(text) : NaN
+  switch (key) {
+    case 'offset':
+      if (Number.isNaN(whole)) return parse.fail(key, '`offset` must be a whole number from 0', 'out-of-range')
+      if (hasPage) return parse.fail(key, 'Give `page` or `offset`, not both', 'conflict')
+      result.offset = whole
+      result.byOffset = true
+      return
+    case 'page':
+      if (!(whole >= 1)) return parse.fail(key, '`page` must be a whole number from 1', 'out-of-range')
+      result.page = whole
+      return
+    case 'limit':
+      if (!(whole >= 1 && whole <= maxLimit)) return parse.fail(key, `\`limit\` must be a whole number from 1 to ${maxLimit}`, 'out-of-range')
+      result.limit = whole
+      return
+    case 'sort':
+      for (const part of text.split(',')) {
+        const name = part.startsWith('-') ? part.slice(1) : part
+        const direction = part.startsWith('-') ? 'desc' : 'asc'
+        if (!visible(model, name)) parse.fail(key, `Unknown field \`${name}\` in \`sort\`; sort on ${listOf(model)}`, 'unknown-field')
+        else result.orderBy[model.computed.has(name) && options.computedSql ? (options.computedSql(name) as string) : name] = direction
+      }
+      return
+    case 'fields': {
+      const names = text.split(',').filter(Boolean)
+      const unknown = names.filter((name) => !visible(model, name))
+      if (unknown.length > 0 || names.length === 0) return parse.fail(key, `Unknown field(s) ${unknown.map((name) => `\`${name}\``).join(', ') || '(none given)'} in \`fields\`; select from ${listOf(model)}`, 'unknown-field')
+      result.fields = [...new Set([model.primaryKey, ...names])]
+      return
+    }
+    case 'populate':
+      for (const name of text.split(',').filter(Boolean)) {
+        if (!model.relations.has(name)) parse.fail(key, `Unknown relation \`${name}\`; populate ${[...model.relations.keys()].map((item) => `\`${item}\``).join(', ') || 'nothing (no relations)'}`, 'unknown-relation')
+        else result.populate.push(name)
+      }
+      return
+    case 'count':
+      if (text !== 'true' && text !== 'false') return parse.fail(key, '`count` must be `true` or `false`', 'invalid-value')
+      result.count = text === 'true'
+      return
+    default:
+      parse.fail(key, `Unknown parameter \`${key}\`; a list takes page, offset, limit, sort, filter[…], fields, populate and count`, 'unknown-parameter')
+  }
 }
 
 function listOf(model: EntityModel): string {
