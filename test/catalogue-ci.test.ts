@@ -1,4 +1,4 @@
-import {spawn, execFileSync} from 'node:child_process'
+import {execFileSync} from 'node:child_process'
 import {chmodSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -7,27 +7,13 @@ import {test} from 'uvu'
 import * as assert from 'uvu/assert'
 import {progress} from '../cli/progress.js'
 import {root} from './helpers/fixtures.js'
-import {pipeBin, runPipe, type PipeResult} from './helpers/run-pipe.js'
+import {runPipe} from './helpers/run-pipe.js'
 
 const fixture = (...parts: string[]) => path.join('fixtures', ...parts)
 const summary = fixture('validate-catalogue', 'summary', 'input.json')
 const clean = fixture('validate-catalogue', 'clean', 'input.json')
 const dangling = fixture('validate-catalogue', 'dangling-ref-group', 'input.json')
 const diffCase = (name: string) => [fixture('diff-catalogues', name, 'old.json'), fixture('diff-catalogues', name, 'input.json')]
-
-/** Run `pipe` with `input` on stdin. */
-function runWithStdin(args: string[], input: string): Promise<PipeResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [pipeBin, ...args], {cwd: root, env: {...process.env, NO_COLOR: '1', FORCE_COLOR: '0'}, stdio: ['pipe', 'pipe', 'pipe']})
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (chunk) => (stdout += chunk))
-    child.stderr.on('data', (chunk) => (stderr += chunk))
-    child.on('error', reject)
-    child.on('close', (code) => resolve({code, stdout, stderr}))
-    child.stdin.end(input)
-  })
-}
 
 test('pipe validate takes several files: each line starts with its file, one total line, exit 1 on an error', async () => {
   const result = await runPipe(['validate', summary, clean, dangling])
@@ -51,7 +37,7 @@ test('pipe validate expands folders and quoted globs, and reads - from stdin', a
   assert.equal(folder, {code: 0, stdout: readFileSync(fixture('validate-catalogue', 'summary', 'messages.txt'), 'utf8'), stderr: ''})
   const none = await runPipe(['validate', 'no-such-*.json'])
   assert.equal(none, {code: 1, stdout: 'error read no-such-*.json No files match `no-such-*.json`\n1 error(s), 0 warning(s)\n', stderr: ''})
-  const stdin = await runWithStdin(['validate', '-'], readFileSync(path.join(root, summary), 'utf8'))
+  const stdin = await runPipe(['validate', '-'], {input: readFileSync(path.join(root, summary), 'utf8')})
   assert.equal(stdin, {code: 0, stdout: readFileSync(fixture('validate-catalogue', 'summary', 'messages.txt'), 'utf8'), stderr: ''})
 })
 

@@ -12,19 +12,20 @@ export interface PipeResult {
 
 export const pipeBin = path.join(root, 'bin', 'pipe.js')
 
-/** Run `pipe …args` in `cwd` (default: the repository root). */
-export function runPipe(args: string[], options: {cwd?: string; env?: Record<string, string>} = {}): Promise<PipeResult> {
+/** Run `pipe …args` in `cwd` (default: the repository root), with `input` on stdin when given. */
+export function runPipe(args: string[], options: {cwd?: string; env?: Record<string, string>; input?: string} = {}): Promise<PipeResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [pipeBin, ...args], {
       cwd: options.cwd ?? root,
       env: {...process.env, NO_COLOR: '1', FORCE_COLOR: '0', ...options.env},
-      stdio: ['ignore', 'pipe', 'pipe']
+      stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe']
     })
     let stdout = ''
     let stderr = ''
-    child.stdout.on('data', (chunk) => (stdout += chunk))
-    child.stderr.on('data', (chunk) => (stderr += chunk))
+    child.stdout!.on('data', (chunk) => (stdout += chunk))
+    child.stderr!.on('data', (chunk) => (stderr += chunk))
     child.on('error', reject)
     child.on('close', (code) => resolve({code, stdout, stderr}))
+    if (options.input !== undefined) child.stdin!.end(options.input)
   })
 }
