@@ -36,7 +36,7 @@ export function compareCatalogues(previous: Catalogue, next: Catalogue): Change[
     seen.add(key)
     changes.push(change)
   }
-  const types = {old: byName(previous.types ?? []), new: byName(next.types ?? [])}
+  const types: Types = {old: byName(previous.types ?? []), new: byName(next.types ?? []), compared: new Set()}
   const nextIndex = new Map(next.endpoints.map((endpoint, index) => [endpoint, index]))
   const nextByRoute = new Map(next.endpoints.map((endpoint) => [routeKey(endpoint), endpoint]))
   const matched = new Set<Endpoint>()
@@ -77,6 +77,12 @@ export function compareCatalogues(previous: Catalogue, next: Catalogue): Change[
 interface Types {
   old: Map<string, TypeDef>
   new: Map<string, TypeDef>
+  /**
+   * Pairs of named types already compared field by field (or value by value) in one direction. What such a
+   * comparison finds is located at the types (`Pet.age`), whatever endpoint reached them, and each change is reported
+   * at its first use only: comparing the pair again from another endpoint would find nothing new.
+   */
+  compared: Set<string>
 }
 
 type Add = (change: Change) => void
@@ -160,6 +166,12 @@ function compareType(was: string, now: string, use: Use, types: Types, add: Add,
   if (oldArray === newArray) {
     const oldType = types.old.get(oldItem)
     const newType = types.new.get(newItem)
+    const structural = oldType && newType && (oldType.kind === newType.kind || (objectKinds.has(oldType.kind ?? 'object') && objectKinds.has(newType.kind ?? 'object')))
+    if (structural && ['enum', 'union', 'object', 'input', 'interface', undefined].includes(oldType.kind)) {
+      const pair = `${use.direction} ${oldItem} ${newItem}`
+      if (types.compared.has(pair)) return
+      types.compared.add(pair)
+    }
     if (oldType && newType && objectKinds.has(oldType.kind ?? 'object') && objectKinds.has(newType.kind ?? 'object')) {
       return compareFields(oldType, newType, use, types, add, visited)
     }
