@@ -34,6 +34,15 @@ export interface EngineOptions {
   reporter?: UnifiedEngineOptions['reporter']
   streamError?: NodeJS.WritableStream
   streamOut?: NodeJS.WritableStream
+  /** Called after each file is processed, with the count of files done and of all files (for progress). */
+  onFile?: (done: number, total: number) => void
+}
+
+/** What apipe uses of unified-engine's file set (the third argument of an attacher). */
+interface FileSet {
+  use(completer: unknown): unknown
+  on(event: 'one', listener: () => void): unknown
+  valueOf(): VFile[]
 }
 
 /** Run the engine; resolves to the exit code and the processed files. */
@@ -41,8 +50,15 @@ export function runEngine(options: EngineOptions): Promise<{code: number; files:
   const completer = async (fileSet: {valueOf(): VFile[]}) => {
     await writeOutputs(fileSet.valueOf(), {outputDir: options.output})
   }
-  function writeProducedFiles(this: Processor, _options: unknown, fileSet?: {use(completer: unknown): unknown}) {
+  // The attacher runs once per file's processor; the file set is one, so it is listened to once.
+  let listened: unknown
+  function writeProducedFiles(this: Processor, _options: unknown, fileSet?: FileSet) {
     fileSet?.use(completer)
+    if (!fileSet || !options.onFile || listened === fileSet) return
+    listened = fileSet
+    let done = 0
+    // unified-engine emits `one` when a file has gone through its pipeline; all files are in the set by then.
+    fileSet.on('one', () => options.onFile!(++done, fileSet.valueOf().length))
   }
   return new Promise((resolve, reject) => {
     engine(

@@ -19,6 +19,11 @@ import {JsonRefs, type BrokenRef} from './shared/json-refs.js'
 export interface Options {
   /** Check the document against the OpenAPI/Swagger schemas (default: true). */
   check?: boolean
+  /**
+   * Follow every ref up front, so that each broken one is an `openapi-ref` finding (default: true). Without it the
+   * importer follows the refs it needs on demand and broken ones are not reported (`pipe diff`, which prints changes).
+   */
+  followAll?: boolean
 }
 
 declare module 'vfile' {
@@ -52,7 +57,7 @@ export default function resolveRefs(this: Processor, options: Options = {}) {
   return async (tree: ParsedTree, file: VFile) => {
     if (tree.type !== 'openapi') return
     const refs = new JsonRefs(tree.document, file.path ? path.resolve(file.cwd, file.path) : undefined)
-    refs.followAll()
+    if (options.followAll !== false) refs.followAll()
     file.data.refs = refs
     if (options.check !== false) {
       try {

@@ -5,6 +5,8 @@ import path from 'node:path'
 import {Ajv} from 'ajv'
 import {test} from 'uvu'
 import * as assert from 'uvu/assert'
+import {Writable} from 'node:stream'
+import {main} from '../cli/main.js'
 import {progress} from '../cli/progress.js'
 import {root} from './helpers/fixtures.js'
 import {runPipe} from './helpers/run-pipe.js'
@@ -191,13 +193,13 @@ test('pipe diff exits 1 on a breaking change, and --fail-on sets when', async ()
 })
 
 test('pipe diff --format json, github and markdown', async () => {
-  const json = JSON.parse((await runPipe(['diff', ...diffCase('auth-changed'), '--format', 'json'])).stdout)
+  const json = JSON.parse((await runPipe(['diff', ...diffCase('auth-added-removed'), '--format', 'json'])).stdout)
   assert.equal(json.changes[0], {kind: 'breaking', code: 'auth-added', location: 'GET:/pets.auth', message: '`GET /pets` now needs `api-key` authentication (was `none`)', url: 'https://github.com/apipe/apipe/blob/main/docs/rules.md#auth-added'})
   assert.equal([json.breaking, json.nonBreaking], [2, 1])
-  const github = await runPipe(['diff', ...diffCase('auth-changed'), '--format', 'github'])
-  assert.match(github.stdout, /^::error file=fixtures\/diff-catalogues\/auth-changed\/input\.json,title=breaking change%3A auth-added::GET:\/pets\.auth `GET \/pets` now needs/)
+  const github = await runPipe(['diff', ...diffCase('auth-added-removed'), '--format', 'github'])
+  assert.match(github.stdout, /^::error file=fixtures\/diff-catalogues\/auth-added-removed\/input\.json,title=breaking change%3A auth-added::GET:\/pets\.auth `GET \/pets` now needs/)
   assert.match(github.stdout, /\n::notice file=[^\n]*title=non-breaking change%3A auth-removed::/)
-  const markdown = await runPipe(['diff', ...diffCase('auth-changed'), '--format', 'markdown'])
+  const markdown = await runPipe(['diff', ...diffCase('auth-added-removed'), '--format', 'markdown'])
   assert.match(markdown.stdout, /^### API changes: 2 breaking, 1 non-breaking change\(s\)\n\n\| change \| code \| location \| what \|\n/)
 })
 
@@ -247,6 +249,41 @@ test('progress shows a count of files on a terminal only', () => {
   assert.equal(written, ['\r1/25 files', '\r\u001b[2K'])
   assert.is(progress({isTTY: false, write: () => true} as unknown as NodeJS.WriteStream, 25), undefined)
   assert.is(progress(tty, 3), undefined, 'short runs need none')
+})
+
+/** A stream that keeps what is written to it; `isTTY` as a terminal or a pipe would set it. */
+function capture(isTTY: boolean): Writable & {isTTY: boolean; chunks: string[]} {
+  const chunks: string[] = []
+  const stream = new Writable({
+    write(chunk, _encoding, callback) {
+      chunks.push(String(chunk))
+      callback()
+    }
+  })
+  return Object.assign(stream, {isTTY, chunks})
+}
+
+test('pipe run shows a count of files done on a terminal, and nothing extra when piped', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'apipe-run-progress-'))
+  try {
+    for (let index = 1; index <= 25; index++) cpSync(path.join(root, clean), path.join(dir, `api${String(index).padStart(2, '0')}.json`))
+    const run = async (isTTY: boolean) => {
+      const [stdout, stderr] = [capture(isTTY), capture(isTTY)]
+      const code = await main(['run', '--preset', 'validate', '--format', 'text', dir], {env: {...process.env, NO_COLOR: '1'}, stdin: process.stdin, stdout, stderr, colorDepth: 1})
+      return {code, stdout: stdout.chunks.join(''), stderr: stderr.chunks}
+    }
+    const terminal = await run(true)
+    const counts = Array.from({length: 24}, (_, index) => `\r${index + 1}/25 files`)
+    assert.equal(terminal.stderr, [...counts, '\r\u001b[2K'], 'counts on stderr, then the line cleared')
+    const piped = await run(false)
+    assert.equal(piped.stderr, [], 'no progress when stderr is not a terminal')
+    assert.is(piped.code, 0)
+    assert.is(terminal.code, 0)
+    assert.is(terminal.stdout, piped.stdout, 'stdout is the report either way')
+    assert.match(piped.stdout, /0 error\(s\), 0 warning\(s\)/)
+  } finally {
+    rmSync(dir, {recursive: true, force: true})
+  }
 })
 
 test.run()

@@ -11,7 +11,7 @@ export class RunCommand extends Command {
       Runs the pipeline engine (unified-engine): reads the files, finds \`.piperc*\` config and \`.pipeignore\`,
       runs the preset's plugins and any \`--use\` plugins, reports findings as \`file:line:column severity reason
       rule\`, and writes the outputs plugins produce (beside each input, or into \`--output\`, keeping the inputs' folders below their common folder). Exits 1 on any error,
-      or on warnings with \`--frail\`.
+      or on warnings with \`--frail\`. On a terminal, a count of files done is shown on stderr while many files run.
 
       Built-in presets: \`catalogue\` (validate, then write the page and sentences) and \`validate\` (only check).
       A path to a module exporting \`{plugins, settings}\` works too.
@@ -57,7 +57,15 @@ export class RunCommand extends Command {
       return 2
     }
     const machine = this.format !== 'default'
+    // A count of files done on a terminal (stderr), as `pipe validate` shows; nothing when stderr is not a terminal.
+    const {progress} = await import('../progress.js')
+    let tick: ((done: number) => void) | undefined | null = null
+    const onFile = (done: number, total: number) => {
+      if (tick === null) tick = progress(this.context.stderr, total)
+      tick?.(done)
+    }
     const {code, files} = await runEngine({
+      onFile,
       preset,
       files: this.files,
       use: this.use,

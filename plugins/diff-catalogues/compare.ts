@@ -36,7 +36,7 @@ export function compareCatalogues(previous: Catalogue, next: Catalogue): Change[
     seen.add(key)
     changes.push(change)
   }
-  const types = {old: byName(previous.types ?? []), new: byName(next.types ?? [])}
+  const types: Types = {old: byName(previous.types ?? []), new: byName(next.types ?? []), compared: new Set()}
   const nextIndex = new Map(next.endpoints.map((endpoint, index) => [endpoint, index]))
   const nextByRoute = new Map(next.endpoints.map((endpoint) => [routeKey(endpoint), endpoint]))
   const matched = new Set<Endpoint>()
@@ -77,6 +77,12 @@ export function compareCatalogues(previous: Catalogue, next: Catalogue): Change[
 interface Types {
   old: Map<string, TypeDef>
   new: Map<string, TypeDef>
+  /**
+   * Pairs of named types already compared field by field (or value by value) in one direction. What such a
+   * comparison finds is located at the types (`Pet.age`), whatever endpoint reached them, and each change is reported
+   * at its first use only: comparing the pair again from another endpoint would find nothing new.
+   */
+  compared: Set<string>
 }
 
 type Add = (change: Change) => void
@@ -104,12 +110,13 @@ function compareEndpoint(before: Endpoint, after: Endpoint, at: Array<string | n
 }
 
 function compareAuth(before: Endpoint, after: Endpoint, where: string, at: Array<string | number>, add: Add): void {
-  const [was, now] = [before.auth, after.auth]
+  // No `auth` in the new version says nothing (an import without security data); none in the old one means open.
+  const [was, now] = [before.auth ?? 'none', after.auth]
   if (was === now || now === undefined) return
   const path = [...at, 'auth']
   const location = `${where}.auth`
   if (now === 'none') add({code: 'auth-removed', location, message: `\`${display(after)}\` no longer needs authentication (was \`${was}\`)`, path})
-  else if (was === undefined || was === 'none') add({code: 'auth-added', location, message: `\`${display(after)}\` now needs \`${now}\` authentication (was \`${was ?? 'none'}\`)`, path})
+  else if (was === 'none') add({code: 'auth-added', location, message: `\`${display(after)}\` now needs \`${now}\` authentication (was \`none\`)`, path})
   else add({code: 'auth-changed', location, message: `Authentication of \`${display(after)}\` changed from \`${was}\` to \`${now}\``, path})
 }
 
@@ -159,21 +166,31 @@ function compareType(was: string, now: string, use: Use, types: Types, add: Add,
   if (oldArray === newArray) {
     const oldType = types.old.get(oldItem)
     const newType = types.new.get(newItem)
+    const structural = oldType && newType && (oldType.kind === newType.kind || (objectKinds.has(oldType.kind ?? 'object') && objectKinds.has(newType.kind ?? 'object')))
+    if (structural && ['enum', 'union', 'object', 'input', 'interface', undefined].includes(oldType.kind)) {
+      const pair = `${use.direction} ${oldItem} ${newItem}`
+      if (types.compared.has(pair)) return
+      types.compared.add(pair)
+    }
     if (oldType && newType && objectKinds.has(oldType.kind ?? 'object') && objectKinds.has(newType.kind ?? 'object')) {
       return compareFields(oldType, newType, use, types, add, visited)
     }
     if (oldType?.kind === 'enum' && newType?.kind === 'enum') return compareValues(oldType, newType, use, add)
     if (oldType?.kind === 'union' && newType?.kind === 'union') return compareMembers(oldType, newType, use, add)
-    if (oldItem === newItem || (oldType && newType && oldType.kind === newType.kind && oldType.kind === 'scalar' && oldItem === newItem)) return
+    // The same name is the same type, unless both versions define it with another kind (an enum that became an object).
+    const sameKind = !oldType || !newType || (oldType.kind ?? 'object') === (newType.kind ?? 'object')
+    if (oldItem === newItem && sameKind) return
   }
-  const widened = oldArray === newArray && fitsIn(oldItem, newItem, types)
-  const narrowed = oldArray === newArray && fitsIn(newItem, oldItem, types)
+  const kindChanged = oldItem === newItem && oldArray === newArray
+  const widened = oldArray === newArray && !kindChanged && fitsIn(oldItem, newItem, types)
+  const narrowed = oldArray === newArray && !kindChanged && fitsIn(newItem, oldItem, types)
   const receiving = use.direction !== 'request'
   const side = receiving ? 'response' : 'request'
   // A change that is neither (`string` to `integer`, `Pet` to `Pet[]`) breaks both ways: it counts as the breaking kind.
   const code = widened ? `${side}-type-widened` : narrowed ? `${side}-type-narrowed` : receiving ? 'response-type-widened' : 'request-type-narrowed'
   const how = widened ? 'widened' : narrowed ? 'narrowed' : 'changed'
-  add({code, location: use.location, message: `Type of ${use.what} ${how} from \`${was}\` to \`${now}\``, path: use.path})
+  const [from, to] = kindChanged ? [`${types.old.get(oldItem)?.kind} \`${was}\``, `${types.new.get(newItem)?.kind} \`${now}\``] : [`\`${was}\``, `\`${now}\``]
+  add({code, location: use.location, message: `Type of ${use.what} ${how} from ${from} to ${to}`, path: use.path})
 }
 
 function compareFields(oldType: TypeDef, newType: TypeDef, use: Use, types: Types, add: Add, visited: Set<string>): void {

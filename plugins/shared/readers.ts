@@ -14,6 +14,18 @@ export function text(value: unknown): string | undefined {
 
 /** `create pet`, `/pets/{petId}` -> `CreatePet`, `PetsPetId`. */
 export function pascal(value: string): string {
+  let result = pascalCache.get(value)
+  if (result === undefined) {
+    result = toPascal(value)
+    pascalCache.set(value, result)
+  }
+  return result
+}
+
+/** Big documents name the same inline schemas over and over (Stripe: a few thousand names, asked for many times each). */
+const pascalCache = new Map<string, string>()
+
+function toPascal(value: string): string {
   const words = value.replace(/([a-z0-9])([A-Z])/g, '$1 $2').split(/[^A-Za-z0-9]+/).filter(Boolean)
   const joined = words.map((word) => word[0].toUpperCase() + word.slice(1)).join('')
   return /^[0-9]/.test(joined) ? `T${joined}` : joined
