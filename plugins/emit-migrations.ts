@@ -82,9 +82,12 @@ export default function emitMigrations(this: Processor, options: Options = {}) {
   }
 }
 
-/** A definition as the snapshot keeps it: without one-off rename hints and extension data. */
+/**
+ * A definition as the snapshot keeps it: without extension data. Rename hints stay: a portable migration derives its
+ * statements from the snapshots when it runs, and `renamedFrom` is what makes a rename keep its data there too.
+ */
 function snapshotOf(definition: EntityDefinition): EntityDefinition {
-  return JSON.parse(JSON.stringify(definition, (key, value: unknown) => (key === 'renamedFrom' || key.startsWith('x-') || key === '$schema' ? undefined : value))) as EntityDefinition
+  return JSON.parse(JSON.stringify(definition, (key, value: unknown) => (key.startsWith('x-') || key === '$schema' ? undefined : value))) as EntityDefinition
 }
 
 /** `created_at` -> `createdAt` style lookup: the field or relation of an entity a column belongs to. */

@@ -6,15 +6,15 @@
  */
 import {mkdirSync, readdirSync, readFileSync, writeFileSync} from 'node:fs'
 import path from 'node:path'
-import {DatabaseSchema} from '@mikro-orm/knex'
 import {suite} from 'uvu'
 import * as assert from 'uvu/assert'
 import type {Orm} from '../runtime/database.js'
 import type {EntityDefinition} from '../schemas/types/entity.js'
-import {connect, dropTables, temporaryProject, testDatabases, type TestDatabase} from './helpers/databases.js'
+import {connect, dropTables, introspect as introspectTables, temporaryProject, testDatabases, type TestDatabase} from './helpers/databases.js'
 import {runPipe} from './helpers/run-pipe.js'
 
 const tables = ['post_tags', 'post', 'tag', 'author', 'apipe_migrations']
+const introspect = (orm: Orm) => introspectTables(orm, tables)
 
 /** Step 1: authors, posts (many-to-one author, many-to-many tags), tags. */
 const author: EntityDefinition = {name: 'author', fields: {name: {type: 'string', required: true}, email: {type: 'email', unique: true}}}
@@ -28,25 +28,6 @@ const post: EntityDefinition = {
 function writeEntities(root: string, entities: EntityDefinition[]) {
   mkdirSync(path.join(root, 'src/entities'), {recursive: true})
   for (const entity of entities) writeFileSync(path.join(root, 'src/entities', `${entity.name}.json`), JSON.stringify(entity, null, 2) + '\n')
-}
-
-/** Tables -> sorted `column` / `column?` (nullable) and index descriptions, as the database reports them. */
-async function introspect(orm: Orm): Promise<Record<string, {columns: string[]; indexes: string[]}>> {
-  const schema = await DatabaseSchema.create(orm.em.getConnection(), orm.em.getPlatform(), orm.config)
-  const result: Record<string, {columns: string[]; indexes: string[]}> = {}
-  for (const table of schema.getTables()) {
-    if (!tables.includes(table.name)) continue
-    result[table.name] = {
-      columns: table.getColumns().map((column) => `${column.name}${column.nullable ? '?' : ''}`).sort(),
-      indexes: table
-        .getIndexes()
-        .filter((index) => !index.primary)
-        .map((index) => `${index.unique ? 'unique ' : ''}${index.columnNames.join('+')}`)
-        .filter((index, position, all) => all.indexOf(index) === position)
-        .sort()
-    }
-  }
-  return result
 }
 
 async function rows(orm: Orm, table: string, columns: string[]): Promise<unknown[]> {

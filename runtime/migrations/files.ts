@@ -2,15 +2,15 @@
  * Migration files: `migrations/<YYYYMMDDHHmmss>_<name>.js`, ES modules a team reviews and may edit.
  *
  * ```js
- * export const database = 'sqlite'
- * export const up = ['alter table `book` add column `isbn` text null;']
- * export const down = ['alter table `book` drop column `isbn`;']
  * export const snapshot = {entities: [...]}
  * ```
  *
- * `up` and `down` are lists of SQL statements (or async functions of `{execute}` for hand-written steps); `snapshot`
- * holds the definitions the migration leads to, so the newest file is the base of the next diff, and deleting a
- * migration that was never shared also forgets its changes.
+ * A migration is portable: `snapshot` holds the definitions it leads to, and the statements of each database are
+ * derived when it runs, from the previous migration's snapshot to this one (the planner that `pipe migrate create`
+ * uses, renames included), so one folder migrates SQLite, PostgreSQL and MariaDB to equal schemas. A file may instead
+ * export `up` and `down` — lists of SQL statements or async functions of `{execute}` for hand-written steps — and
+ * `database`, the type those statements were written for (older files did so). The newest snapshot is the base of the
+ * next diff, and deleting a migration that was never shared also forgets its changes.
  */
 import {readdirSync} from 'node:fs'
 import path from 'node:path'
@@ -34,8 +34,9 @@ export interface Migration {
   name: string
   file: string
   database?: DatabaseType
-  up: MigrationSteps
-  down: MigrationSteps
+  /** Hand-written or dialect-specific steps; without them the steps are derived from the snapshots. */
+  up?: MigrationSteps
+  down?: MigrationSteps
   snapshot?: {entities: EntityDefinition[]}
 }
 
@@ -59,13 +60,17 @@ export async function loadMigration(file: string): Promise<Migration> {
   } catch (error) {
     throw new ApipeError('APIPE_ERR_MIGRATION_FILE', [path.basename(file), reasonOf(error)], {cause: error})
   }
-  for (const key of ['up', 'down'] as const) {
+  const portable = module.up === undefined && module.down === undefined
+  if (portable && !Array.isArray(module.snapshot?.entities)) {
+    throw new ApipeError('APIPE_ERR_MIGRATION_FILE', [path.basename(file), 'it has neither `up`/`down` nor a `snapshot` to derive them from'])
+  }
+  for (const key of portable ? [] : (['up', 'down'] as const)) {
     const steps = module[key]
     if (!(typeof steps === 'function' || (Array.isArray(steps) && steps.every((step) => typeof step === 'string')))) {
       throw new ApipeError('APIPE_ERR_MIGRATION_FILE', [path.basename(file), `\`${key}\` must be a list of SQL statements or a function`])
     }
   }
-  return {name, file, database: module.database, up: module.up!, down: module.down!, snapshot: module.snapshot}
+  return {name, file, database: module.database, up: module.up, down: module.down, snapshot: module.snapshot}
 }
 
 /** The definitions of the newest migration (none before the first). */
@@ -98,19 +103,20 @@ export function nextMigrationName(existing: readonly string[], name: string, now
   return `${stamp(new Date(time))}_${migrationFileSlug(name)}`
 }
 
-/** The source of a migration module. */
+/**
+ * The source of a portable migration module: the snapshot it leads to, and, as comments for review, the statements it
+ * comes to on the database it was written on.
+ */
 export function migrationSource(input: {name: string; database: DatabaseType; up: string[]; down: string[]; entities: EntityDefinition[]}): string {
-  const list = (statements: string[]) => (statements.length === 0 ? '[]' : `[\n${statements.map((statement) => `  ${JSON.stringify(statement)}`).join(',\n')}\n]`)
+  const preview = (statements: string[]) => (statements.length === 0 ? ['//   (none)'] : statements.map((statement) => `//   ${statement.replace(/\n/g, ' ')}`))
   return [
     `// Migration ${input.name}, written by \`pipe migrate create\` from the changes of the definitions.`,
-    '// `up` and `down` run in one transaction each. Edit the statements freely, or make either an async function',
-    '// of `{execute}`; `snapshot` is what the next `pipe migrate create` compares the definitions with.',
-    '',
-    `export const database = ${JSON.stringify(input.database)}`,
-    '',
-    `export const up = ${list(input.up)}`,
-    '',
-    `export const down = ${list(input.down)}`,
+    '// Portable: each database derives its statements from the previous snapshot to this one when it runs, in one',
+    '// transaction. To write steps by hand, export `up` and `down` (SQL lists or async functions of `{execute}`).',
+    `// On ${input.database}, up:`,
+    ...preview(input.up),
+    '// down:',
+    ...preview(input.down),
     '',
     `export const snapshot = ${JSON.stringify({entities: input.entities}, null, 2)}`,
     ''

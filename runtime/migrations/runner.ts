@@ -10,6 +10,7 @@ import type {Knex} from '@mikro-orm/knex'
 import {ApipeError} from '../../pipeline/errors.js'
 import type {DatabaseType} from '../config.js'
 import {reasonOf, type Orm} from '../database.js'
+import {planMigration} from './plan.js'
 import {listMigrationFiles, loadMigration, type Migration, type MigrationSteps} from './files.js'
 
 export const migrationsTable = 'apipe_migrations'
@@ -66,8 +67,7 @@ export class MigrationRunner {
     const {pending} = await this.status()
     const runs: MigrationRun[] = []
     for (const name of pending) {
-      const migration = await loadMigration(this.#fileOf(name))
-      this.#checkDatabase(migration)
+      const migration = await this.#load(name)
       runs.push(options.dryRun ? {name, statements: describe(migration.up)} : await this.#run(migration, 'up'))
     }
     return runs
@@ -79,9 +79,23 @@ export class MigrationRunner {
     const last = applied.at(-1)
     if (!last) return undefined
     if (missing.includes(last.name)) throw new ApipeError('APIPE_ERR_MIGRATION_FILE', [last.name, `the file is missing from ${this.#directory}, so its \`down\` is unknown`])
-    const migration = await loadMigration(this.#fileOf(last.name))
-    this.#checkDatabase(migration)
+    const migration = await this.#load(last.name)
     return options.dryRun ? {name: last.name, statements: describe(migration.down)} : this.#run(migration, 'down')
+  }
+
+  /**
+   * A migration with its steps for this database: its own `up`/`down`, or, for a portable one, the planner's
+   * statements from the previous migration's snapshot to its own.
+   */
+  async #load(name: string): Promise<Migration & {up: MigrationSteps; down: MigrationSteps}> {
+    const migration = await loadMigration(this.#fileOf(name))
+    this.#checkDatabase(migration)
+    if (migration.up !== undefined && migration.down !== undefined) return migration as Migration & {up: MigrationSteps; down: MigrationSteps}
+    const files = listMigrationFiles(this.#directory)
+    const before = files[files.findIndex((file) => nameOf(file) === name) - 1]
+    const previous = before ? ((await loadMigration(before)).snapshot?.entities ?? []) : []
+    const plan = await planMigration(this.#type, previous, migration.snapshot!.entities)
+    return {...migration, up: plan.up, down: plan.down}
   }
 
   #fileOf(name: string): string {
@@ -95,7 +109,7 @@ export class MigrationRunner {
     }
   }
 
-  async #run(migration: Migration, direction: 'up' | 'down'): Promise<MigrationRun> {
+  async #run(migration: Migration & {up: MigrationSteps; down: MigrationSteps}, direction: 'up' | 'down'): Promise<MigrationRun> {
     const sqlite = this.#type === 'sqlite'
     const executed: string[] = []
     let current: {index: number; sql: string} | undefined
@@ -129,7 +143,7 @@ export class MigrationRunner {
   }
 
   /** MySQL/MariaDB: undo the schema statements that committed before a failure by running the other direction. */
-  async #compensate(migration: Migration, direction: 'up' | 'down'): Promise<string> {
+  async #compensate(migration: Migration & {up: MigrationSteps; down: MigrationSteps}, direction: 'up' | 'down'): Promise<string> {
     let undone = 0
     await runSteps(direction === 'up' ? migration.down : migration.up, async (sql, parameters = []) => {
       try {

@@ -7,6 +7,7 @@ import {mkdtempSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import path from 'node:path'
 import type {DatabaseType} from '../../runtime/config.js'
+import {DatabaseSchema} from '@mikro-orm/knex'
 import {openDatabase, type Orm} from '../../runtime/database.js'
 
 export interface TestDatabase {
@@ -64,4 +65,23 @@ export async function dropTables(orm: Orm, tables: string[]): Promise<void> {
 /** A fresh temporary project folder. */
 export function temporaryProject(prefix: string): string {
   return mkdtempSync(path.join(tmpdir(), `apipe-${prefix}-`))
+}
+
+/** Tables -> sorted `column` / `column?` (nullable) and index descriptions, as the database reports them. */
+export async function introspect(orm: Orm, tables: readonly string[]): Promise<Record<string, {columns: string[]; indexes: string[]}>> {
+  const schema = await DatabaseSchema.create(orm.em.getConnection(), orm.em.getPlatform(), orm.config)
+  const result: Record<string, {columns: string[]; indexes: string[]}> = {}
+  for (const table of schema.getTables()) {
+    if (!tables.includes(table.name)) continue
+    result[table.name] = {
+      columns: table.getColumns().map((column) => `${column.name}${column.nullable ? '?' : ''}`).sort(),
+      indexes: table
+        .getIndexes()
+        .filter((index) => !index.primary)
+        .map((index) => `${index.unique ? 'unique ' : ''}${index.columnNames.join('+')}`)
+        .filter((index, position, all) => all.indexOf(index) === position)
+        .sort()
+    }
+  }
+  return result
 }
