@@ -9,22 +9,13 @@ import os from 'node:os'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {measure, measureTogether} from './measure.js'
+import {redocly, redoclyVersion} from './redocly.js'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const source = path.join(root, '..', 'shared', 'corpus', 'big', 'stripe', 'spec3.json')
 const runs = Number(process.env.RUNS ?? 5)
-const redoclyVersion = '2.77.0'
-const redoclyPrefix = path.join(os.tmpdir(), 'apipe-bench-redocly')
-const redoclyBin = path.join(redoclyPrefix, 'node_modules', '@redocly', 'cli', 'bin', 'cli.js')
 
-let redoclyMissing
-if (!existsSync(redoclyBin)) {
-  try {
-    execFileSync('npm', ['install', '--prefix', redoclyPrefix, '--no-save', '--no-audit', '--no-fund', `@redocly/cli@${redoclyVersion}`], {stdio: 'ignore'})
-  } catch (error) {
-    redoclyMissing = `could not install @redocly/cli: ${error.message.split('\n')[0]}`
-  }
-}
+const {bin: redoclyBin, missing: redoclyMissing} = redocly()
 if (!existsSync(source)) {
   console.log(`No corpus at ${source}: nothing to measure.`)
   process.exit(0)

@@ -9,24 +9,15 @@ import os from 'node:os'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {measure, measureTogether} from './measure.js'
+import {redocly, redoclyVersion} from './redocly.js'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const corpus = path.join(root, '..', 'shared', 'corpus')
-const redoclyVersion = '2.77.0'
-const redoclyPrefix = path.join(os.tmpdir(), 'apipe-bench-redocly')
-const redoclyBin = path.join(redoclyPrefix, 'node_modules', '@redocly', 'cli', 'bin', 'cli.js')
 const work = path.join(os.tmpdir(), 'apipe-bench-import')
 mkdirSync(work, {recursive: true})
 const runs = Number(process.env.RUNS ?? 7)
 
-let redoclyMissing
-if (!existsSync(redoclyBin)) {
-  try {
-    execFileSync('npm', ['install', '--prefix', redoclyPrefix, '--no-save', '--no-audit', '--no-fund', `@redocly/cli@${redoclyVersion}`], {stdio: 'ignore'})
-  } catch (error) {
-    redoclyMissing = `could not install @redocly/cli: ${error.message.split('\n')[0]}`
-  }
-}
+const {bin: redoclyBin, missing: redoclyMissing} = redocly()
 
 // One command, as redocly's: `pipe map` imports, checks and validates, and writes `api.endpoints.json` and the page
 // `api.endpoints.html`.
