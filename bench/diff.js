@@ -9,7 +9,7 @@ import os from 'node:os'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {measure, measureTogether} from './measure.js'
-import {redocly, redoclyVersion} from './redocly.js'
+import {redocly} from './redocly.js'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const source = path.join(root, '..', 'shared', 'corpus', 'big', 'stripe', 'spec3.json')
