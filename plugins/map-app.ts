@@ -27,8 +27,13 @@ export default function mapApp() {
 }
 
 /** The catalogue type of a route's answer: the entity, a list of it, or the envelope the route wraps them in. */
-function answerType(envelopes: Map<string, NonNullable<Catalogue['types']>[number]>, route: RouteInfo): string {
+function answerType(envelopes: Map<string, NonNullable<Catalogue['types']>[number]>, route: RouteInfo, authEnvelope?: string): string {
   const base = typeName(route.response!)
+  if (route.authAnswer) {
+    const session = {name: 'AuthSession', kind: 'object' as const, description: 'What the auth routes answer: the user and a token for `Authorization`', fields: [{name: 'token', type: 'string', required: true}, {name: 'user', type: base, required: true}]}
+    envelopes.set(session.name, session)
+    return authEnvelope ? envelopeType(envelopes, authEnvelope, {[authEnvelope]: 'AuthSession'}) : 'AuthSession'
+  }
   const {single, list, count} = route.envelope ?? {}
   if ((route.kind === 'list' || route.responseList) && list) return envelopeType(envelopes, list, {[list]: `${base}[]`, ...(count ? {[count]: 'integer'} : {})})
   if (!route.responseList && route.kind !== 'list' && single) return envelopeType(envelopes, single, {[single]: base})
@@ -72,13 +77,14 @@ export function projectCatalogue(tree: DefinitionsTree, cwd: string): Catalogue 
     ]
     if (params.length > 0) endpoint.params = params
     if (route.request) endpoint.request = route.envelope?.single ? envelopeType(envelopes, route.envelope.single, {[route.envelope.single]: typeName(route.request)}) : typeName(route.request)
-    if (route.response) endpoint.response = answerType(envelopes, route)
+    if (route.response) endpoint.response = answerType(envelopes, route, tree.config.auth?.envelope)
     if (route.entity) endpoint.entities = [tableOf(route.entity)]
     if (route.roles.length > 0) endpoint.tags = route.roles.map((role) => `role:${role}`)
     if (sources.length > 0) endpoint.sources = sources
     return endpoint
   })
   const groups = tree.controllers.map(({definition}) => ({id: definition.name, label: typeName(definition.name).replace(/([a-z])([A-Z])/g, '$1 $2')}))
+  if (routes.some((route) => route.controller === 'auth') && !groups.some((group) => group.id === 'auth')) groups.unshift({id: 'auth', label: 'Auth'})
   const types = [
     ...entities.map((entity) => ({
       name: typeName(entity.name),

@@ -48,8 +48,12 @@ function entityJsonSchema(entity: EntityDefinition): Json {
 const pageMeta = {type: 'object', properties: {page: {type: 'integer'}, limit: {type: 'integer'}, total: {type: 'integer'}, pages: {type: 'integer'}}}
 
 /** The schema of a route's success answer: the record, a list page or a list, in the route's envelope if it has one. */
-function answerSchema(route: RouteInfo): Json {
+function answerSchema(route: RouteInfo, envelope?: string): Json {
   const item = {$ref: `#/components/schemas/${typeName(route.response!)}`}
+  if (route.authAnswer) {
+    const token = {type: 'string', description: 'A JWT for `Authorization`'}
+    return envelope ? {type: 'object', properties: {[envelope]: {allOf: [item, {type: 'object', properties: {token}, required: ['token']}]}}, required: [envelope]} : {type: 'object', properties: {token, user: item}, required: ['token', 'user']}
+  }
   const {single, list, count} = route.envelope ?? {}
   const object = (properties: Record<string, Json>) => ({type: 'object', properties, required: Object.keys(properties)})
   if (route.kind === 'list') {
@@ -104,7 +108,7 @@ export function openapiDocument(config: ResolvedConfig, entities: readonly Entit
       const response: Json = {description: descriptions[status] ?? 'Answer'}
       if (status >= 400) response.content = {'application/problem+json': {schema: {$ref: '#/components/schemas/Problem'}}}
       else if (route.response && status < 300 && status !== 204) {
-        response.content = {'application/json': {schema: answerSchema(route)}}
+        response.content = {'application/json': {schema: answerSchema(route, config.auth?.envelope)}}
       } else if (route.action === 'count') {
         response.content = {'application/json': {schema: {type: 'object', properties: {count: {type: 'integer'}}, required: ['count']}}}
       }
@@ -116,6 +120,11 @@ export function openapiDocument(config: ResolvedConfig, entities: readonly Entit
       ...route.queryParams.map((param) => ({name: param.name, in: 'query', required: false, description: param.description, schema: {type: 'string'}}))
     ]
     if (parameters.length > 0) operation.parameters = parameters
+    if (route.authAnswer && route.action === 'login') {
+      const credentials = {type: 'object', properties: {email: {type: 'string'}, password: {type: 'string'}}, required: ['email', 'password']}
+      const envelope = config.auth?.envelope
+      operation.requestBody = {required: true, content: {'application/json': {schema: envelope ? {type: 'object', properties: {[envelope]: credentials}, required: [envelope]} : credentials}}}
+    }
     if (route.request) {
       const body: Json = {$ref: `#/components/schemas/${typeName(route.request)}${route.kind === 'update' ? 'Patch' : 'Input'}`}
       const single = route.envelope?.single

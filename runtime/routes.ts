@@ -52,6 +52,8 @@ export interface RouteInfo {
   declaredStatus?: number
   /** The members bodies are wrapped in (the route's `envelope`, else the controller's). */
   envelope?: Exclude<Envelope, false>
+  /** One of the auth routes (4.5): its answer is the user and a token (`{token, user}`, or in `auth.envelope`). */
+  authAnswer?: boolean
 }
 
 const summaries: Record<string, (entity: string, plural: string) => string> = {
@@ -77,7 +79,7 @@ const listParams = [
 /** Describe every route of a project's controllers. */
 export function describeRoutes(config: Pick<ResolvedConfig, 'auth'>, entities: readonly EntityDefinition[], controllers: readonly DescribedController[]): RouteInfo[] {
   const byName = new Map(entities.map((entity) => [entity.name, entity]))
-  const routes: RouteInfo[] = []
+  const routes: RouteInfo[] = describeAuthRoutes(config, byName)
   for (const {definition: controller, actions} of controllers) {
     for (const [key, value] of Object.entries(controller.routes)) {
       const options: RouteOptions = typeof value === 'string' ? {action: value} : value
@@ -120,6 +122,20 @@ export function describeRoutes(config: Pick<ResolvedConfig, 'auth'>, entities: r
   return routes
 }
 
+/** The auth routes of a project by action (`POST /auth/register` …), as `auth.routes` moves or removes them. */
+export function authRouteKeys(config: Pick<ResolvedConfig, 'auth'>): Partial<Record<'register' | 'login' | 'me', string>> {
+  const routes = config.auth?.routes
+  if (!config.auth?.entity || routes === false) return {}
+  const chosen = routes === true || routes === undefined ? {} : routes
+  const keys: Partial<Record<'register' | 'login' | 'me', string>> = {}
+  const defaults = {register: 'POST /auth/register', login: 'POST /auth/login', me: 'GET /auth/me'} as const
+  for (const action of ['register', 'login', 'me'] as const) {
+    const value = chosen[action]
+    if (value !== false) keys[action] = typeof value === 'string' ? value : defaults[action]
+  }
+  return keys
+}
+
 /** An envelope that wraps something, or none (`false`, or no member named). */
 function envelopeOf(envelope: Envelope | undefined): Exclude<Envelope, false> | undefined {
   return envelope && (envelope.single || envelope.list) ? envelope : undefined
@@ -138,6 +154,42 @@ export function wrapAnswer(route: Pick<RouteInfo, 'envelope' | 'kind' | 'respons
   if (route.responseList) return envelope.list ? {[envelope.list]: body, ...(envelope.count && Array.isArray(body) ? {[envelope.count]: body.length} : {})} : body
   if (route.kind === 'count' || route.kind === 'delete') return body
   return envelope.single ? {[envelope.single]: body} : body
+}
+
+/** The auth routes (4.5) as routes like any other, so that the catalogue and the OpenAPI document list them. */
+function describeAuthRoutes(config: Pick<ResolvedConfig, 'auth'>, entities: ReadonlyMap<string, EntityDefinition>): RouteInfo[] {
+  const users = config.auth?.entity ? entities.get(config.auth.entity) : undefined
+  if (!users) return []
+  const shapes = {
+    register: {summary: 'Register a user and sign them in', status: [201, 400, 409, 413, 415, 422, 429], request: users.name, auth: 'none'},
+    login: {summary: 'Sign in: a token for an e-mail and password', status: [200, 400, 401, 415, 422, 429], request: undefined, auth: 'none'},
+    me: {summary: 'The user of the token', status: [200, 401], request: undefined, auth: 'bearer'}
+  } as const
+  return Object.entries(authRouteKeys(config)).map(([action, key]) => {
+    const shape = shapes[action as keyof typeof shapes]
+    const [method, path] = key!.split(' ')
+    return {
+      controller: 'auth',
+      key: key!,
+      method,
+      path: path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, '{$1}'),
+      action,
+      crud: false,
+      kind: 'custom' as const,
+      summary: shape.summary,
+      auth: shape.auth,
+      roles: [],
+      status: [...shape.status],
+      pathParams: [],
+      queryParams: [],
+      request: shape.request,
+      response: users.name,
+      responseList: false,
+      middleware: [],
+      assign: [],
+      authAnswer: action !== 'me' || config.auth?.envelope !== undefined
+    }
+  })
 }
 
 function statusOf(kind: string, authenticated: boolean, hasId: boolean, declared?: number): number[] {

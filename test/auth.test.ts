@@ -272,6 +272,9 @@ test('the catalogue and OpenAPI of the app show each route\'s auth scheme and ro
   const spec = JSON.parse((await import('node:fs')).readFileSync(path.join(out, 'api.endpoints.json'), 'utf8')) as Json
   const auth = Object.fromEntries(spec.endpoints.map((endpoint: Json) => [endpoint.id, [endpoint.auth, endpoint.tags ?? []]]))
   assert.equal(auth, {
+    'auth.register': ['none', []],
+    'auth.login': ['none', []],
+    'auth.me': ['bearer', []],
     'note.list': ['none', []],
     'note.create': ['bearer', []],
     'note.delete': ['bearer', ['role:admin']],
@@ -286,6 +289,10 @@ test('the catalogue and OpenAPI of the app show each route\'s auth scheme and ro
   const served = await call('GET', '/openapi.json')
   assert.equal(served.body!.paths['/notes/{id}'].delete.security, [{bearerAuth: ['admin']}, {tokenAuth: ['admin']}])
   assert.equal(served.body!.paths['/reports'].get.security, [{apiKey: []}])
+  const login = served.body!.paths['/auth/login'].post
+  assert.equal(login.responses['200'].content['application/json'].schema, {type: 'object', properties: {token: {type: 'string', description: 'A JWT for `Authorization`'}, user: {$ref: '#/components/schemas/User'}}, required: ['token', 'user']})
+  assert.equal(Object.keys(served.body!.paths['/auth/register'].post.responses), ['201', '400', '409', '413', '415', '422', '429'])
+  assert.equal(spec.endpoints.find((endpoint: Json) => endpoint.id === 'auth.register').response, 'AuthSession')
   const copy = served.body!.paths['/notes/{id}/copies'].post
   assert.equal(Object.keys(copy.responses), ['201', '400', '401', '403', '404', '422'], 'the declared status, not 200')
   assert.equal(copy.requestBody.content['application/json'].schema, {$ref: '#/components/schemas/NoteInput'})

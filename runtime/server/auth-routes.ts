@@ -6,25 +6,12 @@
 import type {FastifyInstance} from 'fastify'
 import {assertPasswords, rolesOf, signTokenWith, unauthorized, type AuthSettings, type AuthUser} from '../auth.js'
 import type {ResolvedConfig} from '../config.js'
+import {authRouteKeys} from '../routes.js'
 import type {RequestContext} from '../context.js'
 import {present} from '../http/crud.js'
 import {validateBody} from '../http/errors.js'
 import {HttpProblem} from '../http/problem.js'
 import {utils} from '../utils.js'
-
-/** The auth routes of a project by action (`POST /auth/register` …), as `auth.routes` moves or removes them. */
-export function authRouteKeys(config: Pick<ResolvedConfig, 'auth'>): Partial<Record<'register' | 'login' | 'me', string>> {
-  const routes = config.auth?.routes
-  if (!config.auth?.entity || routes === false) return {}
-  const chosen = routes === true || routes === undefined ? {} : routes
-  const keys: Partial<Record<'register' | 'login' | 'me', string>> = {}
-  const defaults = {register: 'POST /auth/register', login: 'POST /auth/login', me: 'GET /auth/me'} as const
-  for (const action of ['register', 'login', 'me'] as const) {
-    const value = chosen[action]
-    if (value !== false) keys[action] = typeof value === 'string' ? value : defaults[action]
-  }
-  return keys
-}
 
 interface AuthRouteOptions {
   config: Pick<ResolvedConfig, 'auth'>
