@@ -1,12 +1,13 @@
 /**
  * Groups of GraphQL operations, as a reader would sort them: the schema's own category where it declares one (a
  * directive on the field: `@tag(name: "…")`, `@group(name: "…")`, or any directive with a `category` argument such
- * as `@doc(category: "…")`), else the entity the operation acts on: the first word that is not a verb (nor a
- * wrapper such as `Connection` or `Payload`) of the object, interface or union type it returns, else of its own
- * name, as a capitalized plural (`products: ProductConnection`, `productCreate: ProductCreatePayload`,
- * `deleteProduct: Boolean` -> `Products`), which reads as a section and does not clash with the operations' ids or
- * the types' names. When that makes more than `maxGroups` groups, the largest are kept and the other operations go
- * to `Other`.
+ * as `@doc(category: "…")`), else the entity the operation acts on, as the schema writes it: the words from the
+ * first that is not a verb (nor a wrapper such as `Connection` or `Payload`) of the object, interface or union type
+ * it returns, else of its own name (`products: ProductConnection`, `productCreate: ProductCreatePayload`,
+ * `deleteProduct: Boolean` -> `Product`). The group's label is that name; its id is its plural (`Products`), which
+ * clashes neither with the type nor with an operation of that name. When that makes
+ * more than `maxGroups` groups, entities fold into their first word (`ProductVariant` into `Product`), then the
+ * largest are kept and the other operations go to `other`.
  */
 import {getNamedType, isInterfaceType, isObjectType, isUnionType, Kind, type GraphQLField, type GraphQLNamedType} from 'graphql'
 
@@ -40,44 +41,67 @@ export function declaredGroup(field: GraphQLField<unknown, unknown>): string | u
   return undefined
 }
 
-/** The entity an operation acts on, as a group: `productVariantCreate: ProductVariantCreatePayload` -> `Products`. */
+/**
+ * The entity an operation acts on, as written in the schema: `productVariantCreate: ProductVariantCreatePayload` ->
+ * `ProductVariant`, `deleteProduct: Boolean` -> `Product`.
+ */
 export function entityOf(field: GraphQLField<unknown, unknown>, roots: ReadonlySet<GraphQLNamedType>): string {
   const returned = getNamedType(field.type)
   const composite = (isObjectType(returned) || isInterfaceType(returned) || isUnionType(returned)) && !roots.has(returned)
-  const noun = (composite ? firstNoun(returned.name) : undefined) ?? firstNoun(field.name) ?? field.name.toLowerCase()
-  const entity = plural(noun)
-  return entity[0].toUpperCase() + entity.slice(1)
+  const words = (composite ? nounWords(returned.name) : undefined) ?? nounWords(field.name) ?? [field.name]
+  return words.map((word) => word[0].toUpperCase() + word.slice(1)).join('')
 }
 
-function firstNoun(name: string): string | undefined {
-  const words = name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2').split(/[^A-Za-z0-9]+/).filter(Boolean).map((word) => word.toLowerCase())
+/** The words of a name from its first noun on, without the wrappers that end it (`Connection`, `Payload`). */
+function nounWords(name: string): string[] | undefined {
+  const words = name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2').split(/[^A-Za-z0-9]+/).filter(Boolean)
   // Participles and adverbs (`featured`, `recently`) qualify the entity rather than name it.
-  return words.find((word) => !verbs.has(word) && !wrappers.has(word) && !/^\d/.test(word) && !/.(ed|ly)$/.test(word))
-}
-
-
-function plural(word: string): string {
-  // Already plural, or uncountable (`analytics`, `species`, `news`).
-  if (word.endsWith('s')) return word
-  if (/[^aeiou]y$/.test(word)) return `${word.slice(0, -1)}ies`
-  if (/(s|x|ch|sh)$/.test(word)) return `${word}es`
-  return `${word}s`
+  const isNoun = (word: string) => !verbs.has(word.toLowerCase()) && !wrappers.has(word.toLowerCase()) && !/^\d/.test(word) && !/.(ed|ly)$/i.test(word)
+  const first = words.findIndex(isNoun)
+  if (first < 0) return undefined
+  const rest = words.slice(first)
+  const end = rest.findIndex((word, index) => index > 0 && (wrappers.has(word.toLowerCase()) || verbs.has(word.toLowerCase())))
+  return end < 0 ? rest : rest.slice(0, end)
 }
 
 /**
- * The group of each operation (by index): declared categories as declared; beyond `maxGroups` groups, only the
- * largest heuristic groups are kept (ties: first met) and the rest go to `Other`.
+ * A group id from an entity name: a plural (`ProductVariant` -> `ProductVariants`), so that it clashes neither with
+ * the type of that name nor with an operation named after it; the label keeps the name as written.
  */
-export function groupOperations(fields: Array<GraphQLField<unknown, unknown>>, roots: ReadonlySet<GraphQLNamedType>): string[] {
-  const groups = fields.map((field) => {
-    const declared = declaredGroup(field)
-    return {declared: declared !== undefined, id: declared ?? entityOf(field, roots)}
-  })
-  const counts = new Map<string, number>()
-  for (const {id} of groups) counts.set(id, (counts.get(id) ?? 0) + 1)
-  if (counts.size <= maxGroups) return groups.map(({id}) => id)
-  const declared = new Set(groups.filter((group) => group.declared).map((group) => group.id))
-  const room = Math.max(maxGroups - declared.size - 1, 0)
-  const kept = new Set([...counts.entries()].filter(([id]) => !declared.has(id)).sort((a, b) => b[1] - a[1]).slice(0, room).map(([id]) => id))
-  return groups.map(({id}) => (declared.has(id) || kept.has(id) ? id : 'Other'))
+function groupId(entity: string): string {
+  // Already plural, or uncountable (`analytics`, `species`, `news`).
+  if (entity.endsWith('s')) return entity
+  if (/[^aeiou]y$/.test(entity)) return `${entity.slice(0, -1)}ies`
+  if (/(x|ch|sh)$/.test(entity)) return `${entity}es`
+  return `${entity}s`
+}
+
+/**
+ * The group of each operation (by index) and the label of each group: declared categories as declared; else the
+ * entity, as written. Beyond `maxGroups` groups, entities are folded into their first word (`ProductVariant` and
+ * `ProductImage` into `Product`), then only the largest groups are kept and the rest go to `other`.
+ */
+export function groupOperations(fields: Array<GraphQLField<unknown, unknown>>, roots: ReadonlySet<GraphQLNamedType>): Array<{id: string; label: string}> {
+  const declared = fields.map((field) => declaredGroup(field))
+  let entities = fields.map((field, index) => declared[index] ?? entityOf(field, roots))
+  // `Films` (from `allFilms: FilmsConnection`) joins `Film` when both are there: one entity, named once.
+  const named = new Set(entities)
+  entities = entities.map((entity, index) => (declared[index] === undefined && entity.endsWith('s') && named.has(entity.slice(0, -1)) ? entity.slice(0, -1) : entity))
+  const count = (names: string[]) => new Set(names).size
+  if (count(entities) > maxGroups) {
+    const head = (entity: string) => entity.match(/^[A-Z][a-z0-9]*|^[a-z0-9]+/)?.[0] ?? entity
+    const heads = new Set(entities.map(head))
+    // `Artworks` joins `Artwork` when both are there: one entity, named once.
+    const singular = (word: string) => (word.endsWith('s') && heads.has(word.slice(0, -1)) ? word.slice(0, -1) : word)
+    entities = entities.map((entity, index) => (declared[index] === undefined ? singular(head(entity)) : entity))
+  }
+  if (count(entities) > maxGroups) {
+    const sizes = new Map<string, number>()
+    for (const entity of entities) sizes.set(entity, (sizes.get(entity) ?? 0) + 1)
+    const keepDeclared = new Set(declared.filter((name): name is string => name !== undefined))
+    const room = Math.max(maxGroups - keepDeclared.size - 1, 0)
+    const kept = new Set([...sizes].filter(([name]) => !keepDeclared.has(name)).sort((a, b) => b[1] - a[1]).slice(0, room).map(([name]) => name))
+    entities = entities.map((entity) => (keepDeclared.has(entity) || kept.has(entity) ? entity : 'Other'))
+  }
+  return entities.map((entity, index) => ({id: declared[index] !== undefined || entity === 'Other' ? entity : groupId(entity), label: entity}))
 }

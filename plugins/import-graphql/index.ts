@@ -66,10 +66,10 @@ export function graphqlCatalogue(tree: GraphqlTree, file: VFile, options: Option
     rootTypes.add(root)
     for (const field of Object.values(root.getFields())) operations.push({field, method})
   }
-  const groupIds = groupOperations(operations.map(({field}) => field), rootTypes)
+  const grouped = groupOperations(operations.map(({field}) => field), rootTypes)
   for (const [index, {field, method}] of operations.entries()) {
-    const endpoint = operation(field, method, uniqueId(field.name, method, ids), groupIds[index])
-    if (!groups.has(endpoint.group!)) groups.set(endpoint.group!, {id: endpoint.group!})
+    const endpoint = operation(field, method, uniqueId(field.name, method, ids), grouped[index].id)
+    if (!groups.has(endpoint.group!)) groups.set(endpoint.group!, grouped[index].id === grouped[index].label ? {id: endpoint.group!} : {id: endpoint.group!, label: grouped[index].label})
     endpoints.push(endpoint)
   }
   // A root type is a type like any other when a field returns it (`relay: Query!`); only then, or with allTypes.
