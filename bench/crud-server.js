@@ -1,7 +1,8 @@
-// One server of the CRUD benchmark, on the SQLite file `BENCH_DB`, listening on 127.0.0.1:`BENCH_PORT`:
+// One server of the CRUD benchmark, on the SQLite file `BENCH_DB` (or, with `BENCH_PG`, that PostgreSQL database),
+// listening on 127.0.0.1:`BENCH_PORT`:
 //   apipe  - the example blog served by apipe (createApp, no request log)
-//   mikro  - (a) a hand-written fastify route calling MikroORM em.findOne / em.findAndCount
-//   raw    - (b) a fastify route on raw prepared better-sqlite3 statements (the practical limit)
+//   mikro  - (a) hand-written fastify routes calling MikroORM em.findOne / em.findAndCount / em.create + flush
+//   raw    - (b) fastify routes on raw prepared better-sqlite3 statements (the practical limit; SQLite only)
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
 
@@ -10,21 +11,29 @@ const [mode] = process.argv.slice(2)
 const file = process.env.BENCH_DB
 const port = Number(process.env.BENCH_PORT)
 const project = process.env.BENCH_PROJECT
+const postgres = process.env.BENCH_PG
+const database = postgres ? {type: 'postgresql', url: postgres} : {type: 'sqlite', url: file}
 
 let app
 if (mode === 'apipe') {
   const {loadProject, createApp} = await import(path.join(root, 'dist/runtime/index.js'))
   const loaded = await loadProject(project)
-  app = await createApp({...loaded, config: {...loaded.config, database: {type: 'sqlite', url: file}}})
+  app = await createApp({...loaded, config: {...loaded.config, database}})
 } else if (mode === 'mikro') {
   const {default: Fastify} = await import('fastify')
   const {MikroORM, wrap} = await import('@mikro-orm/core')
-  const {BetterSqliteDriver} = await import('@mikro-orm/better-sqlite')
   const {loadProject} = await import(path.join(root, 'dist/runtime/index.js'))
   const {entitySchemas} = await import(path.join(root, 'dist/runtime/entity-schema.js'))
   const loaded = await loadProject(project)
-  const orm = await MikroORM.init({driver: BetterSqliteDriver, dbName: file, entities: entitySchemas(loaded.entities), discovery: {warnWhenNoEntities: false}})
+  const driver = postgres ? (await import('@mikro-orm/postgresql')).PostgreSqlDriver : (await import('@mikro-orm/better-sqlite')).BetterSqliteDriver
+  const orm = await MikroORM.init({driver, ...(postgres ? {clientUrl: postgres} : {dbName: file}), entities: entitySchemas(loaded.entities), discovery: {warnWhenNoEntities: false}})
   app = Fastify()
+  app.post('/tags', async (request, reply) => {
+    const em = orm.em.fork()
+    const tag = em.create('tag', request.body)
+    await em.flush()
+    return reply.code(201).send(wrap(tag).toObject())
+  })
   app.get('/posts/:id', async (request, reply) => {
     const post = await orm.em.fork().findOne('post', {id: Number(request.params.id)})
     if (!post) return reply.code(404).send({status: 404})
@@ -38,11 +47,13 @@ if (mode === 'apipe') {
 } else if (mode === 'raw') {
   const {default: Fastify} = await import('fastify')
   const {default: Database} = await import('better-sqlite3')
-  const db = new Database(file, {readonly: true})
+  const db = new Database(file)
+  const insert = db.prepare('insert into tag (label) values (?) returning *')
   const one = db.prepare('select * from post where id = ? and deleted_at is null')
   const page = db.prepare('select * from post where deleted_at is null order by id limit ? offset ?')
   const count = db.prepare('select count(*) as total from post where deleted_at is null')
   app = Fastify()
+  app.post('/tags', async (request, reply) => reply.code(201).send(insert.get(request.body.label)))
   app.get('/posts/:id', async (request, reply) => {
     const row = one.get(Number(request.params.id))
     if (!row) return reply.code(404).send({status: 404})

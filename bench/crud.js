@@ -1,9 +1,11 @@
-// The CRUD benchmark of issue #7: GET /posts/{id} and GET /posts?limit=20 on the example blog over one SQLite file
-// with 10,000 posts, apipe against (a) fastify + MikroORM em.findOne/findAndCount and (b) fastify + raw prepared
-// better-sqlite3 statements. Each server runs in its own process; autocannon (10 connections, 127.0.0.1) runs them
-// interleaved, round after round; the table shows the median req/s and p99 latency of the rounds.
+// The CRUD benchmark: GET /posts/{id}, GET /posts?limit=20 and POST /tags (a write) on the example blog over one
+// SQLite file with 10,000 posts, apipe against (a) fastify + MikroORM em.findOne/findAndCount/create+flush and (b)
+// fastify + raw prepared better-sqlite3 statements; then GET /posts/{id} with apipe and (a) on PostgreSQL
+// (`BENCH_PG`, default the machine's 127.0.0.1:5432/test; its blog tables are dropped and made again). Each server
+// runs in its own process; autocannon (10 connections, 127.0.0.1) runs them interleaved, round after round; the table
+// shows the median req/s and p99 latency of the rounds.
 import {fork, spawnSync} from 'node:child_process'
-import {cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync} from 'node:fs'
+import {cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
@@ -33,8 +35,8 @@ db.transaction(() => {
 })()
 db.close()
 
-async function start(mode, port) {
-  const child = fork(path.join(root, 'bench/crud-server.js'), [mode], {env: {...process.env, BENCH_DB: file, BENCH_PORT: String(port), BENCH_PROJECT: dir, NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(40)}, stdio: 'inherit'})
+async function start(mode, port, extra = {}) {
+  const child = fork(path.join(root, 'bench/crud-server.js'), [mode], {env: {...process.env, BENCH_DB: file, BENCH_PORT: String(port), BENCH_PROJECT: dir, NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(40), ...extra}, stdio: 'inherit'})
   await new Promise((resolve, reject) => {
     child.once('message', resolve)
     child.once('exit', (code) => reject(new Error(`${mode} exited with ${code}`)))
@@ -42,47 +44,95 @@ async function start(mode, port) {
   return child
 }
 
-function load(url, byId) {
+let writes = 0
+function load(url, kind) {
   let next = 0
+  const request = (request) => {
+    if (kind === 'write') return {...request, method: 'POST', path: '/tags', headers: {'content-type': 'application/json'}, body: JSON.stringify({label: `bench-${++writes}`})}
+    return {...request, path: kind === 'id' ? `/posts/${1 + (next++ % rows)}` : '/posts?limit=20'}
+  }
   return new Promise((resolve, reject) => {
-    autocannon(
-      {
-        url,
-        connections: 10,
-        duration,
-        requests: [{setupRequest: (request) => ({...request, path: byId ? `/posts/${1 + (next++ % rows)}` : '/posts?limit=20'})}]
-      },
-      (error, result) => (error ? reject(error) : resolve(result))
-    )
+    autocannon({url, connections: 10, duration, requests: [{setupRequest: request}]}, (error, result) => (error ? reject(error) : resolve(result)))
   })
 }
 
+/** The blog's tables on PostgreSQL with the same 10,000 posts; undefined (and why) when it does not answer. */
+async function seedPostgres(url) {
+  const pgDir = mkdtempSync(path.join(tmpdir(), 'apipe-bench-crud-pg-'))
+  cpSync(dir, pgDir, {recursive: true, filter: (source) => !source.includes(`${path.sep}data`) && !source.includes(`${path.sep}migrations`)})
+  writeFileSync(path.join(pgDir, 'pipe.config.json'), JSON.stringify({database: {url}, middleware: ['requestId']}))
+  const {default: pg} = await import('pg')
+  const client = new pg.Client({connectionString: url})
+  try {
+    await client.connect()
+  } catch (error) {
+    return {missing: `PostgreSQL does not answer at ${url}: ${error.message}`}
+  }
+  try {
+    for (const table of ['comment', 'post_tags', 'post', 'tag', 'user', 'apipe_migrations']) await client.query(`drop table if exists "${table}" cascade`)
+    const created = spawnSync(process.execPath, [path.join(root, 'bin/pipe.js'), 'migrate', 'create', 'init', '--project', pgDir], {encoding: 'utf8'})
+    const applied = spawnSync(process.execPath, [path.join(root, 'bin/pipe.js'), 'migrate', '--project', pgDir], {encoding: 'utf8'})
+    if (created.status !== 0 || applied.status !== 0) throw new Error(created.stderr + applied.stderr)
+    await client.query(`insert into "user" (email, name, role, created_at, updated_at) values ('ada@example.com', 'Ada', 'admin', now(), now())`)
+    await client.query(
+      `insert into post (title, slug, body, status, views, rating, author_id, created_at, updated_at)
+       select 'Post number ' || i, 'post-' || i, repeat('Lorem ipsum dolor sit amet. ', 4), case when i % 3 = 0 then 'draft' else 'published' end, i % 1000, (i % 50) / 10.0, 1, now(), now()
+       from generate_series(1, ${rows}) as i`
+    )
+    return {project: pgDir}
+  } finally {
+    await client.end()
+  }
+}
+
 const servers = [['apipe', 4101], ['mikro', 4102], ['raw', 4103]]
+const kinds = ['id', 'list', 'write']
 const children = {}
 for (const [mode, port] of servers) children[mode] = await start(mode, port)
 const results = {}
-try {
+const measureRounds = async (list, kindsOf, prefix = '') => {
   for (let round = 0; round < rounds; round++) {
-    for (const byId of [true, false]) {
-      for (const [mode, port] of servers) {
-        const result = await load(`http://127.0.0.1:${port}`, byId)
-        if (result.non2xx > 0 || result.errors > 0) throw new Error(`${mode}: ${result.non2xx} non-2xx, ${result.errors} errors`)
-        ;(results[`${mode} ${byId ? 'id' : 'list'}`] ??= []).push({rps: result.requests.average, p99: result.latency.p99})
+    for (const kind of kindsOf) {
+      for (const [mode, port] of list) {
+        const result = await load(`http://127.0.0.1:${port}`, kind)
+        if (result.non2xx > 0 || result.errors > 0) throw new Error(`${mode} ${kind}: ${result.non2xx} non-2xx, ${result.errors} errors`)
+        ;(results[`${prefix}${mode} ${kind}`] ??= []).push({rps: result.requests.average, p99: result.latency.p99})
       }
     }
   }
+}
+try {
+  await measureRounds(servers, kinds)
 } finally {
   for (const child of Object.values(children)) child.kill('SIGTERM')
-  rmSync(dir, {recursive: true, force: true})
 }
+const postgres = await seedPostgres(process.env.BENCH_PG ?? 'postgresql://postgres@127.0.0.1:5432/test')
+if (postgres.project) {
+  const pgServers = [['apipe', 4111], ['mikro', 4112]]
+  const pgChildren = []
+  try {
+    for (const [mode, port] of pgServers) pgChildren.push(await start(mode, port, {BENCH_PG: process.env.BENCH_PG ?? 'postgresql://postgres@127.0.0.1:5432/test', BENCH_PROJECT: postgres.project}))
+    await measureRounds(pgServers, ['id'], 'pg ')
+  } finally {
+    for (const child of pgChildren) child.kill('SIGTERM')
+    rmSync(postgres.project, {recursive: true, force: true})
+  }
+}
+rmSync(dir, {recursive: true, force: true})
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
 const summary = (key) => ({rps: median(results[key].map((item) => item.rps)), p99: median(results[key].map((item) => item.p99))})
-console.log(`CRUD benchmark: ${rows} posts in SQLite, autocannon 10 connections x ${duration} s, ${rounds} interleaved rounds (median)`)
+const cell = ({rps, p99}) => `${Math.round(rps).toLocaleString('en-US')} req/s, p99 ${p99} ms`
+console.log(`CRUD benchmark: ${rows} posts, autocannon 10 connections x ${duration} s, ${rounds} interleaved rounds (median)`)
 console.log('| route | apipe | (a) fastify + MikroORM | (b) fastify + raw better-sqlite3 | apipe / (a) | apipe / (b) |')
 console.log('| --- | --- | --- | --- | --- | --- |')
-for (const [kind, label] of [['id', '`GET /posts/{id}`'], ['list', '`GET /posts?limit=20`']]) {
+for (const [kind, label] of [['id', '`GET /posts/{id}`'], ['list', '`GET /posts?limit=20`'], ['write', '`POST /tags` (a write)']]) {
   const [apipe, mikro, raw] = ['apipe', 'mikro', 'raw'].map((mode) => summary(`${mode} ${kind}`))
-  const cell = ({rps, p99}) => `${Math.round(rps).toLocaleString('en-US')} req/s, p99 ${p99} ms`
-  console.log(`| ${label} | ${cell(apipe)} | ${cell(mikro)} | ${cell(raw)} | ${(apipe.rps / mikro.rps).toFixed(2)}x | ${(apipe.rps / raw.rps).toFixed(2)}x |`)
+  console.log(`| ${label}, SQLite | ${cell(apipe)} | ${cell(mikro)} | ${cell(raw)} | ${(apipe.rps / mikro.rps).toFixed(2)}x | ${(apipe.rps / raw.rps).toFixed(2)}x |`)
+}
+if (postgres.project) {
+  const [apipe, mikro] = ['pg apipe id', 'pg mikro id'].map(summary)
+  console.log(`| \`GET /posts/{id}\`, PostgreSQL | ${cell(apipe)} | ${cell(mikro)} | (SQLite only) | ${(apipe.rps / mikro.rps).toFixed(2)}x | |`)
+} else {
+  console.log(`| \`GET /posts/{id}\`, PostgreSQL | not measured: ${postgres.missing} | | | | |`)
 }
