@@ -220,29 +220,31 @@ function compareFields(oldType: TypeDef, newType: TypeDef, use: Use, types: Type
   }
 }
 
+/** The items only in `after`. */
+function onlyIn<T>(after: readonly T[] | undefined, before: readonly T[] | undefined): T[] {
+  const known = new Set(before ?? [])
+  return [...new Set(after ?? [])].filter((item) => !known.has(item))
+}
+
 function compareValues(oldType: TypeDef, newType: TypeDef, use: Use, add: Add): void {
   const side = use.direction === 'request' ? 'request' : 'response'
-  const oldValues = new Set(oldType.values ?? [])
-  const newValues = new Set(newType.values ?? [])
   const path = ['types', newType.name]
-  for (const value of newValues) {
-    if (!oldValues.has(value)) add({code: `${side}-enum-value-added`, location: `${newType.name}.${value}`, message: `Added value \`${value}\` to enum \`${newType.name}\` of ${use.what}`, path})
+  for (const value of onlyIn(newType.values, oldType.values)) {
+    add({code: `${side}-enum-value-added`, location: `${newType.name}.${value}`, message: `Added value \`${value}\` to enum \`${newType.name}\` of ${use.what}`, path})
   }
-  for (const value of oldValues) {
-    if (!newValues.has(value)) add({code: `${side}-enum-value-removed`, location: `${newType.name}.${value}`, message: `Removed value \`${value}\` of enum \`${newType.name}\` of ${use.what}`, path})
+  for (const value of onlyIn(oldType.values, newType.values)) {
+    add({code: `${side}-enum-value-removed`, location: `${newType.name}.${value}`, message: `Removed value \`${value}\` of enum \`${newType.name}\` of ${use.what}`, path})
   }
 }
 
 function compareMembers(oldType: TypeDef, newType: TypeDef, use: Use, add: Add): void {
   const side = use.direction === 'request' ? 'request' : 'response'
-  const oldMembers = new Set(oldType.members ?? [])
-  const newMembers = new Set(newType.members ?? [])
   const path = ['types', newType.name]
-  for (const member of newMembers) {
-    if (!oldMembers.has(member)) add({code: `${side}-type-widened`, location: `${newType.name}.${member}`, message: `Added member \`${member}\` to union \`${newType.name}\` of ${use.what}`, path})
+  for (const member of onlyIn(newType.members, oldType.members)) {
+    add({code: `${side}-type-widened`, location: `${newType.name}.${member}`, message: `Added member \`${member}\` to union \`${newType.name}\` of ${use.what}`, path})
   }
-  for (const member of oldMembers) {
-    if (!newMembers.has(member)) add({code: `${side}-type-narrowed`, location: `${newType.name}.${member}`, message: `Removed member \`${member}\` of union \`${newType.name}\` of ${use.what}`, path})
+  for (const member of onlyIn(oldType.members, newType.members)) {
+    add({code: `${side}-type-narrowed`, location: `${newType.name}.${member}`, message: `Removed member \`${member}\` of union \`${newType.name}\` of ${use.what}`, path})
   }
 }
 
