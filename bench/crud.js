@@ -18,7 +18,7 @@ const duration = Number(process.env.BENCH_SECONDS ?? 5)
 const rows = 10_000
 
 const dir = mkdtempSync(path.join(tmpdir(), 'apipe-bench-crud-'))
-cpSync(path.join(root, 'examples/blog'), dir, {recursive: true, filter: (source) => !source.includes(`${path.sep}data`)})
+cpSync(path.join(root, 'fixtures/blog-app'), dir, {recursive: true, filter: (source) => !source.includes(`${path.sep}data`)})
 // The blog's code imports `apipe-kit/runtime`: this checkout, as `npm install` would link it.
 mkdirSync(path.join(dir, 'node_modules'))
 symlinkSync(root, path.join(dir, 'node_modules', 'apipe-kit'))

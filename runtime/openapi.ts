@@ -77,7 +77,7 @@ function tokenSchemesOf(config: ResolvedConfig): Array<{name: string; scheme: Js
 export function openapiDocument(config: ResolvedConfig, entities: readonly EntityDefinition[], controllers: readonly DescribedController[], title: string): Json {
   const routes = describeRoutes(config, entities, controllers)
   const tokenSchemes = tokenSchemesOf(config)
-  const keyTypes = new Map(entities.map((entity) => [entity.name, entityModel(entity).primaryKeyType]))
+  const models = new Map(entities.map((entity) => [entity.name, entityModel(entity)]))
   const schemas: Record<string, Json> = {
     Problem: {
       type: 'object',
@@ -94,8 +94,8 @@ export function openapiDocument(config: ResolvedConfig, entities: readonly Entit
   }
   for (const entity of entities) {
     schemas[typeName(entity.name)] = entityJsonSchema(entity)
-    schemas[`${typeName(entity.name)}Input`] = bodySchema(entityModel(entity), 'create', keyTypes)
-    schemas[`${typeName(entity.name)}Patch`] = bodySchema(entityModel(entity), 'update', keyTypes)
+    schemas[`${typeName(entity.name)}Input`] = bodySchema(models.get(entity.name)!, 'create', models)
+    schemas[`${typeName(entity.name)}Patch`] = bodySchema(models.get(entity.name)!, 'update', models)
   }
   const paths: Record<string, Record<string, Json>> = {}
   const ids = new Set<string>()
@@ -126,7 +126,13 @@ export function openapiDocument(config: ResolvedConfig, entities: readonly Entit
       operation.requestBody = {required: true, content: {'application/json': {schema: envelope ? {type: 'object', properties: {[envelope]: credentials}, required: [envelope]} : credentials}}}
     }
     if (route.request) {
-      const body: Json = {$ref: `#/components/schemas/${typeName(route.request)}${route.kind === 'update' ? 'Patch' : 'Input'}`}
+      // A route whose `where` sets fields (a comment's `article` from the path) takes a body without them.
+      const scoped = new Set(Object.keys(route.where ?? {}).map((path) => path.split('.')[0]))
+      const model = models.get(route.request)
+      const body: Json =
+        route.crud && model && scoped.size > 0
+          ? bodySchema(model, route.kind === 'update' ? 'update' : 'create', models, scoped)
+          : {$ref: `#/components/schemas/${typeName(route.request)}${route.kind === 'update' ? 'Patch' : 'Input'}`}
       const single = route.envelope?.single
       const schema = single ? {type: 'object', properties: {[single]: body}, required: [single], additionalProperties: false} : body
       operation.requestBody = {required: true, content: {'application/json': {schema}}}

@@ -9,11 +9,14 @@ import type {ResolvedConfig} from './config.js'
 import {primaryKeyOf, tableOf} from './entity-schema.js'
 import {plural, typeName} from './generate.js'
 
-/** The six auto-CRUD actions a route may name (4.3). */
-export const crudActions = ['list', 'read', 'create', 'update', 'delete', 'count'] as const
+/**
+ * The built-in actions a route may name: the six auto-CRUD ones of 4.3, and `link` / `unlink`, which add or remove
+ * the current user in a relation of one record (a favorite, a follow).
+ */
+export const crudActions = ['list', 'read', 'create', 'update', 'delete', 'count', 'link', 'unlink'] as const
 
 /** What a route does: an auto-CRUD action (`update` by PUT is `replace`), or a custom action of a code controller. */
-export type RouteKind = 'list' | 'read' | 'create' | 'update' | 'replace' | 'delete' | 'count' | 'custom'
+export type RouteKind = 'list' | 'read' | 'create' | 'update' | 'replace' | 'delete' | 'count' | 'link' | 'unlink' | 'custom'
 
 /** A controller as routes are described from it: its definition and, for a code controller, its custom actions. */
 export interface DescribedController {
@@ -54,6 +57,18 @@ export interface RouteInfo {
   envelope?: Exclude<Envelope, false>
   /** One of the auth routes (4.5): its answer is the user and a token (`{token, user}`, or in `auth.envelope`). */
   authAnswer?: boolean
+  /**
+   * The field that the last path parameter names a record by: the key (`{id}`), or a unique field (`{slug}`).
+   * None when the route finds its record by `where` alone (`PUT /user` with `{"id": "user"}`).
+   */
+  lookup?: {param: string; field: string}
+  /** The route's `where` conditions, `query` parameter names, `defaults` and `link` relation, as declared. */
+  where?: RouteOptions['where']
+  queryNames?: RouteOptions['query']
+  defaults?: RouteOptions['defaults']
+  relation?: string
+  /** A create route's `Location`: the path of the controller's read route, its parameter filled from the record. */
+  location?: {path: string; field: string}
 }
 
 const summaries: Record<string, (entity: string, plural: string) => string> = {
@@ -63,7 +78,9 @@ const summaries: Record<string, (entity: string, plural: string) => string> = {
   update: (entity) => `Update a ${entity}`,
   replace: (entity) => `Replace a ${entity}`,
   delete: (entity) => `Delete a ${entity}`,
-  count: (_, plural) => `Count ${plural}`
+  count: (_, plural) => `Count ${plural}`,
+  link: (entity) => `Add the current user to a ${entity}`,
+  unlink: (entity) => `Remove the current user from a ${entity}`
 }
 
 const listParams = [
@@ -91,8 +108,10 @@ export function describeRoutes(config: Pick<ResolvedConfig, 'auth'>, entities: r
       const name = entity?.name ?? controller.name
       const kind: RouteKind = !crud ? 'custom' : options.action === 'update' && method === 'PUT' && !options.partial ? 'replace' : (options.action as RouteKind)
       const auth = options.auth ?? controller.auth ?? config.auth?.default ?? false
-      const keyType: FieldDefinition['type'] = entity ? (entity.fields[primaryKeyOf(entity)]?.type ?? 'integer') : 'string'
-      const pathParams = [...path.matchAll(/\{([^}]+)\}/g)].map((match) => ({name: match[1], type: match[1] === 'id' ? keyType : ('string' as const)}))
+      const names = [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1])
+      const lookup = entity && kind !== 'list' && kind !== 'create' && kind !== 'count' ? lookupOf(entity, names.at(-1)) : undefined
+      const pathParams = names.map((param) => ({name: param, type: param === lookup?.param ? fieldTypeOf(entity!, lookup.field) : param === 'id' ? 'integer' : ('string' as const)}))
+      const relation = kind === 'link' || kind === 'unlink' ? options.relation : undefined
       routes.push({
         controller: controller.name,
         key,
@@ -101,23 +120,55 @@ export function describeRoutes(config: Pick<ResolvedConfig, 'auth'>, entities: r
         action: options.action,
         crud,
         kind,
-        summary: options.summary ?? (crud ? summaries[kind](name.replace(/_/g, ' '), plural(name).replace(/_/g, ' ')) : `${options.action[0].toUpperCase()}${options.action.slice(1)} (${controller.name})`),
+        summary: options.summary ?? (crud ? summaries[kind](name.replace(/_/g, ' '), plural(name).replace(/_/g, ' ')) + (relation ? `'s ${relation}` : '') : `${options.action[0].toUpperCase()}${options.action.slice(1)} (${controller.name})`),
         auth: auth === true ? 'bearer' : auth === false ? 'none' : auth,
         roles: options.roles ?? controller.roles ?? [],
         status: statusOf(kind, auth !== false, pathParams.length > 0, options.status),
         pathParams,
-        queryParams: !crud ? [] : kind === 'list' ? listParams : kind === 'count' ? [listParams[3]] : kind === 'read' ? [listParams[4], listParams[5]] : [],
+        queryParams: [...queryNamesOf(options.query), ...(!crud ? [] : kind === 'list' ? listParams : kind === 'count' ? [listParams[3]] : kind === 'read' ? [listParams[4], listParams[5]] : [])],
         request: crud ? (['create', 'update', 'replace'].includes(kind) ? name : undefined) : options.request,
-        response: crud ? (['list', 'read', 'create', 'update', 'replace'].includes(kind) ? name : undefined) : options.response?.replace(/\[\]$/, ''),
+        response: crud ? (['list', 'read', 'create', 'update', 'replace', 'link', 'unlink'].includes(kind) ? name : undefined) : options.response?.replace(/\[\]$/, ''),
         responseList: crud ? kind === 'list' : options.response?.endsWith('[]') === true,
         entity,
         middleware: options.middleware ?? [],
         rateLimit: options.rateLimit,
         assign: options.assign ?? [],
         declaredStatus: crud ? undefined : options.status,
-        envelope: envelopeOf(options.envelope ?? controller.envelope)
+        envelope: envelopeOf(options.envelope ?? controller.envelope),
+        lookup,
+        where: options.where,
+        queryNames: options.query,
+        defaults: options.defaults,
+        relation
       })
     }
+  }
+  return withLocations(routes)
+}
+
+/** The field a path parameter names a record by: the key (`{id}` or the key's own name) or a unique field. */
+function lookupOf(entity: EntityDefinition, param: string | undefined): RouteInfo['lookup'] {
+  if (param === undefined) return undefined
+  const key = primaryKeyOf(entity)
+  if (param === 'id' || param === key) return {param, field: key}
+  return entity.fields[param]?.unique ? {param, field: param} : undefined
+}
+
+function fieldTypeOf(entity: EntityDefinition, field: string): FieldDefinition['type'] {
+  return entity.fields[field]?.type ?? 'integer'
+}
+
+/** A route's own query parameters (`?tag=` for `filter[tagList.name]`), as the catalogue and OpenAPI list them. */
+function queryNamesOf(names: RouteOptions['query']): RouteInfo['queryParams'] {
+  return Object.entries(names ?? {}).map(([name, target]) => ({name, description: `Same as \`${target}\``}))
+}
+
+/** Give each create route the `Location` of its controller's read route (`/articles/{slug}` by the slug). */
+function withLocations(routes: RouteInfo[]): RouteInfo[] {
+  for (const route of routes) {
+    if (route.kind !== 'create') continue
+    const read = routes.find((other) => other.controller === route.controller && other.kind === 'read' && other.lookup && !other.where)
+    if (read?.lookup) route.location = {path: read.path, field: read.lookup.field}
   }
   return routes
 }
@@ -201,6 +252,8 @@ function statusOf(kind: string, authenticated: boolean, hasId: boolean, declared
     update: [200, 400, 404, 409, 413, 415, 422],
     replace: [200, 400, 404, 409, 413, 415, 422],
     delete: [204, 404, 409],
+    link: [200, 404],
+    unlink: [200, 404],
     custom: [declared ?? 200, 400, ...(hasId ? [404] : []), 422]
   }
   const list = [...codes[kind], ...(authenticated ? [401, 403] : [])]
@@ -220,7 +273,8 @@ export function responseFields(entity: EntityDefinition): Array<{name: string; t
   if (entity.timestamps) fields.push({name: 'createdAt', type: 'datetime', required: true}, {name: 'updatedAt', type: 'datetime', required: true})
   for (const [name, spec] of Object.entries(entity.computed ?? {})) fields.push({name, type: 'count' in spec ? 'integer' : 'boolean', required: true})
   for (const [name, relation] of Object.entries(entity.relations ?? {})) {
-    const target = typeName(relation.entity)
+    // A relation answered `by` a field of its target shows that field's values (`string[]`).
+    const target = relation.by ? 'string' : typeName(relation.entity)
     const many = relation.kind === 'one-to-many' || relation.kind === 'many-to-many'
     fields.push({name, type: many ? `${target}[]` : target, required: Boolean(relation.required)})
   }

@@ -1,5 +1,5 @@
 /**
- * The HTTP contract of 4.3 on the example blog (examples/blog), with exact status codes and bodies, on SQLite and
+ * The HTTP contract of 4.3 on the contract blog (fixtures/blog-app), with exact status codes and bodies, on SQLite and
  * on each database server that answers: CRUD, every filter operator, sorting, pagination edges, field selection,
  * populate on each relation kind with a query count, hooks (order, rollback), middleware, and every error status.
  */
@@ -11,7 +11,7 @@ import {createTestApp} from '../runtime/testing.js'
 import {connect, dropTables, temporaryProject, testDatabases, type TestDatabase} from './helpers/databases.js'
 import {root} from './helpers/fixtures.js'
 
-const blog = path.join(root, 'examples/blog')
+const blog = path.join(root, 'fixtures/blog-app')
 const blogTables = ['comment', 'post_tags', 'post', 'tag', 'user', 'apipe_migrations']
 const problemType = 'application/problem+json; charset=utf-8'
 

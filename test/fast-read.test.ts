@@ -12,8 +12,8 @@ import {root} from './helpers/fixtures.js'
 test('prepared-statement reads answer what the entity path answers', async () => {
   const file = path.join(temporaryProject('fast'), 'blog.sqlite')
   const database = {type: 'sqlite' as const, url: file}
-  const fast = await createTestApp({root: path.join(root, 'examples/blog'), database})
-  const slow = await createTestApp({root: path.join(root, 'examples/blog'), database, fastReads: false})
+  const fast = await createTestApp({root: path.join(root, 'fixtures/blog-app'), database})
+  const slow = await createTestApp({root: path.join(root, 'fixtures/blog-app'), database, fastReads: false})
   try {
     const post = async (payload: object) => (await fast.inject({method: 'POST', url: '/posts', payload})).statusCode
     assert.is((await fast.inject({method: 'POST', url: '/users', payload: {email: 'ada@example.com', name: 'Ada'}})).statusCode, 201)

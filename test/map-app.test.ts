@@ -1,5 +1,5 @@
 /**
- * The framework meets the catalogue: `pipe map <project dir>` and `pipe openapi` on examples/blog, and the same
+ * The framework meets the catalogue: `pipe map <project dir>` and `pipe openapi` on the contract blog (fixtures/blog-app), and the same
  * OpenAPI document served at `/openapi.json`.
  */
 import {readFileSync} from 'node:fs'
@@ -12,7 +12,7 @@ import {temporaryProject} from './helpers/databases.js'
 import {root} from './helpers/fixtures.js'
 import {runPipe} from './helpers/run-pipe.js'
 
-const blog = path.join(root, 'examples/blog')
+const blog = path.join(root, 'fixtures/blog-app')
 
 test('pipe map <project dir> writes a catalogue of the app that validates with zero findings', async () => {
   const out = temporaryProject('map')

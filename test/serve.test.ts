@@ -14,7 +14,7 @@ import {pipeBin, runPipe} from './helpers/run-pipe.js'
 /** A copy of the example blog with its tables, and a slow route for the shutdown test. */
 async function blogCopy(): Promise<string> {
   const dir = temporaryProject('serve')
-  cpSync(path.join(root, 'examples/blog'), dir, {recursive: true, filter: (source) => !source.includes(`${path.sep}data`)})
+  cpSync(path.join(root, 'fixtures/blog-app'), dir, {recursive: true, filter: (source) => !source.includes(`${path.sep}data`)})
   writeFileSync(
     path.join(dir, 'src/controller/slow.ts'),
     "import {defineController} from 'apipe-kit/runtime'\nexport default defineController('slow', {routes: {'GET /slow': 'wait'}, actions: {wait: () => new Promise((resolve) => setTimeout(() => resolve({waited: true}), 400))}})\n"

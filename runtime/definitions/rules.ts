@@ -9,10 +9,12 @@
  * | `enum-values` | an `enum` field without values |
  * | `table-clash` | two entities with the same table |
  * | `relation-inverse` | a `one-to-many` relation without `inverse` |
- * | `unknown-action` | a route to an action that is neither one of the six auto-CRUD actions nor a custom action of a code controller |
+ * | `unknown-action` | a route to an action that is neither a built-in action (the six auto-CRUD ones, `link`, `unlink`) nor a custom action of a code controller |
  * | `unknown-middleware` | a middleware name (in pipe.config.json or on a route) with no file in `src/middleware/` |
  * | `route-clash` | two routes with one method and path (`:id` and `{id}` alike), in one controller or two |
  * | `computed-relation` | a computed field over a relation that is not a one-to-many or many-to-many of its entity |
+ * | `relation-by` | a relation's `by` that is not a unique field of its target, or `fields` the target does not have |
+ * | `route-scope` | a route's `where` through a field its entity lacks or a path parameter it lacks, a `link`/`unlink` without a many-to-many `relation`, or a lookup parameter (`{slug}`) that is neither the key nor a unique field |
  * | `database-url` | `database.url` names another database than `database.type` (`sqlite` with `postgresql://…`) |
  */
 import type {JsonPath} from '../../pipeline/json-path.js'
@@ -22,6 +24,8 @@ import {schemaViolations} from '../../pipeline/schema-violations.js'
 import {databaseTypeOfUrl, sameDatabaseFamily} from '../config.js'
 import {crudActions} from '../routes.js'
 import type {DefinitionsTree} from './types.js'
+import type {EntityDefinition} from '../../schemas/types/entity.js'
+import type {RouteOptions} from '../../schemas/types/controller.js'
 
 export const definitionSchema = defineRule<DefinitionsTree>({id: 'definition-schema', severity: 'error'}, (tree, _file, report) => {
   for (const [kind, items] of [['entity', tree.entities], ['controller', tree.controllers]] as const) {
@@ -169,4 +173,68 @@ export const databaseUrl = defineRule<DefinitionsTree>({id: 'database-url', seve
 })
 
 /** Every check, in the order their findings are reported. */
-export const definitionRules = [definitionSchema, unknownEntity, primaryKey, enumValues, tableClash, relationInverse, unknownAction, unknownMiddleware, routeClash, computedRelation, databaseUrl]
+export const relationBy = defineRule<DefinitionsTree>({id: 'relation-by', severity: 'error'}, (tree, _file, report) => {
+  const byName = new Map(tree.entities.map(({definition}) => [definition.name, definition]))
+  for (const {file, definition} of tree.entities) {
+    for (const [name, relation] of Object.entries(definition.relations ?? {})) {
+      const target = byName.get(relation?.entity)
+      if (!target) continue
+      if (relation.by && !target.fields?.[relation.by]?.unique) {
+        report(`Relation \`${name}\` is written by \`${relation.by}\`, which is not a unique field of \`${target.name}\`; add \`"unique": true\` to it or name another field`, {path: ['relations', name, 'by'], file})
+      }
+      for (const [index, field] of (relation.fields ?? []).entries()) {
+        if (!target.fields?.[field] && !target.computed?.[field] && field !== 'id' && !(target.timestamps && ['createdAt', 'updatedAt'].includes(field))) {
+          report(`Unknown field \`${field}\` of \`${target.name}\` in the \`fields\` of relation \`${name}\``, {path: ['relations', name, 'fields', index], file})
+        }
+      }
+    }
+  }
+})
+
+export const routeScope = defineRule<DefinitionsTree>({id: 'route-scope', severity: 'error'}, (tree, _file, report) => {
+  const byName = new Map(tree.entities.map(({definition}) => [definition.name, definition]))
+  for (const {file, definition} of tree.controllers) {
+    const entity = byName.get(definition.entity ?? definition.name)
+    if (!entity) continue
+    for (const [route, value] of Object.entries(definition.routes ?? {})) {
+      const options = typeof value === 'string' ? {action: value} : value
+      if (!options || typeof options !== 'object') continue
+      const params = [...route.matchAll(/\{([^}]+)\}|:([A-Za-z_][A-Za-z0-9_]*)/g)].map((match) => match[1] ?? match[2])
+      for (const problem of scopeProblems(entity, byName, options, params)) report(problem.reason, {path: ['routes', route, ...problem.path], file})
+    }
+  }
+})
+
+/** What is wrong with one route's `where`, `relation` and lookup parameter. */
+function scopeProblems(entity: EntityDefinition, byName: Map<string, EntityDefinition>, options: RouteOptions, params: string[]): Array<{path: JsonPath; reason: string}> {
+  const problems: Array<{path: JsonPath; reason: string}> = []
+  for (const [path, source] of Object.entries(options.where ?? {})) {
+    let current: EntityDefinition | undefined = entity
+    for (const segment of path.split('.')) {
+      const relation: {entity: string} | undefined = current?.relations?.[segment]
+      const field = segment === 'id' || Boolean(current?.fields?.[segment])
+      if (!current || (!relation && !field)) {
+        problems.push({path: ['where', path], reason: `Unknown field \`${segment}\` in \`where\` path \`${path}\` of \`${entity.name}\``})
+        break
+      }
+      current = relation ? byName.get(relation.entity) : undefined
+    }
+    if (typeof source === 'string' && source.startsWith('params.') && !params.includes(source.slice('params.'.length))) {
+      problems.push({path: ['where', path], reason: `\`${source}\` names no parameter of this route's path; it has ${params.map((name) => `\`${name}\``).join(', ') || 'none'}`})
+    }
+  }
+  if (options.action === 'link' || options.action === 'unlink') {
+    if (entity.relations?.[options.relation ?? '']?.kind !== 'many-to-many') {
+      const lists = Object.entries(entity.relations ?? {}).filter(([, relation]) => relation.kind === 'many-to-many').map(([name]) => `\`${name}\``)
+      problems.push({path: options.relation ? ['relation'] : ['action'], reason: `\`${options.action}\` needs \`relation\`, a many-to-many of \`${entity.name}\`: ${lists.join(', ') || 'it has none'}`})
+    }
+  }
+  const last = params.at(-1)
+  const findsOne = ['read', 'update', 'delete', 'link', 'unlink'].includes(options.action)
+  if (findsOne && last && last !== 'id' && !entity.fields?.[last]?.primary && !entity.fields?.[last]?.unique && !options.where) {
+    problems.push({path: ['action'], reason: `\`{${last}}\` names no record: it is neither the key nor a unique field of \`${entity.name}\`; mark the field unique, or say how to find the record with \`where\``})
+  }
+  return problems
+}
+
+export const definitionRules = [definitionSchema, unknownEntity, primaryKey, enumValues, tableClash, relationInverse, unknownAction, unknownMiddleware, routeClash, computedRelation, relationBy, routeScope, databaseUrl]

@@ -46,7 +46,7 @@ function nullable(schema: JsonSchema): JsonSchema {
 }
 
 /** The body schema of a create, a full replace or a partial update. */
-export function bodySchema(model: EntityModel, mode: 'create' | 'replace' | 'update', keyTypes: ReadonlyMap<string, FieldDefinition['type']>, protectedFields: ReadonlySet<string> = new Set()): JsonSchema {
+export function bodySchema(model: EntityModel, mode: 'create' | 'replace' | 'update', models: ReadonlyMap<string, EntityModel>, protectedFields: ReadonlySet<string> = new Set()): JsonSchema {
   const properties: Record<string, JsonSchema> = {}
   const required: string[] = []
   for (const field of model.fields.values()) {
@@ -57,7 +57,9 @@ export function bodySchema(model: EntityModel, mode: 'create' | 'replace' | 'upd
   }
   for (const [name, relation] of model.relations) {
     if (!model.writableRelations.has(name) || protectedFields.has(name)) continue
-    const key = fieldSchema({type: keyTypes.get(relation.entity) ?? 'integer'})
+    // A relation written `by` a unique field of its target takes that field's values (`"dragons"`), else keys.
+    const target = models.get(relation.entity)
+    const key = fieldSchema(relation.by ? (target?.fields.get(relation.by)?.definition ?? {type: 'string'}) : {type: target?.primaryKeyType ?? 'integer'})
     if (relation.kind === 'many-to-one' || relation.kind === 'one-to-one') {
       properties[name] = relation.required ? key : nullable(key)
       if (mode !== 'update' && relation.required) required.push(name)

@@ -3,13 +3,15 @@
  * custom actions. Reads go through MikroORM's forked entity manager (`ctx.db`); `populate` loads each relation with
  * one query (`select-in`), never one per row.
  */
-import {wrap, type EntityManager, type FilterQuery} from '@mikro-orm/core'
+import {wrap, type Collection, type EntityManager, type FilterQuery} from '@mikro-orm/core'
 import type {EntityModel} from './model.js'
 import {parseId, visibleFields} from './model.js'
-import {notFound} from './problem.js'
+import {HttpProblem, notFound} from './problem.js'
 import {computedSql as computedSql_, fillComputed} from './computed.js'
 import {parseListQuery, type ListQuery, type QueryOptions} from './query.js'
 import type {FastReader} from './fast-read.js'
+import {applyScopeToCreate, recordFilter, routeQuery, scopeFilter, type RouteScope} from './scope.js'
+import {answeredBy, byRelations, resolveByRelations} from './relations-by.js'
 
 type Row = Record<string, unknown>
 
@@ -33,9 +35,11 @@ export interface CrudContext {
   models?: ReadonlyMap<string, EntityModel>
   /** Who asks (`{id}`), for computed fields that depend on the viewer. */
   user?: unknown
+  /** What the route declares about its records: lookup field, `where`, `query` names, `defaults`, link relation. */
+  route?: RouteScope
 }
 
-export type CrudAction = 'list' | 'read' | 'create' | 'update' | 'replace' | 'delete' | 'count'
+export type CrudAction = 'list' | 'read' | 'create' | 'update' | 'replace' | 'delete' | 'count' | 'link' | 'unlink'
 
 /**
  * Serialize an entity as the API shows it: no hidden or password fields, selected `fields` only. A list relation
@@ -44,17 +48,26 @@ export type CrudAction = 'list' | 'read' | 'create' | 'update' | 'replace' | 'de
  */
 export function present(model: EntityModel, entity: object, fields?: string[], populate: string[] = []): Row {
   const plain = wrap(entity).toObject() as Row
-  const related = [...model.relations].filter(([name, relation]) => relation.kind === 'many-to-one' || relation.kind === 'one-to-one' || model.writableRelations.has(name)).map(([name]) => name)
+  const related = [...model.relations].filter(([name, relation]) => relation.kind === 'many-to-one' || relation.kind === 'one-to-one' || relation.by || model.writableRelations.has(name)).map(([name]) => name)
   const shown = new Set(fields ?? [...visibleFields(model), ...related])
   const out: Row = {}
   for (const [key, value] of Object.entries(plain)) {
     if (!shown.has(key) && !populate.includes(key)) continue
     const field = model.fields.get(key)
     if (field && !field.visible) continue
-    // A many-to-one that is not populated is its key, even when the related entity happens to be loaded already
-    // (the authenticated user that `from: "user"` put there).
     const relation = model.relations.get(key)
     const related = (entity as Row)[key]
+    if (relation?.by) {
+      out[key] = answeredBy(relation, related)
+      continue
+    }
+    if (relation?.fields && populate.includes(key) && value && typeof value === 'object') {
+      const target = (item: unknown) => wrap(item as object, true).getPrimaryKey()
+      out[key] = Array.isArray(value) ? (related as Collection<object>).getItems().map((item) => pickFields(wrap(item).toObject() as Row, relation.fields!, target(item))) : pickFields(value as Row, relation.fields, target(related))
+      continue
+    }
+    // A many-to-one that is not populated is its key, even when the related entity happens to be loaded already
+    // (the authenticated user that `from: "user"` put there).
     if (relation && !populate.includes(key) && value && typeof value === 'object' && !Array.isArray(value) && related && typeof related === 'object') {
       out[key] = wrap(related, true).getPrimaryKey()
       continue
@@ -64,16 +77,35 @@ export function present(model: EntityModel, entity: object, fields?: string[], p
   return out
 }
 
-function idOf(model: EntityModel, context: CrudContext): unknown {
-  const id = parseId(model, context.params.id ?? '')
-  if (id === undefined) throw notFound(`No ${model.name} \`${context.params.id}\``)
+/** The fields a populated relation shows (its `fields`); computed ones are filled later, by {@link fillNested}. */
+function pickFields(record: Row, fields: readonly string[], key: unknown): Row {
+  const picked = Object.fromEntries(fields.filter((name) => name in record).map((name) => [name, record[name]]))
+  nestedKeys.set(picked, key)
+  return picked
+}
+
+/** The key of each nested record that shows only its relation's `fields`, for filling their computed fields. */
+const nestedKeys = new WeakMap<Row, unknown>()
+
+/** How a request names its record, for a 404's detail. */
+function named(model: EntityModel, context: CrudContext): string {
+  const param = context.route?.lookup?.param ?? 'id'
+  return `No ${model.name} \`${context.params[param] ?? ''}\``
+}
+
+/** The key of the route's record when the key alone finds it (the prepared-statement read), else undefined. */
+function plainId(model: EntityModel, context: CrudContext): unknown {
+  if (context.route?.where || (context.route?.lookup && context.route.lookup.field !== model.primaryKey)) return undefined
+  const id = parseId(model, context.params[context.route?.lookup?.param ?? 'id'] ?? '')
+  if (id === undefined) throw notFound(named(model, context))
   return id
 }
 
 async function findOne(model: EntityModel, context: CrudContext, populate: string[] = []): Promise<object> {
-  const id = idOf(model, context)
-  const entity = await context.db.findOne(model.name, {[model.primaryKey]: id} as FilterQuery<object>, {populate: populate as never[]})
-  if (!entity) throw notFound(`No ${model.name} \`${context.params.id}\``)
+  const where = recordFilter(context.route, model, context)
+  if (!where) throw notFound(named(model, context))
+  const entity = await context.db.findOne(model.name, where as FilterQuery<object>, {populate: [...new Set([...populate, ...byRelations(model)])] as never[]})
+  if (!entity) throw notFound(named(model, context))
   return entity
 }
 
@@ -85,38 +117,52 @@ export async function runCrud(action: CrudAction, model: EntityModel, context: C
   const computedSql = model.computed.size > 0 ? (name: string) => computedSql_(db(), model, model.computed.get(name)!, viewer) : undefined
   const options = {likeOperator: context.likeOperator, models: context.models, computedSql}
   // Answers carry the computed fields a `fields` selection keeps (all of them without one), one query per field.
-  const finish = async <T extends Row | Row[]>(answer: T, fields?: string[]): Promise<T> => {
-    if (model.computed.size > 0) await fillComputed(db(), model, Array.isArray(answer) ? answer : [answer], viewer, fields)
+  const finish = async <T extends Row | Row[]>(answer: T, fields?: string[], populate: string[] = []): Promise<T> => {
+    const rows = (Array.isArray(answer) ? answer : [answer]) as Row[]
+    if (model.computed.size > 0) await fillComputed(db(), model, rows, viewer, fields)
+    await fillNested(db(), model, rows, populate, viewer, context.models)
     return answer
   }
   const stored = (fields?: string[]) => fields?.filter((name) => !model.computed.has(name))
+  // A write answers the record as the route's reads show it: with the relations its `defaults` populate.
+  const answerWrite = async (entity: object) => {
+    const populate = context.route?.defaults?.populate ? parseListQuery({populate: context.route.defaults.populate}, model).populate : []
+    if (populate.length > 0) await db().populate(entity, populate as never[], {refresh: false})
+    return finish(present(model, entity, undefined, populate), undefined, populate)
+  }
+  const query = routeQuery(context.route, context.query)
   switch (action) {
     case 'list':
-      return listAction(model, context, options, finish, stored)
+      return listAction(model, context, query, options, finish, stored)
     case 'count': {
-      const query = parseListQuery(context.query, model, true, options)
-      return {count: await db().count(model.name, query.where)}
+      const parsed = parseListQuery(query, model, true, options)
+      return {count: await db().count(model.name, withScope(parsed.where, scopeFilter(context.route, model, context)))}
     }
-    case 'read': {
-      const populate = context.query.populate === undefined && context.query.fields === undefined ? {populate: [] as string[], fields: undefined} : parseListQuery(pick(context.query, ['populate', 'fields']), model)
-      if (context.fast?.supports(model) && model.computed.size === 0 && !populate.fields && populate.populate.length === 0) {
-        const row = context.fast.read(model, idOf(model, context))
-        if (!row) throw notFound(`No ${model.name} \`${context.params.id}\``)
+    case 'read':
+    case 'link':
+    case 'unlink': {
+      const populate = query.populate === undefined && query.fields === undefined ? {populate: [] as string[], fields: undefined} : parseListQuery(pick(query, ['populate', 'fields']), model)
+      const id = action === 'read' ? plainId(model, context) : undefined
+      if (id !== undefined && context.fast?.supports(model) && model.computed.size === 0 && !populate.fields && populate.populate.length === 0) {
+        const row = context.fast.read(model, id)
+        if (!row) throw notFound(named(model, context))
         return row
       }
       const entity = await findOne(model, context, populate.populate)
       context.entity = entity as Row
-      return finish(present(model, entity, populate.fields, populate.populate), populate.fields)
+      if (action !== 'read') await linkViewer(db(), model, entity, action, context)
+      return finish(present(model, entity, populate.fields, populate.populate), populate.fields, populate.populate)
     }
     case 'create': {
       const em = db()
+      await applyScopeToCreate(context.route, model, context, em)
+      await resolveByRelations(em, model, context.data)
       const entity = em.create(model.name, withDefaults(model, context.data))
       context.entity = entity as Row
       await em.flush()
-      const id = (entity as Row)[model.primaryKey]
       context.status = 201
-      context.headers = {location: `${context.path.replace(/\/+$/, '')}/${encodeURIComponent(String(id))}`}
-      return finish(present(model, entity))
+      context.headers = {location: locationOf(model, entity as Row, context)}
+      return answerWrite(entity)
     }
     case 'update':
     case 'replace': {
@@ -124,9 +170,10 @@ export async function runCrud(action: CrudAction, model: EntityModel, context: C
       const entity = await findOne(model, context)
       context.entity = entity as Row
       const data = action === 'replace' ? replacement(model, context.data) : context.data
+      await resolveByRelations(em, model, data)
       em.assign(entity, data)
       await em.flush()
-      return finish(present(model, entity))
+      return answerWrite(entity)
     }
     case 'delete': {
       const em = db()
@@ -144,16 +191,63 @@ export async function runCrud(action: CrudAction, model: EntityModel, context: C
   }
 }
 
+/** Add or remove the current user in the route's many-to-many relation of the record (a favorite, a follow). */
+async function linkViewer(em: EntityManager, model: EntityModel, entity: object, action: 'link' | 'unlink', context: CrudContext): Promise<void> {
+  const name = context.route?.relation ?? ''
+  const relation = model.relations.get(name)
+  const user = context.user as {id?: unknown} | null | undefined
+  if (!relation) throw new HttpProblem(500, `The ${action} route of ${model.name} names no relation of it: \`${name}\``)
+  if (!user?.id) throw new HttpProblem(401, `Only a signed-in user can ${action} this ${model.name}`, {headers: {'www-authenticate': 'Bearer'}})
+  const list = (entity as Record<string, Collection<object>>)[name]
+  if (!list.isInitialized()) await list.init()
+  const reference = em.getReference(relation.entity, user.id as never)
+  if (action === 'link' && !list.contains(reference, false)) list.add(reference)
+  if (action === 'unlink') list.remove(reference)
+  await em.flush()
+}
+
+/** `Location` of a created record: the controller's read route by its lookup field, else the create path and key. */
+function locationOf(model: EntityModel, entity: Row, context: CrudContext): string {
+  const location = context.route?.location
+  if (!location) return `${context.path.replace(/\/+$/, '')}/${encodeURIComponent(String(entity[model.primaryKey]))}`
+  const last = [...location.path.matchAll(/\{([^}]+)\}/g)].at(-1)?.[1]
+  return location.path.replace(/\{([^}]+)\}/g, (_, param: string) => encodeURIComponent(String(param === last ? entity[location.field] : context.params[param])))
+}
+
+/** Combine a list query's filter with the route's `where`. */
+function withScope(where: FilterQuery<Row>, scope: FilterQuery<Row> | undefined): FilterQuery<Row> {
+  if (!scope) return where
+  return Object.keys(where).length === 0 && Object.getOwnPropertySymbols(where).length === 0 ? scope : ({$and: [where, scope]} as FilterQuery<Row>)
+}
+
+/** The computed fields a populated relation's `fields` name, filled for the nested records of the answer. */
+async function fillNested(em: EntityManager, model: EntityModel, rows: Row[], populate: string[], viewer: unknown, models?: ReadonlyMap<string, EntityModel>): Promise<void> {
+  for (const name of populate) {
+    const relation = model.relations.get(name)
+    const target = relation?.fields && models?.get(relation.entity)
+    if (!target || !relation.fields!.some((field) => target.computed.has(field))) continue
+    const nested = rows.flatMap((row) => (row[name] ?? []) as Row[]).filter((item) => nestedKeys.has(item))
+    // The nested rows show only the relation's `fields`; the computed query goes by the key each came from.
+    const keyed = nested.map((item) => ({[target.primaryKey]: nestedKeys.get(item)}) as Row)
+    await fillComputed(em, target, keyed, viewer, relation.fields)
+    nested.forEach((item, index) => {
+      for (const field of relation.fields!) if (target.computed.has(field)) item[field] = keyed[index][field]
+    })
+  }
+}
+
 /** The list action: one page of records (prepared statements when nothing needs the ORM), with its `meta`. */
 async function listAction(
   model: EntityModel,
   context: CrudContext,
+  given: Record<string, unknown>,
   options: QueryOptions,
-  finish: <T extends Row | Row[]>(answer: T, fields?: string[]) => Promise<T>,
+  finish: <T extends Row | Row[]>(answer: T, fields?: string[], populate?: string[]) => Promise<T>,
   stored: (fields?: string[]) => string[] | undefined
 ): Promise<unknown> {
   const db = () => context.db
-  const query = parseListQuery(context.query, model, false, options)
+  const query = parseListQuery(given, model, false, options)
+  query.where = withScope(query.where, scopeFilter(context.route, model, context))
   if (context.fast?.supports(model) && model.computed.size === 0 && Object.keys(query.where).length === 0 && !query.fields && query.populate.length === 0) {
     const {rows, total} = context.fast.list(model, {limit: query.limit, offset: query.offset, orderBy: query.orderBy, count: query.count})
     return {data: rows, meta: pageMeta(query, total)}
@@ -163,15 +257,16 @@ async function listAction(
     offset: query.offset,
     orderBy: Object.keys(query.orderBy).length > 0 ? query.orderBy : {[model.primaryKey]: 'asc' as const},
     fields: stored(query.fields) as never[] | undefined,
-    populate: query.populate as never[],
+    // Relations answered `by` a field are loaded with the records, unless `fields` leaves them out.
+    populate: [...new Set([...query.populate, ...(query.fields ? [] : byRelations(model))])] as never[],
     strategy: 'select-in' as const
   }
   if (!query.count) {
     const rows = await db().find(model.name, query.where, findOptions)
-    return {data: await finish(rows.map((row) => present(model, row, query.fields, query.populate)), query.fields), meta: pageMeta(query)}
+    return {data: await finish(rows.map((row) => present(model, row, query.fields, query.populate)), query.fields, query.populate), meta: pageMeta(query)}
   }
   const [rows, total] = await db().findAndCount(model.name, query.where, findOptions)
-  return {data: await finish(rows.map((row) => present(model, row, query.fields, query.populate)), query.fields), meta: pageMeta(query, total)}
+  return {data: await finish(rows.map((row) => present(model, row, query.fields, query.populate)), query.fields, query.populate), meta: pageMeta(query, total)}
 }
 
 /** A list answer's `meta`: `{page, limit, total, pages}`, or `{offset, limit, total}` for a client that pages by offset. */

@@ -80,9 +80,9 @@ export class FastReader {
     return out
   }
 
-  /** Whether a one-to-one of the model forbids the fast path (the entity path shows it differently). */
+  /** Whether the fast path can answer for the model: not with a one-to-one or a relation answered `by` a field (the entity path shows those). */
   supports(model: EntityModel): boolean {
-    return ![...model.relations.values()].some((relation) => relation.kind === 'one-to-one')
+    return ![...model.relations.values()].some((relation) => relation.kind === 'one-to-one' || relation.by)
   }
 
   #from(model: EntityModel): string {

@@ -5,7 +5,6 @@
 import {Ajv} from 'ajv'
 import formats from 'ajv-formats'
 import fp from 'fastify-plugin'
-import type {FieldDefinition} from '../../schemas/types/entity.js'
 import {bodySchema} from '../http/body-schema.js'
 import type {EntityModel} from '../http/model.js'
 
@@ -25,10 +24,9 @@ export const bodiesPlugin = fp(
   async (app) => {
     const ajv = new Ajv({allErrors: true, coerceTypes: false, useDefaults: false, strict: false})
     ;(formats as unknown as {default: (ajv: Ajv) => void}).default(ajv)
-    const keyTypes = new Map<string, FieldDefinition['type']>([...app.models.values()].map((model) => [model.name, model.primaryKeyType]))
     app.decorate('compileSchema', (schema: object) => ajv.compile(schema))
     app.decorate('bodyCheck', (model: EntityModel, mode: 'create' | 'update' | 'replace', protectedFields?: ReadonlySet<string>) =>
-      ajv.compile(bodySchema(model, mode, keyTypes, protectedFields))
+      ajv.compile(bodySchema(model, mode, app.models, protectedFields))
     )
   },
   {name: 'apipe-bodies', dependencies: ['apipe-orm']}

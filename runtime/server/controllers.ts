@@ -53,9 +53,13 @@ function declaredBody(app: FastifyInstance, route: RouteInfo) {
   return app.bodyCheck(model, 'create')
 }
 
-/** The auth entity's role fields, unless the route lets a body assign them. */
+/**
+ * Fields a body may not set on this route: the auth entity's roles (unless the route lets a body assign them), and
+ * what the route's `where` decides (`{"article.slug": "params.slug"}` sets `article`).
+ */
 function protectedFields(app: FastifyInstance, model: EntityModel, route: RouteInfo): Set<string> {
-  return new Set(model === app.authSettings.users ? ['roles', 'role'].filter((name) => !route.assign.includes(name)) : [])
+  const roles = model === app.authSettings.users ? ['roles', 'role'].filter((name) => !route.assign.includes(name)) : []
+  return new Set([...roles, ...Object.keys(route.where ?? {}).map((path) => path.split('.')[0])])
 }
 
 function middlewareOf(project: Project, name: string): Middleware {

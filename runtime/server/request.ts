@@ -34,6 +34,7 @@ export function routeHandler(app: FastifyInstance, project: Project, plan: Route
   const readOnly = !before && !after && (route.kind === 'list' || route.kind === 'read' || route.kind === 'count')
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const context = createContext(app, project, request, reply)
+    context.route = route
     if (app.fastReader && !before && !after) context.fast = app.fastReader
     let body: unknown
     await runMiddleware(middleware, context, async () => {

@@ -66,7 +66,7 @@ export interface ControllerDefinition {
  */
 export interface RouteOptions {
   /**
-   * The action name.
+   * The action name: an auto-CRUD action (`list`, `read`, `create`, `update`, `delete`, `count`), `link` or `unlink` (the current user joins or leaves a relation of the record, see `relation`), or a custom action of a code controller.
    */
   action: string
   /**
@@ -113,6 +113,49 @@ export interface RouteOptions {
    * A custom action's success status (default: 200, or 204 when it answers nothing); `ctx.status` still wins for one answer.
    */
   status?: number
+  /**
+   * For `link` and `unlink`: the many-to-many relation of the record that the current user joins or leaves (`favoritedBy`, `followers`). The answer is the record as `read` shows it; linking twice or unlinking an absent user changes nothing.
+   */
+  relation?: string
+  /**
+   * Conditions every record of this route meets, by field path: `{"author": "user" }` (the current user's key), `{"article.slug": "params.slug" }` (a path parameter), `{"author.followers": "user" }` (through relations), `user.<field>` (a field of the current user's record) or a literal. `list` and `count` show only matching records; `read`, `update`, `delete`, `link` and `unlink` answer 404 for a record that does not match (an owner-only route); `create` sets each many-to-one relation it names to the record that meets the condition (404 when none) and each field it names to its value.
+   */
+  where?: {
+    /**
+     * `user`, `user.<field>`, `params.<name>`, or a literal value.
+     */
+    [k: string]: string | number | boolean
+  }
+  /**
+   * Plain query parameters a client may send in place of list parameters: `{"tag": "filter[tagList.name]", "author": "filter[author.username]" }` makes `?tag=dragons` mean `?filter[tagList.name]=dragons`. Described by `pipe map` and `pipe openapi`.
+   */
+  query?: {
+    /**
+     * The list parameter it stands for.
+     */
+    [k: string]: string
+  }
+  /**
+   * List parameters a request gets when it does not give them (`{"sort": "-createdAt", "populate": "author" }`), on `list`, `read`, `link` and `unlink` (`populate` also shapes the answers of `create` and `update`); the request's own value wins.
+   */
+  defaults?: {
+    /**
+     * Default `sort`.
+     */
+    sort?: string
+    /**
+     * Default `populate`.
+     */
+    populate?: string
+    /**
+     * Default `fields`.
+     */
+    fields?: string
+    /**
+     * Default `limit`.
+     */
+    limit?: string
+  }
 }
 /**
  * At most `max` requests per client in each `window`.

@@ -187,6 +187,22 @@ export interface RelationDefinition {
    */
   from?: 'user'
   /**
+   * A unique field of the related entity that request bodies and answers use in place of its key: with `"by": "name"` a `many-to-many` to `tag` is written and answered as `["dragons", "go"]`, a `many-to-one` as `"dragons"`. A value no related record has is a 422, unless `createMissing` is set.
+   */
+  by?: string
+  /**
+   * With `by`: a value that no related record has creates one (`{"name": "dragons" }`) in the same transaction, instead of a 422 (default: false).
+   */
+  createMissing?: boolean
+  /**
+   * The fields of the related record that an answer shows when this relation is populated (`["username", "bio", "following"]`, computed fields of the related entity included, as the current user sees them); default: every visible field.
+   *
+   * @minItems 1
+   *
+   * Items: A field or computed field of the related entity.
+   */
+  fields?: [string, ...string[]]
+  /**
    * Extension data.
    *
    * This interface was referenced by `RelationDefinition`'s JSON-Schema definition

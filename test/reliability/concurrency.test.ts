@@ -24,7 +24,7 @@ function concurrencySuite(database: TestDatabase) {
       await orm.close(true)
     }
     const target = database.type === 'sqlite' ? {type: 'sqlite' as const, url: path.join(temporaryProject('concurrency'), 'blog.sqlite')} : database
-    app = await createTestApp({root: path.join(root, 'examples/blog'), database: target})
+    app = await createTestApp({root: path.join(root, 'fixtures/blog-app'), database: target})
   })
   test.after(async () => {
     await app.close()

@@ -29,7 +29,7 @@ testWhen(test, faultsMissing, 'PostgreSQL stopped under writes: 503 while down, 
   const setup = await connect(postgres, temporaryProject('faults'))
   await dropTables(setup, ['comment', 'post_tags', 'post', 'tag', 'user', 'apipe_migrations'])
   await setup.close(true)
-  const app = await createTestApp({root: path.join(root, 'examples/blog'), database: postgres})
+  const app = await createTestApp({root: path.join(root, 'fixtures/blog-app'), database: postgres})
   const acknowledged: string[] = []
   const statuses = new Map<number, number>()
   const unexpected: string[] = []

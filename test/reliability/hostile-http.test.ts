@@ -32,7 +32,7 @@ async function refuse(options: {method: string; url: string; payload?: unknown; 
 }
 
 test.before(async () => {
-  app = await createTestApp({root: path.join(root, 'examples/blog')})
+  app = await createTestApp({root: path.join(root, 'fixtures/blog-app')})
   await app.inject({method: 'POST', url: '/users', payload: {email: 'ada@example.com', name: 'Ada', password: 'analytical engine'}})
   await app.inject({method: 'POST', url: '/posts', payload: {title: 'Notes', author: 1}})
 })

@@ -30,7 +30,7 @@ const connections = full ? 100 : 20
 
 async function blog(): Promise<string> {
   const dir = temporaryProject('load')
-  cpSync(path.join(root, 'examples/blog'), dir, {recursive: true, filter: (source) => !source.includes(`${path.sep}data`)})
+  cpSync(path.join(root, 'fixtures/blog-app'), dir, {recursive: true, filter: (source) => !source.includes(`${path.sep}data`)})
   rmSync(path.join(dir, 'node_modules'), {recursive: true, force: true})
   mkdirSync(path.join(dir, 'node_modules'))
   symlinkSync(root, path.join(dir, 'node_modules', 'apipe-kit'))

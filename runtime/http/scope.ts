@@ -1,0 +1,124 @@
+/**
+ * What a route declares about the records it works on, applied to one request:
+ * - `where`: conditions by field path whose values come from the current user (`user`, `user.<field>`), a path
+ *   parameter (`params.slug`) or the definition itself; a filter for reads and writes, assignments for a create;
+ * - `query` and `defaults`: plain parameter names and default values, turned into the list query of query.ts;
+ * - the lookup: the field the last path parameter names a record by (`{id}`, or a unique field such as `{slug}`).
+ */
+import type {EntityManager, FilterQuery} from '@mikro-orm/core'
+import {parseId, parseScalar, type EntityModel} from './model.js'
+import {HttpProblem, notFound} from './problem.js'
+import type {FieldDefinition} from '../../schemas/types/entity.js'
+
+type Row = Record<string, unknown>
+
+/** The parts of a described route (routes.ts) that decide which records a request reaches. */
+export interface RouteScope {
+  lookup?: {param: string; field: string}
+  where?: Record<string, string | number | boolean>
+  queryNames?: Record<string, string>
+  defaults?: Record<string, string | undefined>
+  relation?: string
+  location?: {path: string; field: string}
+}
+
+/** What resolving a scope needs from the request context. */
+export interface ScopeContext {
+  params: Record<string, string>
+  query: Record<string, unknown>
+  data: Row
+  user?: unknown
+  models?: ReadonlyMap<string, EntityModel>
+}
+
+/** The request's list query with the route's parameter names resolved and its defaults filled in. */
+export function routeQuery(scope: RouteScope | undefined, query: Record<string, unknown>): Record<string, unknown> {
+  if (!scope?.queryNames && !scope?.defaults) return query
+  const out: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(query)) {
+    const target = scope.queryNames?.[key] ?? key
+    // A parameter given both by its plain name and as itself is given twice: query.ts refuses that by name.
+    out[target] = out[target] === undefined ? value : [out[target], value].flat()
+  }
+  for (const [key, value] of Object.entries(scope.defaults ?? {})) if (out[key] === undefined && value !== undefined) out[key] = value
+  return out
+}
+
+/** The filter of a route's `where` for this request (`{author: {followers: 7}}`), or undefined without one. */
+export function scopeFilter(scope: RouteScope | undefined, model: EntityModel, context: ScopeContext): FilterQuery<Row> | undefined {
+  if (!scope?.where) return undefined
+  const filter: Row = {}
+  for (const [path, source] of Object.entries(scope.where)) {
+    const segments = path.split('.')
+    let node = filter
+    for (const segment of segments.slice(0, -1)) node = (node[segment] ??= {}) as Row
+    node[segments.at(-1)!] = typedValue(model, segments, valueOf(source, context), context.models)
+  }
+  return filter as FilterQuery<Row>
+}
+
+/** The condition finding a route's one record: its lookup field and its `where`; undefined when nothing can match. */
+export function recordFilter(scope: RouteScope | undefined, model: EntityModel, context: ScopeContext): FilterQuery<Row> | undefined {
+  const lookup = scope?.lookup ?? (context.params.id === undefined ? undefined : {param: 'id', field: model.primaryKey})
+  const where = scopeFilter(scope, model, context) as Row | undefined
+  if (!lookup) return where
+  const text = context.params[lookup.param] ?? ''
+  const value = lookup.field === model.primaryKey ? parseId(model, text) : text.length > 1000 ? undefined : parseScalar(model.fields.get(lookup.field)?.type ?? 'string', text)
+  if (value === undefined) return undefined
+  return {...where, [lookup.field]: value} as FilterQuery<Row>
+}
+
+/**
+ * On create, set what the route's `where` names: a field or a relation's key directly (`{"author": "user"}`), a
+ * many-to-one through a field of its target (`{"article.slug": "params.slug"}`: the article with that slug, 404 when
+ * there is none).
+ */
+export async function applyScopeToCreate(scope: RouteScope | undefined, model: EntityModel, context: ScopeContext, em: EntityManager): Promise<void> {
+  for (const [path, source] of Object.entries(scope?.where ?? {})) {
+    const segments = path.split('.')
+    const value = typedValue(model, segments, valueOf(source, context), context.models)
+    if (segments.length === 1) {
+      context.data[path] = value
+      continue
+    }
+    const relation = model.relations.get(segments[0])
+    const target = relation && context.models?.get(relation.entity)
+    if (!target || segments.length !== 2 || !['many-to-one', 'one-to-one'].includes(relation!.kind)) continue
+    const found = value === undefined ? null : ((await em.findOne(target.name, {[segments[1]]: value} as FilterQuery<object>)) as Row | null)
+    if (!found) throw notFound(`No ${target.name} \`${String(valueOf(source, context))}\``)
+    context.data[segments[0]] = found[target.primaryKey]
+  }
+}
+
+/** The value a condition names: the current user's key or a field of theirs, a path parameter, or a literal. */
+function valueOf(source: string | number | boolean, context: ScopeContext): unknown {
+  if (typeof source !== 'string') return source
+  if (source === 'user' || source.startsWith('user.')) {
+    const user = context.user as {id: unknown; record?: Row} | null | undefined
+    if (!user) throw new HttpProblem(401, 'This route needs an authenticated user', {headers: {'www-authenticate': 'Bearer'}})
+    return source === 'user' ? user.id : user.record?.[source.slice('user.'.length)]
+  }
+  if (source.startsWith('params.')) return context.params[source.slice('params.'.length)]
+  return source
+}
+
+/** A text value (a path parameter) as the type of the field it is compared with (a key through a relation when it ends on one). */
+function typedValue(model: EntityModel, segments: string[], value: unknown, models?: ReadonlyMap<string, EntityModel>): unknown {
+  if (typeof value !== 'string') return value
+  let current: EntityModel | undefined = model
+  let type: FieldDefinition['type'] = 'string'
+  for (const segment of segments) {
+    const relation: {entity: string} | undefined = current?.relations.get(segment)
+    if (relation) {
+      current = models?.get(relation.entity)
+      type = current?.primaryKeyType ?? 'integer'
+    } else {
+      type = current?.fields.get(segment)?.type ?? 'string'
+      current = undefined
+    }
+  }
+  const typed = parseScalar(type, value)
+  // A path parameter that cannot be the field's type matches no record, as an `{id}` of letters does.
+  if (typed === undefined) throw notFound(`No record \`${value}\``)
+  return typed
+}
