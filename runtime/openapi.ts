@@ -31,25 +31,41 @@ function scalarSchema(type: string, field?: FieldDefinition): Json {
   return fieldSchema(field ?? {type: type as FieldDefinition['type']}) ?? {type: 'string'}
 }
 
-function entityJsonSchema(entity: EntityDefinition): Json {
+/**
+ * An entity's answer as JSON Schema. A relation is its key, or the related record when populated (only its `fields`
+ * when the relation names them); a relation answered `by` a field is that field's values.
+ */
+function entityJsonSchema(entity: EntityDefinition, entities: ReadonlyMap<string, EntityDefinition>): Json {
   const properties: Record<string, Json> = {}
   const required: string[] = []
   for (const {name, type, required: isRequired, field} of responseFields(entity)) {
     const many = type.endsWith('[]')
     const base = many ? type.slice(0, -2) : type
     const relation = entity.relations?.[name]
-    const item = relation ? {oneOf: [{type: 'integer'}, {$ref: `#/components/schemas/${base}`}]} : scalarSchema(field?.type ?? base, field)
+    const target = relation && entities.get(relation.entity)
+    const populated = relation?.fields && target ? projection(entityJsonSchema(target, new Map()), relation.fields) : {$ref: `#/components/schemas/${base}`}
+    const item = relation?.by ? scalarSchema('string', target?.fields[relation.by]) : relation ? {oneOf: [{type: 'integer'}, populated]} : scalarSchema(field?.type ?? base, field)
     properties[name] = many ? {type: 'array', items: item} : item
     if (isRequired) required.push(name)
   }
   return {type: 'object', properties, required}
 }
 
+/** A record schema cut to some of its fields (a populated relation's `fields`, a route's default `fields`). */
+function projection(schema: Json, fields: readonly string[]): Json {
+  const properties = schema.properties as Record<string, Json>
+  const kept = fields.filter((name) => properties[name])
+  return {type: 'object', properties: Object.fromEntries(kept.map((name) => [name, properties[name]])), required: (schema.required as string[]).filter((name) => kept.includes(name))}
+}
+
 const pageMeta = {type: 'object', properties: {page: {type: 'integer'}, limit: {type: 'integer'}, total: {type: 'integer'}, pages: {type: 'integer'}}}
 
 /** The schema of a route's success answer: the record, a list page or a list, in the route's envelope if it has one. */
-function answerSchema(route: RouteInfo, envelope?: string): Json {
-  const item = {$ref: `#/components/schemas/${typeName(route.response!)}`}
+function answerSchema(route: RouteInfo, schemas: Record<string, Json>, envelope?: string): Json {
+  // A route whose `defaults` choose the fields answers only those (and the key).
+  const name = typeName(route.response!)
+  const fields = route.defaults?.fields?.split(',')
+  const item = fields && schemas[name] ? projection(schemas[name], ['id', ...fields]) : {$ref: `#/components/schemas/${name}`}
   if (route.authAnswer) {
     const token = {type: 'string', description: 'A JWT for `Authorization`'}
     return envelope ? {type: 'object', properties: {[envelope]: {allOf: [item, {type: 'object', properties: {token}, required: ['token']}]}}, required: [envelope]} : {type: 'object', properties: {token, user: item}, required: ['token', 'user']}
@@ -93,7 +109,7 @@ export function openapiDocument(config: ResolvedConfig, entities: readonly Entit
     }
   }
   for (const entity of entities) {
-    schemas[typeName(entity.name)] = entityJsonSchema(entity)
+    schemas[typeName(entity.name)] = entityJsonSchema(entity, new Map(entities.map((item) => [item.name, item])))
     schemas[`${typeName(entity.name)}Input`] = bodySchema(models.get(entity.name)!, 'create', models)
     schemas[`${typeName(entity.name)}Patch`] = bodySchema(models.get(entity.name)!, 'update', models)
   }
@@ -108,7 +124,7 @@ export function openapiDocument(config: ResolvedConfig, entities: readonly Entit
       const response: Json = {description: descriptions[status] ?? 'Answer'}
       if (status >= 400) response.content = {'application/problem+json': {schema: {$ref: '#/components/schemas/Problem'}}}
       else if (route.response && status < 300 && status !== 204) {
-        response.content = {'application/json': {schema: answerSchema(route, config.auth?.envelope)}}
+        response.content = {'application/json': {schema: answerSchema(route, schemas, config.auth?.envelope)}}
       } else if (route.action === 'count') {
         response.content = {'application/json': {schema: {type: 'object', properties: {count: {type: 'integer'}}, required: ['count']}}}
       }

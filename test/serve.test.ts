@@ -2,14 +2,14 @@
  * `pipe start` and `pipe dev` as processes: the port from PORT, one log line per request in dev, reload on change
  * without losing the port, and a graceful stop on SIGTERM that finishes the request in flight and exits 0.
  */
-import {spawn, type ChildProcess} from 'node:child_process'
+import {spawn} from 'node:child_process'
 import {cpSync, mkdirSync, rmSync, symlinkSync, writeFileSync} from 'node:fs'
 import path from 'node:path'
 import {test} from 'uvu'
 import * as assert from 'uvu/assert'
 import {temporaryProject} from './helpers/databases.js'
 import {root} from './helpers/fixtures.js'
-import {pipeBin, runPipe} from './helpers/run-pipe.js'
+import {pipeBin, runPipe, servePipe as serve} from './helpers/run-pipe.js'
 
 /** A copy of the example blog with its tables, and a slow route for the shutdown test. */
 async function blogCopy(): Promise<string> {
@@ -26,24 +26,6 @@ async function blogCopy(): Promise<string> {
   const migrated = await runPipe(['migrate', '--project', dir])
   assert.is(migrated.code, 0, migrated.stderr)
   return dir
-}
-
-/** Start `pipe <command>` on a free port; resolves once it says where it serves. */
-function serve(command: string, dir: string): Promise<{child: ChildProcess; url: string; output: () => string; exited: Promise<number | null>}> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [pipeBin, command, '--project', dir], {cwd: dir, env: {...process.env, PORT: '0', NO_COLOR: '1'}, stdio: ['ignore', 'pipe', 'pipe']})
-    let output = ''
-    const exited = new Promise<number | null>((done) => child.on('close', done))
-    void exited.then((code) => reject(new Error(`pipe ${command} exited with ${code} before serving:\n${output}`)))
-    child.stdout!.on('data', (chunk) => {
-      output += chunk
-      const match = /on (http:\/\/[\w.]+:\d+)/.exec(output)
-      if (match) resolve({child, url: match[1], output: () => output, exited})
-    })
-    child.stderr!.on('data', (chunk) => (output += chunk))
-    child.on('error', reject)
-    setTimeout(() => reject(new Error(`no start line:\n${output}`)), 20_000).unref()
-  })
 }
 
 async function until(check: () => boolean, what: string) {
