@@ -7,7 +7,7 @@ import type {ControllerDefinition} from '../schemas/types/controller.js'
 import type {EntityDefinition, FieldDefinition} from '../schemas/types/entity.js'
 import type {ResolvedConfig} from './config.js'
 import {bodySchema, fieldSchema} from './http/body-schema.js'
-import {entityModel} from './http/model.js'
+import {entityModel, type EntityModel} from './http/model.js'
 import {describeRoutes, responseFields, typeName, type DescribedController, type RouteInfo} from './routes.js'
 
 type Json = Record<string, unknown>
@@ -119,44 +119,7 @@ export function openapiDocument(config: ResolvedConfig, entities: readonly Entit
     let operationId = `${route.controller}.${route.action}`
     if (ids.has(operationId)) operationId = `${operationId}.${route.method.toLowerCase()}`
     ids.add(operationId)
-    const responses: Record<string, Json> = {}
-    for (const status of route.status) {
-      const response: Json = {description: descriptions[status] ?? 'Answer'}
-      if (status >= 400) response.content = {'application/problem+json': {schema: {$ref: '#/components/schemas/Problem'}}}
-      else if (route.response && status < 300 && status !== 204) {
-        response.content = {'application/json': {schema: answerSchema(route, schemas, config.auth?.envelope)}}
-      } else if (route.action === 'count') {
-        response.content = {'application/json': {schema: {type: 'object', properties: {count: {type: 'integer'}}, required: ['count']}}}
-      }
-      responses[String(status)] = response
-    }
-    const operation: Json = {operationId, summary: route.summary, tags: [route.controller], responses}
-    const parameters = [
-      ...route.pathParams.map((param) => ({name: param.name, in: 'path', required: true, schema: scalarSchema(param.type)})),
-      ...route.queryParams.map((param) => ({name: param.name, in: 'query', required: false, description: param.description, schema: {type: 'string'}}))
-    ]
-    if (parameters.length > 0) operation.parameters = parameters
-    if (route.authAnswer && route.action === 'login') {
-      const credentials = {type: 'object', properties: {email: {type: 'string'}, password: {type: 'string'}}, required: ['email', 'password']}
-      const envelope = config.auth?.envelope
-      operation.requestBody = {required: true, content: {'application/json': {schema: envelope ? {type: 'object', properties: {[envelope]: credentials}, required: [envelope]} : credentials}}}
-    }
-    if (route.request) {
-      // A route whose `where` sets fields (a comment's `article` from the path) takes a body without them.
-      const scoped = new Set(Object.keys(route.where ?? {}).map((path) => path.split('.')[0]))
-      const model = models.get(route.request)
-      const body: Json =
-        route.crud && model && scoped.size > 0
-          ? bodySchema(model, route.kind === 'update' ? 'update' : 'create', models, scoped)
-          : {$ref: `#/components/schemas/${typeName(route.request)}${route.kind === 'update' ? 'Patch' : 'Input'}`}
-      const single = route.envelope?.single
-      const schema = single ? {type: 'object', properties: {[single]: body}, required: [single], additionalProperties: false} : body
-      operation.requestBody = {required: true, content: {'application/json': {schema}}}
-    }
-    if (route.auth === 'bearer' || route.auth === 'optional') {
-      // One requirement per accepted scheme (any one will do); an optional route also takes none.
-      operation.security = [...tokenSchemes.map((scheme) => ({[scheme.name]: route.roles})), ...(route.auth === 'optional' ? [{}] : [])]
-    } else if (route.auth !== 'none') operation.security = [{[route.auth]: route.roles}]
+    const operation = operationOf(route, operationId, {config, models, schemas, tokenSchemes})
     ;(paths[route.path] ??= {})[route.method.toLowerCase()] = operation
   }
   const document: Json = {
@@ -175,4 +138,47 @@ export function openapiDocument(config: ResolvedConfig, entities: readonly Entit
   }
   if (Object.keys(schemes).length > 0) (document.components as Json).securitySchemes = schemes
   return document
+}
+
+/** One route as an OpenAPI operation: its parameters, body, answers by status and security. */
+function operationOf(route: RouteInfo, operationId: string, {config, models, schemas, tokenSchemes}: {config: ResolvedConfig; models: ReadonlyMap<string, EntityModel>; schemas: Record<string, Json>; tokenSchemes: Array<{name: string; scheme: Json}>}): Json {
+  const responses: Record<string, Json> = {}
+  for (const status of route.status) {
+    const response: Json = {description: descriptions[status] ?? 'Answer'}
+    if (status >= 400) response.content = {'application/problem+json': {schema: {$ref: '#/components/schemas/Problem'}}}
+    else if (route.response && status < 300 && status !== 204) {
+      response.content = {'application/json': {schema: answerSchema(route, schemas, config.auth?.envelope)}}
+    } else if (route.action === 'count') {
+      response.content = {'application/json': {schema: {type: 'object', properties: {count: {type: 'integer'}}, required: ['count']}}}
+    }
+    responses[String(status)] = response
+  }
+  const operation: Json = {operationId, summary: route.summary, tags: [route.controller], responses}
+  const parameters = [
+    ...route.pathParams.map((param) => ({name: param.name, in: 'path', required: true, schema: scalarSchema(param.type)})),
+    ...route.queryParams.map((param) => ({name: param.name, in: 'query', required: false, description: param.description, schema: {type: 'string'}}))
+  ]
+  if (parameters.length > 0) operation.parameters = parameters
+  if (route.authAnswer && route.action === 'login') {
+    const credentials = {type: 'object', properties: {email: {type: 'string'}, password: {type: 'string'}}, required: ['email', 'password']}
+    const envelope = config.auth?.envelope
+    operation.requestBody = {required: true, content: {'application/json': {schema: envelope ? {type: 'object', properties: {[envelope]: credentials}, required: [envelope]} : credentials}}}
+  }
+  if (route.request) {
+    // A route whose `where` sets fields (a comment's `article` from the path) takes a body without them.
+    const scoped = new Set(Object.keys(route.where ?? {}).map((path) => path.split('.')[0]))
+    const model = models.get(route.request)
+    const body: Json =
+      route.crud && model && scoped.size > 0
+        ? bodySchema(model, route.kind === 'update' ? 'update' : 'create', models, scoped)
+        : {$ref: `#/components/schemas/${typeName(route.request)}${route.kind === 'update' ? 'Patch' : 'Input'}`}
+    const single = route.envelope?.single
+    const schema = single ? {type: 'object', properties: {[single]: body}, required: [single], additionalProperties: false} : body
+    operation.requestBody = {required: true, content: {'application/json': {schema}}}
+  }
+  if (route.auth === 'bearer' || route.auth === 'optional') {
+    // One requirement per accepted scheme (any one will do); an optional route also takes none.
+    operation.security = [...tokenSchemes.map((scheme) => ({[scheme.name]: route.roles})), ...(route.auth === 'optional' ? [{}] : [])]
+  } else if (route.auth !== 'none') operation.security = [{[route.auth]: route.roles}]
+  return operation
 }

@@ -110,7 +110,9 @@ export function describeRoutes(config: Pick<ResolvedConfig, 'auth'>, entities: r
       const auth = options.auth ?? controller.auth ?? config.auth?.default ?? false
       const names = [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1])
       const lookup = entity && kind !== 'list' && kind !== 'create' && kind !== 'count' ? lookupOf(entity, names.at(-1)) : undefined
-      const pathParams = names.map((param) => ({name: param, type: param === lookup?.param ? fieldTypeOf(entity!, lookup.field) : param === 'id' ? 'integer' : ('string' as const)}))
+      // A custom action's parameters are text: its own code reads them.
+      const keyType: FieldDefinition['type'] = entity ? fieldTypeOf(entity, primaryKeyOf(entity)) : 'string'
+      const pathParams = names.map((param) => ({name: param, type: param === lookup?.param ? fieldTypeOf(entity!, lookup.field) : param === 'id' ? keyType : ('string' as const)}))
       const relation = kind === 'link' || kind === 'unlink' ? options.relation : undefined
       routes.push({
         controller: controller.name,

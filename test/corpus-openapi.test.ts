@@ -57,17 +57,19 @@ async function importFile(localPath: string) {
   return {file, spec: output ? (JSON.parse(String(output)) as Catalogue) : undefined}
 }
 
-// The import is offline: any attempt to fetch fails the corpus test.
+// The import is offline: any attempt to fetch fails the corpus test. Other test files share this process, and uvu
+// loads them all before it runs any: the trap is set only while this file's tests run.
 const fetches: string[] = []
 const realFetch = globalThis.fetch
-// Other test files share this process: their fetch comes back once this file is done.
+test.before(() => {
+  globalThis.fetch = (async (input: unknown) => {
+    fetches.push(String(input))
+    throw new Error('apipe imports never fetch')
+  }) as typeof fetch
+})
 test.after(() => {
   globalThis.fetch = realFetch
 })
-globalThis.fetch = (async (input: unknown) => {
-  fetches.push(String(input))
-  throw new Error('apipe imports never fetch')
-}) as typeof fetch
 
 testWhen(test, missing, 'every OpenAPI and Swagger file of the corpus imports to a schema-valid catalogue, or ends in findings', async () => {
   const rows = manifest().filter((row) => /^oas/.test(row.format) || (row.format === 'fragment' && !row.local_path.startsWith('asyncapi/')))
