@@ -5,13 +5,15 @@
  */
 import type {Processor} from 'unified'
 import type {VFile} from 'vfile'
-import {loadCodeDefinitions, readDefinitions, type DefinitionsTree, type RelatedTree} from '../runtime/definitions/index.js'
+import {addInternalEntities, loadCodeDefinitions, readDefinitions, type DefinitionsTree, type RelatedTree} from '../runtime/definitions/index.js'
 
 /** Set the processor's parser to read projects, and import code definitions after parsing. */
 export default function parseDefinitions(this: Processor) {
   this.parser = readDefinitions
   return async (tree: DefinitionsTree | RelatedTree, file: VFile) => {
-    if (tree.type === 'definitions') await loadCodeDefinitions(tree, file.data.pendingCode ?? [])
+    if (tree.type !== 'definitions') return
+    await loadCodeDefinitions(tree, file.data.pendingCode ?? [])
+    addInternalEntities(tree, file)
   }
 }
 

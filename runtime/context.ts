@@ -58,6 +58,11 @@ export interface RequestContext extends Omit<CrudContext, 'db'> {
   utils: typeof utils
   /** Free space for middleware and hooks to hand things on. */
   state: Record<string, unknown>
+  /**
+   * Publish a declared event (`order.shipped`) with `data`: recorded with the request's writes, sent after commit;
+   * nothing is sent when the request fails. A type neither the entity nor the route declares is a 500.
+   */
+  events: {publish(type: string, data: unknown): void}
   /** On after hooks: what the action answered. */
   result?: unknown
   /**

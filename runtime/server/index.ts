@@ -15,7 +15,9 @@ import {controllersPlugin} from './controllers.js'
 import {openapiRoute} from './openapi-route.js'
 import {ormPlugin} from './orm.js'
 import {frameworkErrors, problemsPlugin} from './problems.js'
-import {securityPlugin} from './security.js'
+import {rateLimitStore, securityPlugin} from './security.js'
+import {eventsPlugin} from './events.js'
+import {describeRoutes} from '../routes.js'
 
 export interface AppOptions {
   /** Log requests (default: false; `pipe dev` logs pretty lines, `pipe start` JSON). */
@@ -48,11 +50,13 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
   try {
     await app.register(ormPlugin, {project, models, orm: options.orm, fastReads: options.fastReads})
     await app.register(problemsPlugin, {development: options.development ?? process.env.NODE_ENV === 'development', formatProblem: project.formatProblem})
-    await app.register(securityPlugin, {config})
+    const store = rateLimitStore(config, describeRoutes(config, project.entities, project.controllers).map((route) => route.rateLimit))
+    await app.register(securityPlugin, {config, store})
     await app.register(bodiesPlugin)
     await app.register(authenticationPlugin, {project, auth})
     await app.register(openapiRoute, {project})
     await app.register(controllersPlugin, {project})
+    await app.register(eventsPlugin, {project})
   } catch (error) {
     await app.close().catch(() => undefined)
     throw error

@@ -7,7 +7,9 @@ import type {EntityManager} from '@mikro-orm/core'
 import type {FastifyInstance, FastifyReply, FastifyRequest} from 'fastify'
 import {assertPasswords, requireRoles, type AuthUser} from '../auth.js'
 import type {ContextFunction, Middleware, RequestContext} from '../context.js'
-import {runCrud, type CrudAction} from '../http/crud.js'
+import {present, runCrud, type CrudAction} from '../http/crud.js'
+import {cloudEvent, type CloudEvent} from '../events/cloudevent.js'
+import {recordEvents} from '../events/outbox.js'
 import {validateBody} from '../http/errors.js'
 import {parseId, type EntityModel} from '../http/model.js'
 import {HttpProblem} from '../http/problem.js'
@@ -35,6 +37,7 @@ export function routeHandler(app: FastifyInstance, project: Project, plan: Route
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const context = createContext(app, project, request, reply)
     context.route = route
+    const events = eventsOf(app, route, context)
     if (app.fastReader && !before && !after) context.fast = app.fastReader
     let body: unknown
     await runMiddleware(middleware, context, async () => {
@@ -62,9 +65,13 @@ export function routeHandler(app: FastifyInstance, project: Project, plan: Route
           const changed = await after({...context, result: body})
           if (changed !== undefined) body = changed
         }
+        if (model && route.crud) events.ofWrite(model, route.kind, body)
+        // In the write's transaction: a rolled-back write records nothing, a committed one cannot lose its events.
+        if (app.events.recording && events.pending.length > 0) await recordEvents(context.db, events.pending)
       }
       if (readOnly) await run()
       else await context.db.transactional(run)
+      if (events.pending.length > 0) app.events.committed()
     })
     if (reply.sent) return reply
     body = wrapAnswer(route, body)
@@ -72,6 +79,33 @@ export function routeHandler(app: FastifyInstance, project: Project, plan: Route
     const status = context.status ?? route.declaredStatus
     if (status === 204 || body === undefined) return reply.code(status ?? 204).send()
     return reply.code(status ?? 200).send(body)
+  }
+}
+
+const writeEvents: Partial<Record<string, string>> = {create: 'created', update: 'updated', replace: 'updated', delete: 'deleted'}
+
+/**
+ * The events of one request: what hooks and actions publish through `ctx.events.publish(type, data)` (a type the
+ * project declares, else a 500 naming it), and the write event the entity declares.
+ */
+function eventsOf(app: FastifyInstance, route: RoutePlan['route'], context: RequestContext) {
+  const pending: Array<{event: CloudEvent; key: string}> = []
+  const {source, types, writes} = app.events
+  context.events = {
+    publish(type, data) {
+      if (!types.has(type)) throw new HttpProblem(500, `\`${type}\` is not a declared event; declare it in the route's \`events\` (\`${route.key}\`) or the entity's`)
+      pending.push({event: cloudEvent(type, source, data), key: type})
+    }
+  }
+  return {
+    pending,
+    ofWrite(model: EntityModel, kind: string, body: unknown) {
+      const what = writeEvents[kind]
+      if (!what || !writes.get(model.name)?.has(what)) return
+      const record = (kind === 'delete' && context.entity ? present(model, context.entity) : body) as Record<string, unknown>
+      const key = String(record?.[model.primaryKey] ?? '')
+      pending.push({event: cloudEvent(`${model.name}.${what}`, source, record, key), key: `${model.name}:${key}`})
+    }
   }
 }
 
@@ -131,6 +165,8 @@ function createContext(app: FastifyInstance, project: Project, request: FastifyR
     config: project.config,
     utils,
     state: {},
+    // Replaced by the route's own (eventsOf) before anything runs.
+    events: {publish: () => undefined},
     validate(data, schema) {
       const model = typeof schema === 'string' ? app.models.get(schema) : undefined
       if (typeof schema === 'string' && !model) throw new HttpProblem(500, `\`ctx.validate\` names no entity \`${schema}\`; known: ${[...app.models.keys()].join(', ')}`)

@@ -1,7 +1,8 @@
 /**
  * Security plugin: helmet's headers on every answer, CORS from `cors` in pipe.config.json (@fastify/cors), and rate
  * limits (@fastify/rate-limit, off by default, on per route through the route's `config.rateLimit`) answered as
- * 429 problems with `Retry-After`.
+ * 429 problems with `Retry-After`. A limit's `store: "redis://…"` keeps the counts in Redis, so that a limit holds
+ * across workers and instances; the plugin has one store, so it serves every limit of the app.
  */
 import cors from '@fastify/cors'
 import rateLimit from '@fastify/rate-limit'
@@ -16,16 +17,26 @@ export function limitOf(limit: RateLimit | undefined) {
   return limit ? {rateLimit: {max: limit.max, timeWindow: limit.window ?? '1 minute'}} : undefined
 }
 
-export const securityPlugin = fp<{config: ResolvedConfig}>(
-  async (app, {config}) => {
+/** The Redis URL that some rate limit of the project names as its `store`; two different ones cannot be served. */
+export function rateLimitStore(config: ResolvedConfig, routeLimits: ReadonlyArray<RateLimit | undefined>): string | undefined {
+  const stores = new Set([config.rateLimit, config.auth?.rateLimit, ...routeLimits].map((limit) => limit?.store).filter((store): store is string => Boolean(store)))
+  if (stores.size > 1) throw new Error(`Rate limits name ${stores.size} stores (${[...stores].join(', ')}); an app keeps its counts in one`)
+  return [...stores][0]
+}
+
+export const securityPlugin = fp<{config: ResolvedConfig; store?: string}>(
+  async (app, {config, store}) => {
     const headers = securityHeaders()
     app.addHook('onRequest', (_request, reply, done) => {
       reply.headers(headers)
       done()
     })
     await app.register(cors, {origin: config.cors === true ? true : Array.isArray(config.cors) ? config.cors : false})
+    const redis = store ? await redisForLimits(store) : undefined
+    if (redis) app.addHook('onClose', async () => void (await redis.quit().catch(() => undefined)))
     await app.register(rateLimit, {
       global: false,
+      ...(redis ? {redis, nameSpace: 'apipe-rate-limit:', skipOnError: true} : {}),
       enableDraftSpec: true,
       errorResponseBuilder: (_request, context) =>
         new HttpProblem(429, `Too many requests: at most ${context.max} per ${context.after}; try again in ${Math.ceil(context.ttl / 1000)} s`, {
@@ -35,3 +46,15 @@ export const securityPlugin = fp<{config: ResolvedConfig}>(
   },
   {name: 'apipe-security'}
 )
+
+/**
+ * The Redis client of the rate-limit store. Without Redis the limits let requests through (`skipOnError`) rather than
+ * refuse every client: the app stays up, and says so in its log.
+ */
+async function redisForLimits(url: string) {
+  const {Redis} = await import('ioredis')
+  const client = new Redis(url, {maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2000, lazyConnect: true})
+  client.on('error', () => undefined)
+  await client.connect().catch(() => undefined)
+  return client
+}

@@ -114,6 +114,12 @@ export interface RouteOptions {
    */
   status?: number
   /**
+   * A custom action's events, by type (`order.shipped`), published with `ctx.events.publish(type, data)`: listed by `pipe map` and `pipe asyncapi`, and the only types the action may publish.
+   *
+   * Items: An event type.
+   */
+  events?: string[]
+  /**
    * For `link` and `unlink`: the many-to-many relation of the record that the current user joins or leaves (`favoritedBy`, `followers`). The answer is the record as `read` shows it; linking twice or unlinking an absent user changes nothing.
    */
   relation?: string
@@ -169,4 +175,8 @@ export interface RateLimit {
    * Window length, e.g. `1 minute` or milliseconds (default: `1 minute`).
    */
   window?: string | number
+  /**
+   * Where the counts are kept: `redis://host:6379` shares one limit between every worker and instance of the app; default: each process's memory. `${VAR}` takes an environment variable.
+   */
+  store?: string
 }

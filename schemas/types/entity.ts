@@ -37,6 +37,10 @@ export interface EntityDefinition {
    */
   indexes?: IndexDefinition[]
   /**
+   * Events published on each write: `true` for `created`, `updated` and `deleted`, or a list of them. Types are `<entity>.<what>` (`article.created`), the data the record as the API answers it. Needs `events.url` in pipe.config.json.
+   */
+  events?: boolean | ['created' | 'updated' | 'deleted', ...('created' | 'updated' | 'deleted')[]]
+  /**
    * Fields the server computes per answer in SQL, never stored: `{"favoritesCount": {"count": "favoritedBy"}}` counts a to-many relation; `{"favorited": {"viewerIn": "favoritedBy"}}` says whether the authenticated user is in it (false without one). Shown in answers and usable in `fields`, `sort` and `filter`, one query per answer (never one per row).
    */
   computed?: {

@@ -134,6 +134,7 @@ export interface ProjectConfig {
    * Milliseconds a request may take to arrive and be answered (default: 30000).
    */
   requestTimeout?: number
+  events?: EventsConfig
   /**
    * Extension data.
    *
@@ -154,6 +155,10 @@ export interface RateLimit {
    * Window length, e.g. `1 minute` or milliseconds (default: `1 minute`).
    */
   window?: string | number
+  /**
+   * Where the counts are kept: `redis://host:6379` shares one limit between every worker and instance of the app; default: each process's memory. `${VAR}` takes an environment variable.
+   */
+  store?: string
 }
 /**
  * Limit of every route per client (default: none); routes may set their own.
@@ -167,4 +172,29 @@ export interface RateLimit1 {
    * Window length, e.g. `1 minute` or milliseconds (default: `1 minute`).
    */
   window?: string | number
+  /**
+   * Where the counts are kept: `redis://host:6379` shares one limit between every worker and instance of the app; default: each process's memory. `${VAR}` takes an environment variable.
+   */
+  store?: string
+}
+/**
+ * Where declared events go. Each event is a CloudEvents 1.0 JSON message, written to the outbox table `apipe_outbox` in the transaction of the write and sent after commit by the relay. Without `url`, declared events are not recorded.
+ */
+export interface EventsConfig {
+  /**
+   * The broker: `nats://host:4222` (JetStream when a stream covers the subject, else core NATS), `amqp://user:pass@host:5672` (RabbitMQ, a topic exchange) or `redis://host:6379` (Redis Streams, one stream per event type). `${VAR}` takes an environment variable.
+   */
+  url: string
+  /**
+   * Put before each event type to make the subject, routing key or stream name (`blog.` gives `blog.article.created`; default: none).
+   */
+  prefix?: string
+  /**
+   * The CloudEvents `source` of every event (default: `/` and the package name).
+   */
+  source?: string
+  /**
+   * AMQP only: the topic exchange events are published to (default: `amq.topic`).
+   */
+  exchange?: string
 }

@@ -1,0 +1,180 @@
+/**
+ * The brokers events go to, chosen by the scheme of `events.url`, each through its maintained client:
+ * - `nats://`: JetStream (acknowledged, de-duplicated by the event id) when a stream covers the subject, else core
+ *   NATS, flushed to the server;
+ * - `amqp://`: RabbitMQ, a persistent message on a topic exchange (`amq.topic` by default) with publisher confirms;
+ * - `redis://`: Redis Streams, one stream per subject (`XADD`).
+ * A broker that is down is not an error at start-up: `publish` rejects and the relay tries again later; the connection
+ * is made (again) on the next attempt.
+ */
+import type {CloudEvent} from './cloudevent.js'
+
+export interface Broker {
+  readonly kind: 'nats' | 'amqp' | 'redis'
+  /** Resolves once the broker has the event (an ack, a confirm, a reply); rejects when it cannot take it now. */
+  publish(subject: string, event: CloudEvent): Promise<void>
+  /** Whether the broker answers now (for `GET /ready`). */
+  reachable(): Promise<boolean>
+  close(): Promise<void>
+}
+
+export interface BrokerOptions {
+  /** AMQP: the topic exchange (default `amq.topic`). */
+  exchange?: string
+  /** Milliseconds one publish may take before it counts as failed (default 5000). */
+  timeout?: number
+}
+
+/** The broker of a URL; nothing connects until the first publish or check. */
+export function brokerOf(url: string, options: BrokerOptions = {}): Broker {
+  const scheme = new URL(url).protocol.replace(/:$/, '')
+  if (scheme === 'nats') return natsBroker(url, options)
+  if (scheme === 'amqp' || scheme === 'amqps') return amqpBroker(url, options)
+  if (scheme === 'redis' || scheme === 'rediss') return redisBroker(url, options)
+  throw new Error(`events.url has an unknown scheme \`${scheme}:\`; expected nats://, amqp:// or redis://`)
+}
+
+/** Reject after `ms` (a broker that hangs counts as down). */
+function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} took over ${ms} ms`)), ms)
+  })
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
+}
+
+/** One lazily made connection, dropped when it fails so that the next use makes a new one. */
+function lazily<T>(open: () => Promise<T>, close: (value: T) => Promise<unknown>) {
+  let current: Promise<T> | undefined
+  return {
+    get: () => (current ??= open().catch((error: unknown) => {
+      current = undefined
+      throw error
+    })),
+    drop: async () => {
+      const value = current
+      current = undefined
+      if (value) await value.then(close, () => undefined).catch(() => undefined)
+    }
+  }
+}
+
+function natsBroker(url: string, {timeout = 5000}: BrokerOptions): Broker {
+  const streams = new Map<string, boolean>()
+  const connection = lazily(
+    async () => {
+      const {connect} = await import('nats')
+      const parsed = new URL(url)
+      return connect({servers: `${parsed.hostname}:${parsed.port || 4222}`, user: parsed.username || undefined, pass: parsed.password || undefined, reconnect: true, maxReconnectAttempts: -1, timeout})
+    },
+    (nc) => nc.close()
+  )
+  return {
+    kind: 'nats',
+    async publish(subject, event) {
+      try {
+        const nc = await within(connection.get(), timeout, 'connecting to NATS')
+        const data = new TextEncoder().encode(JSON.stringify(event))
+        if (!streams.has(subject)) {
+          const found = await (await nc.jetstreamManager()).streams.find(subject).then(() => true, () => false)
+          streams.set(subject, found)
+        }
+        if (streams.get(subject)) await within(nc.jetstream().publish(subject, data, {msgID: event.id}), timeout, 'a JetStream publish')
+        else {
+          nc.publish(subject, data)
+          await within(nc.flush(), timeout, 'a NATS flush')
+        }
+      } catch (error) {
+        streams.delete(subject)
+        await connection.drop()
+        throw error
+      }
+    },
+    async reachable() {
+      try {
+        const nc = await within(connection.get(), 1000, 'connecting to NATS')
+        await within(nc.flush(), 1000, 'a NATS flush')
+        return true
+      } catch {
+        await connection.drop()
+        return false
+      }
+    },
+    close: () => connection.drop()
+  }
+}
+
+function amqpBroker(url: string, {exchange = 'amq.topic', timeout = 5000}: BrokerOptions): Broker {
+  const connection = lazily(
+    async () => {
+      const amqp = await import('amqplib')
+      const model = await amqp.connect(url)
+      // A lost connection is found on the next publish, which then opens a new one.
+      model.on('error', () => undefined)
+      const channel = await model.createConfirmChannel()
+      channel.on('error', () => undefined)
+      if (exchange !== 'amq.topic') await channel.assertExchange(exchange, 'topic', {durable: true})
+      return {model, channel}
+    },
+    ({model}) => model.close()
+  )
+  return {
+    kind: 'amqp',
+    async publish(subject, event) {
+      try {
+        const {channel} = await within(connection.get(), timeout, 'connecting to AMQP')
+        channel.publish(exchange, subject, Buffer.from(JSON.stringify(event)), {persistent: true, contentType: 'application/cloudevents+json', messageId: event.id, type: event.type})
+        await within(channel.waitForConfirms(), timeout, 'an AMQP confirm')
+      } catch (error) {
+        await connection.drop()
+        throw error
+      }
+    },
+    async reachable() {
+      try {
+        await within(connection.get(), 1000, 'connecting to AMQP')
+        return true
+      } catch {
+        await connection.drop()
+        return false
+      }
+    },
+    close: () => connection.drop()
+  }
+}
+
+function redisBroker(url: string, {timeout = 5000}: BrokerOptions): Broker {
+  const connection = lazily(
+    async () => {
+      const {Redis} = await import('ioredis')
+      // No offline queue and no retries: a Redis that is down fails the publish now, and the relay retries it later.
+      const client = new Redis(url, {lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: timeout})
+      client.on('error', () => undefined)
+      await client.connect()
+      return client
+    },
+    (client) => client.quit()
+  )
+  return {
+    kind: 'redis',
+    async publish(subject, event) {
+      try {
+        const client = await within(connection.get(), timeout, 'connecting to Redis')
+        await within(client.xadd(subject, '*', 'type', event.type, 'id', event.id, 'event', JSON.stringify(event)), timeout, 'a Redis XADD')
+      } catch (error) {
+        await connection.drop()
+        throw error
+      }
+    },
+    async reachable() {
+      try {
+        const client = await within(connection.get(), 1000, 'connecting to Redis')
+        return (await within(client.ping(), 1000, 'a Redis PING')) === 'PONG'
+      } catch {
+        await connection.drop()
+        return false
+      }
+    },
+    close: () => connection.drop()
+  }
+}

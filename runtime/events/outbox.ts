@@ -1,0 +1,47 @@
+/**
+ * The transactional outbox: declared events are rows of `apipe_outbox`, inserted in the transaction of the write that
+ * caused them, so a rolled-back write leaves none and a committed one cannot lose its event. The relay (relay.ts)
+ * sends them after commit. The table is an entity like the project's own (`x-internal`: no routes, no catalogue),
+ * so `pipe migrate create` plans it on every database.
+ */
+import type {EntityManager} from '@mikro-orm/core'
+import type {EntityDefinition} from '../../schemas/types/entity.js'
+import type {CloudEvent} from './cloudevent.js'
+
+export const outboxEntity = 'apipe_outbox'
+
+/** The outbox table's definition. */
+export const outboxDefinition: EntityDefinition = {
+  name: outboxEntity,
+  'x-internal': true,
+  fields: {
+    type: {type: 'string', required: true, length: 200},
+    key: {type: 'string', required: true, length: 200, comment: 'What the event is about (`article:7`): events of one key are sent in commit order'},
+    payload: {type: 'text', required: true},
+    sentAt: {type: 'datetime', index: true},
+    attempts: {type: 'integer', required: true, default: 0}
+  }
+}
+
+/** Whether a project records events: a broker is configured and something declares events. */
+export function recordsEvents(config: {events?: {url?: string}}, entities: readonly EntityDefinition[], routeEvents: number): boolean {
+  return Boolean(config.events?.url) && (routeEvents > 0 || entities.some((entity) => entity.events))
+}
+
+/** The write events an entity declares (`events: true` is all three). */
+export function declaredWrites(entity: EntityDefinition): Array<'created' | 'updated' | 'deleted'> {
+  if (entity.events === true) return ['created', 'updated', 'deleted']
+  return Array.isArray(entity.events) ? entity.events : []
+}
+
+/** Insert events into the outbox inside the caller's transaction (`em` is the transaction's entity manager). */
+export async function recordEvents(em: EntityManager, events: ReadonlyArray<{event: CloudEvent; key: string}>): Promise<void> {
+  if (events.length === 0) return
+  for (const {event, key} of events) em.create(outboxEntity, {type: event.type, key, payload: JSON.stringify(event), attempts: 0})
+  await em.flush()
+}
+
+/** Internal entities (the outbox) are tables, not API: no routes, no types, no catalogue rows. */
+export function isInternal(entity: EntityDefinition): boolean {
+  return entity['x-internal'] === true
+}

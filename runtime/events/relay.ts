@@ -1,0 +1,142 @@
+/**
+ * The relay: sends the outbox's unsent events to the broker in id order, which for the events of one record is the
+ * order of their commits (a record's writes wait for each other's commit before they insert their event), and marks
+ * each sent. At least once: an event the broker took but that could not be marked is sent again. A broker that is
+ * down stops the batch at the first failure (so nothing overtakes it) and the relay tries again later, backing off
+ * up to 5 s; a restarted app finds the unsent rows where they were.
+ *
+ * One relay sends at a time per database: on PostgreSQL and MariaDB/MySQL a batch holds a database lock (other
+ * instances skip that round); a SQLite project runs one relay (with `--workers`, in the first worker only).
+ */
+import type {EntityManager} from '@mikro-orm/core'
+import type {DatabaseType} from '../config.js'
+import type {Broker} from './brokers.js'
+import type {CloudEvent} from './cloudevent.js'
+import {outboxEntity} from './outbox.js'
+
+interface OutboxRow {
+  id: number
+  type: string
+  payload: string
+  attempts: number
+  sentAt?: Date | null
+}
+
+export interface RelayOptions {
+  database: DatabaseType
+  /** Put before each event type to make the subject (`events.prefix`). */
+  prefix?: string
+  /** Events per batch (default 100). */
+  batch?: number
+  /** Milliseconds between looks at the outbox when nothing woke the relay (default 1000). */
+  idle?: number
+  /** Where a failure is said, once per outage. */
+  log?: (message: string) => void
+}
+
+export class Relay {
+  readonly #em: EntityManager
+  readonly #broker: Broker
+  readonly #options: Required<Omit<RelayOptions, 'log'>> & Pick<RelayOptions, 'log'>
+  #timer: NodeJS.Timeout | undefined
+  #running: Promise<void> | undefined
+  #stopped = true
+  #backoff = 0
+  #rounds = 0
+  #down = false
+
+  constructor(em: EntityManager, broker: Broker, options: RelayOptions) {
+    this.#em = em
+    this.#broker = broker
+    this.#options = {prefix: '', batch: 100, idle: 1000, ...options}
+  }
+
+  start(): void {
+    this.#stopped = false
+    this.#schedule(0)
+  }
+
+  /** A write committed events: look now instead of at the next idle round. */
+  notify(): void {
+    if (!this.#stopped && !this.#running && this.#backoff === 0) this.#schedule(0)
+  }
+
+  /** Stop after the batch in flight. */
+  async stop(): Promise<void> {
+    this.#stopped = true
+    clearTimeout(this.#timer)
+    await this.#running
+  }
+
+  #schedule(ms: number): void {
+    clearTimeout(this.#timer)
+    this.#timer = setTimeout(() => {
+      this.#running = this.#round().finally(() => (this.#running = undefined))
+    }, ms)
+    this.#timer.unref()
+  }
+
+  async #round(): Promise<void> {
+    let next = this.#options.idle
+    try {
+      const {sent, failed} = await this.#batch()
+      if (failed) {
+        this.#backoff = Math.min(this.#backoff === 0 ? 100 : this.#backoff * 2, 5000)
+        next = this.#backoff
+      } else {
+        if (this.#down) this.#options.log?.('events: the broker answers again; sending the events that waited')
+        this.#down = false
+        this.#backoff = 0
+        if (sent === this.#options.batch) next = 0
+      }
+    } catch (error) {
+      this.#options.log?.(`events: the outbox could not be read: ${(error as Error).message}`)
+      this.#backoff = Math.min(Math.max(this.#backoff * 2, 200), 5000)
+      next = this.#backoff
+    }
+    if (!this.#stopped) this.#schedule(next)
+  }
+
+  /** Send one batch inside a transaction that holds the relay lock; how many were sent and whether one failed. */
+  async #batch(): Promise<{sent: number; failed: boolean}> {
+    return this.#em.fork().transactional(async (em) => {
+      if (!(await this.#lock(em))) return {sent: 0, failed: false}
+      const rows = (await em.find(outboxEntity, {sentAt: null}, {orderBy: {id: 'asc'}, limit: this.#options.batch})) as OutboxRow[]
+      const sent: number[] = []
+      let failed = false
+      for (const row of rows) {
+        try {
+          await this.#broker.publish(this.#options.prefix + row.type, JSON.parse(row.payload) as CloudEvent)
+          sent.push(row.id)
+        } catch (error) {
+          failed = true
+          row.attempts += 1
+          if (!this.#down) this.#options.log?.(`events: the broker does not take events (${(error as Error).message}); they wait in the outbox`)
+          this.#down = true
+          break
+        }
+      }
+      if (sent.length > 0) await em.nativeUpdate(outboxEntity, {id: {$in: sent}}, {sentAt: new Date()})
+      // Sent events are kept an hour, for whoever looks; then they go.
+      if (++this.#rounds % 60 === 0) await em.nativeDelete(outboxEntity, {sentAt: {$lt: new Date(Date.now() - 3_600_000)}})
+      await this.#unlock(em)
+      return {sent: sent.length, failed}
+    })
+  }
+
+  /** Take the relay lock for this transaction; false when another instance's relay has it. */
+  async #lock(em: EntityManager): Promise<boolean> {
+    if (this.#options.database === 'postgresql') return (await execute(em, 'select pg_try_advisory_xact_lock(72270601) as locked'))[0]?.locked === true
+    if (this.#options.database === 'mysql' || this.#options.database === 'mariadb') return Number((await execute(em, "select get_lock('apipe_outbox_relay', 0) as locked"))[0]?.locked) === 1
+    return true
+  }
+
+  /** MariaDB and MySQL keep `get_lock` for the connection, not the transaction: give it back before the batch ends. */
+  async #unlock(em: EntityManager): Promise<void> {
+    if (this.#options.database === 'mysql' || this.#options.database === 'mariadb') await execute(em, "select release_lock('apipe_outbox_relay')")
+  }
+}
+
+function execute(em: EntityManager, sql: string): Promise<Array<Record<string, unknown>>> {
+  return (em as unknown as {execute(sql: string): Promise<Array<Record<string, unknown>>>}).execute(sql)
+}

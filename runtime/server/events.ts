@@ -1,0 +1,78 @@
+/**
+ * Events plugin: when the project declares events and `events.url` names a broker, writes record their events in the
+ * outbox (request.ts) and a relay sends them after commit; the relay starts with the server and stops with it,
+ * after the requests in flight. Also `GET /health` (the process answers) and `GET /ready` (the database and the
+ * broker answer), outside rate limits and the catalogue.
+ */
+import type {FastifyInstance} from 'fastify'
+import fp from 'fastify-plugin'
+import {brokerOf, type Broker} from '../events/brokers.js'
+import {declaredWrites, outboxEntity} from '../events/outbox.js'
+import {Relay} from '../events/relay.js'
+import {problemBody} from '../http/problem.js'
+import type {Project} from '../project.js'
+import {projectTitle} from '../config.js'
+
+/** What request.ts needs to record events. */
+export interface EventsRuntime {
+  /** Whether events are recorded (a broker is configured and the outbox exists). */
+  recording: boolean
+  /** The CloudEvents `source`. */
+  source: string
+  /** The write events each entity declares, by entity name. */
+  writes: ReadonlyMap<string, ReadonlySet<string>>
+  /** Event types any hook or action may publish: the entities' and the routes' declared ones. */
+  types: ReadonlySet<string>
+  /** Events were committed: wake the relay. */
+  committed(): void
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    events: EventsRuntime
+  }
+}
+
+export const eventsPlugin = fp(
+  async (app: FastifyInstance, {project}: {project: Project}) => {
+    const {config} = project
+    const writes = new Map(project.entities.map((entity) => [entity.name, new Set(declaredWrites(entity))]))
+    const routeTypes = project.controllers.flatMap(({definition}) => Object.values(definition.routes).flatMap((route) => (typeof route === 'object' ? (route.events ?? []) : [])))
+    const types = new Set([...[...writes].flatMap(([entity, kinds]) => [...kinds].map((kind) => `${entity}.${kind}`)), ...routeTypes])
+    const recording = Boolean(config.events?.url) && app.models.has(outboxEntity)
+    const broker: Broker | undefined = recording ? brokerOf(config.events!.url, {exchange: config.events!.exchange}) : undefined
+    // With `--workers`, the first worker relays (APIPE_RELAY=0 in the others): one relay per SQLite file.
+    const relay = broker && process.env.APIPE_RELAY !== '0' ? new Relay(app.orm.em, broker, {database: config.database.type, prefix: config.events?.prefix, log: (message) => app.log.warn(message)}) : undefined
+    if (types.size > 0 && !recording) app.log.warn('events are declared but pipe.config.json has no events.url: they are not published')
+    app.decorate('events', {
+      recording,
+      source: config.events?.source ?? `/${projectTitle(project.root)}`,
+      writes,
+      types,
+      committed: () => relay?.notify()
+    } satisfies EventsRuntime)
+    app.addHook('onReady', async () => relay?.start())
+    app.addHook('onClose', async () => {
+      await relay?.stop()
+      await broker?.close()
+    })
+    healthRoutes(app, broker)
+  },
+  {name: 'apipe-events', dependencies: ['apipe-orm']}
+)
+
+/** `GET /health` and `GET /ready`, unless the project routes those paths itself. */
+function healthRoutes(app: FastifyInstance, broker: Broker | undefined): void {
+  const free = (url: string) => !app.hasRoute({method: 'GET', url})
+  if (free('/health')) app.get('/health', async () => ({status: 'ok'}))
+  if (!free('/ready')) return
+  app.get('/ready', async (_request, reply) => {
+    const database = (await app.orm.checkConnection().catch(() => ({ok: false}))).ok
+    const checks: Record<string, 'up' | 'down'> = {database: database ? 'up' : 'down'}
+    if (broker) checks.broker = (await broker.reachable()) ? 'up' : 'down'
+    const down = Object.entries(checks).filter(([, state]) => state === 'down').map(([name]) => name)
+    if (down.length === 0) return {status: 'ready', checks}
+    reply.header('retry-after', '5')
+    return reply.code(503).type('application/problem+json').send({...problemBody(503, `Not ready: the ${down.join(' and the ')} does not answer`), checks})
+  })
+}
