@@ -5,7 +5,7 @@ import {Builtins, Cli, Command, type BaseContext, type CommandClass} from 'clipa
 import leven from 'leven'
 import {packageRoot} from '../pipeline/schemas.js'
 import {useColor} from './options.js'
-import {DevCommand, InitCommand, OpenapiCommand, StartCommand, TestCommand} from './commands/framework.js'
+import {AsyncapiCommand, DevCommand, InitCommand, OpenapiCommand, StartCommand, TestCommand} from './commands/framework.js'
 import {GenerateControllerCommand, GenerateEntityCommand, GenerateTestCommand, GenerateTypesCommand} from './commands/generate.js'
 import {DiffCommand} from './commands/diff.js'
 import {ImportAsyncapiCommand} from './commands/import-asyncapi.js'
@@ -25,7 +25,7 @@ const {version} = JSON.parse(readFileSync(path.join(packageRoot, 'package.json')
 export const catalogueCommands: CommandClass[] = [ValidateCommand, DiffCommand, ImportOpenapiCommand, ImportGraphqlCommand, ImportAsyncapiCommand, MergeCommand, RenderCommand, MapCommand, SentencesCommand, RunCommand]
 
 /** The framework commands (job B). */
-export const frameworkCommands: CommandClass[] = [InitCommand, DevCommand, StartCommand, TestCommand, OpenapiCommand, MigrateCreateCommand, MigrateCommand, MigrateDownCommand, MigrateStatusCommand, GenerateEntityCommand, GenerateControllerCommand, GenerateTestCommand, GenerateTypesCommand]
+export const frameworkCommands: CommandClass[] = [InitCommand, DevCommand, StartCommand, TestCommand, OpenapiCommand, AsyncapiCommand, MigrateCreateCommand, MigrateCommand, MigrateDownCommand, MigrateStatusCommand, GenerateEntityCommand, GenerateControllerCommand, GenerateTestCommand, GenerateTypesCommand]
 
 // `pipe --help` lists the two jobs apart; the category is set here so that the framework's command files stay its own.
 for (const command of catalogueCommands) command.usage = {...command.usage, category: 'Catalogue'}

@@ -14,6 +14,8 @@ import {describeRoutes, responseFields, tableOf, typeName, type RouteInfo} from 
 import type {Catalogue, Endpoint} from '../schemas/types/endpoints.js'
 import type {DefinitionsTree, RelatedTree} from './parse-definitions.js'
 import {addJsonOutput} from '../pipeline/outputs.js'
+import {describeEvents} from '../runtime/events/describe.js'
+import {isInternal} from '../runtime/events/outbox.js'
 
 /** Map project trees to catalogue trees. */
 export default function mapApp() {
@@ -24,6 +26,27 @@ export default function mapApp() {
     addJsonOutput(file, 'api.endpoints.json', spec)
     return {type: 'catalogue', spec}
   }
+}
+
+/** Each declared event as an EVENT endpoint: its subject as the path, its data's type as the response. */
+function eventEndpoints(tree: DefinitionsTree, entities: DefinitionsTree['entities'][number]['definition'][], relative: (full: string) => string, cwd: string): Endpoint[] {
+  return describeEvents(tree.config, entities, tree.controllers).map((event) => {
+    const entityFile = tree.entities.find(({definition}) => event.table && definition.name === event.type.split('.')[0])?.file
+    const controllerFile = event.route ? tree.controllers.find(({definition}) => definition.name === event.controller)?.file : undefined
+    const file = controllerFile ?? entityFile
+    const place = file && (controllerFile ? locate(file, ['routes', event.route!, 'events']) : locate(file, ['events']))
+    return {
+      id: event.type,
+      method: 'EVENT',
+      path: event.subject,
+      group: event.controller,
+      summary: event.summary,
+      auth: 'none',
+      ...(event.payload ? {response: event.payload} : {}),
+      ...(event.table ? {entities: [event.table]} : {}),
+      ...(file ? {sources: [{file: relative(path.resolve(cwd, file.path)), ...(place ? {line: place.line} : {})}]} : {})
+    }
+  })
 }
 
 /** The catalogue type of a route's answer: the entity, a list of it, or the envelope the route wraps them in. */
@@ -49,7 +72,8 @@ function envelopeType(envelopes: Map<string, NonNullable<Catalogue['types']>[num
 
 /** The catalogue of a loaded project; source paths are relative to the project folder. */
 export function projectCatalogue(tree: DefinitionsTree, cwd: string): Catalogue {
-  const entities = tree.entities.map(({definition}) => definition)
+  // Internal tables (the events outbox) are not API: no types, no rows.
+  const entities = tree.entities.map(({definition}) => definition).filter((entity) => !isInternal(entity))
   const controllerFiles = new Map(tree.controllers.map((item) => [item.definition.name, item.file]))
   const routes = describeRoutes(tree.config, entities, tree.controllers)
   // Paths from the project folder: what the page's source links put after `<repository>/blob/HEAD/`.
@@ -83,6 +107,7 @@ export function projectCatalogue(tree: DefinitionsTree, cwd: string): Catalogue 
     if (sources.length > 0) endpoint.sources = sources
     return endpoint
   })
+  endpoints.push(...eventEndpoints(tree, entities, relative, cwd))
   const groups = tree.controllers.map(({definition}) => ({id: definition.name, label: typeName(definition.name).replace(/([a-z])([A-Z])/g, '$1 $2')}))
   if (routes.some((route) => route.controller === 'auth') && !groups.some((group) => group.id === 'auth')) groups.unshift({id: 'auth', label: 'Auth'})
   const types = [

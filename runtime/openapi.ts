@@ -8,6 +8,7 @@ import type {EntityDefinition, FieldDefinition} from '../schemas/types/entity.js
 import type {ResolvedConfig} from './config.js'
 import {bodySchema, fieldSchema} from './http/body-schema.js'
 import {entityModel, type EntityModel} from './http/model.js'
+import {isInternal} from './events/outbox.js'
 import {describeRoutes, responseFields, typeName, type DescribedController, type RouteInfo} from './routes.js'
 
 type Json = Record<string, unknown>
@@ -35,7 +36,7 @@ function scalarSchema(type: string, field?: FieldDefinition): Json {
  * An entity's answer as JSON Schema. A relation is its key, or the related record when populated (only its `fields`
  * when the relation names them); a relation answered `by` a field is that field's values.
  */
-function entityJsonSchema(entity: EntityDefinition, entities: ReadonlyMap<string, EntityDefinition>): Json {
+export function entityJsonSchema(entity: EntityDefinition, entities: ReadonlyMap<string, EntityDefinition>): Json {
   const properties: Record<string, Json> = {}
   const required: string[] = []
   for (const {name, type, required: isRequired, field} of responseFields(entity)) {
@@ -108,7 +109,7 @@ export function openapiDocument(config: ResolvedConfig, entities: readonly Entit
       required: ['type', 'title', 'status', 'detail']
     }
   }
-  for (const entity of entities) {
+  for (const entity of entities.filter((item) => !isInternal(item))) {
     schemas[typeName(entity.name)] = entityJsonSchema(entity, new Map(entities.map((item) => [item.name, item])))
     schemas[`${typeName(entity.name)}Input`] = bodySchema(models.get(entity.name)!, 'create', models)
     schemas[`${typeName(entity.name)}Patch`] = bodySchema(models.get(entity.name)!, 'update', models)

@@ -1,5 +1,6 @@
 import {Command, Option} from 'clipanion'
 import {projectOption} from '../options.js'
+import type {Project} from '../../runtime/project.js'
 
 /**
  * Print why a project cannot run: its findings (one line each, file and place first), or one line for a database
@@ -173,22 +174,53 @@ export class OpenapiCommand extends Command {
   output = Option.String('--output,-o', 'openapi.json', {description: 'File to write (default: `openapi.json`), e.g. `--output docs/openapi.json`'})
 
   override async execute(): Promise<number> {
-    const [{writeFile, mkdir}, path, {loadProject}, {openapiDocument}, {projectTitle}] = await Promise.all([
-      import('node:fs/promises'),
-      import('node:path'),
-      import('../../runtime/project.js'),
-      import('../../runtime/openapi.js'),
-      import('../../runtime/config.js')
-    ])
-    try {
-      const project = await loadProject(path.resolve(this.project))
-      const document = openapiDocument(project.config, project.entities, project.controllers, projectTitle(project.root))
-      await mkdir(path.dirname(path.resolve(this.output)), {recursive: true})
-      await writeFile(this.output, JSON.stringify(document, null, 2) + '\n')
-      this.context.stdout.write(`Wrote ${this.output}\n`)
-      return 0
-    } catch (error) {
-      return reportFailure(this, error)
-    }
+    const {openapiDocument} = await import('../../runtime/openapi.js')
+    return writeProjectDocument(this, this.project, this.output, openapiDocument)
+  }
+}
+
+/** `pipe asyncapi`: the AsyncAPI 3.0 document of the project's declared events. */
+export class AsyncapiCommand extends Command {
+  static override paths = [['asyncapi']]
+
+  static override usage = Command.Usage({
+    description: 'Write the AsyncAPI 3.0 document of a framework project\'s events',
+    details: `
+      One channel per declared event (entities' \`events\`, custom actions' \`events\`), addressed by its subject
+      (\`events.prefix\` and the type), one \`send\` operation tagged with its controller, and the entity schemas
+      as payloads. \`pipe import asyncapi\` reads it back to the EVENT rows that \`pipe map\` lists.
+    `,
+    examples: [['Write asyncapi.json', 'pipe asyncapi --output asyncapi.json']]
+  })
+
+  project = projectOption()
+
+  output = Option.String('--output,-o', 'asyncapi.json', {description: 'File to write (default: `asyncapi.json`), e.g. `--output docs/asyncapi.json`'})
+
+  override async execute(): Promise<number> {
+    const {asyncapiDocument} = await import('../../runtime/asyncapi.js')
+    return writeProjectDocument(this, this.project, this.output, asyncapiDocument)
+  }
+}
+
+type ProjectDocument = (config: Project['config'], entities: Project['entities'], controllers: Project['controllers'], title: string) => unknown
+
+/** Load the project, write the document it describes as JSON, and say where. */
+async function writeProjectDocument(command: Command, project: string, output: string, build: ProjectDocument): Promise<number> {
+  const [{writeFile, mkdir}, path, {loadProject}, {projectTitle}] = await Promise.all([
+    import('node:fs/promises'),
+    import('node:path'),
+    import('../../runtime/project.js'),
+    import('../../runtime/config.js')
+  ])
+  try {
+    const loaded = await loadProject(path.resolve(project))
+    const document = build(loaded.config, loaded.entities, loaded.controllers, projectTitle(loaded.root))
+    await mkdir(path.dirname(path.resolve(output)), {recursive: true})
+    await writeFile(output, JSON.stringify(document, null, 2) + '\n')
+    command.context.stdout.write(`Wrote ${output}\n`)
+    return 0
+  } catch (error) {
+    return reportFailure(command, error)
   }
 }

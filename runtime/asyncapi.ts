@@ -1,0 +1,51 @@
+/**
+ * The AsyncAPI 3.0 document of a project (`pipe asyncapi`): one channel per declared event (its address the subject),
+ * one `send` operation per event, tagged with its controller, and the entities' schemas as message payloads.
+ * `pipe import asyncapi` reads it back to the events `pipe map` lists.
+ */
+import type {EntityDefinition} from '../schemas/types/entity.js'
+import type {ResolvedConfig} from './config.js'
+import {describeEvents} from './events/describe.js'
+import {isInternal} from './events/outbox.js'
+import {entityJsonSchema} from './openapi.js'
+import type {DescribedController} from './routes.js'
+import {typeName} from './generate.js'
+
+type Json = Record<string, unknown>
+
+const cloudEventNote =
+  'Sent as a CloudEvents 1.0 JSON message (structured mode): `specversion`, `id`, `source`, `type`, `time`, `subject` (the record\'s key) and `datacontenttype` beside `data`, which is this payload.'
+
+export function asyncapiDocument(config: ResolvedConfig, entities: readonly EntityDefinition[], controllers: readonly DescribedController[], title: string): Json {
+  const visible = entities.filter((entity) => !isInternal(entity))
+  const byName = new Map(visible.map((entity) => [entity.name, entity]))
+  const events = describeEvents(config, visible, controllers)
+  const channels: Json = {}
+  const operations: Json = {}
+  const messages: Json = {}
+  const schemas: Json = {}
+  for (const event of events) {
+    const message = event.payload ?? `${typeName(event.type.replace(/\./g, '_'))}Data`
+    const entity = [...byName.values()].find((item) => typeName(item.name) === event.payload)
+    messages[message] ??= {name: message, contentType: 'application/json', description: cloudEventNote, payload: entity ? {$ref: `#/components/schemas/${message}`} : {}}
+    channels[event.type] = {address: event.subject, messages: {[message]: {$ref: `#/components/messages/${message}`}}}
+    operations[event.type] = {
+      action: 'send',
+      channel: {$ref: `#/channels/${event.type}`},
+      summary: event.summary,
+      tags: [{name: event.controller}],
+      messages: [{$ref: `#/channels/${event.type}/messages/${message}`}]
+    }
+  }
+  // Every entity's schema: a payload's relations refer to the others.
+  if (events.length > 0) for (const entity of visible) schemas[typeName(entity.name)] = entityJsonSchema(entity, byName)
+  const url = config.events?.url ? new URL(config.events.url) : undefined
+  return {
+    asyncapi: '3.0.0',
+    info: {title, version: '1.0.0'},
+    ...(url ? {servers: {broker: {host: url.host, protocol: url.protocol.replace(/:$/, '')}}} : {}),
+    channels,
+    operations,
+    components: {messages, schemas}
+  }
+}
