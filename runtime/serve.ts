@@ -3,6 +3,7 @@
  * `serverFactory`), so `pipe dev` can swap in a reloaded app without closing the port, and `pipe start` can close
  * gracefully: stop accepting, answer 503 on kept-alive connections, finish what is in flight, close the database.
  */
+import cluster from 'node:cluster'
 import {watch, type FSWatcher} from 'node:fs'
 import {createServer, type IncomingMessage, type ServerResponse} from 'node:http'
 import path from 'node:path'
@@ -62,7 +63,8 @@ export async function serve(context: ServeOutput, directory: string, mode: 'dev'
     await app.close()
     throw listenError(error, host, port)
   }
-  context.stdout.write(`${mode === 'dev' ? 'Serving (reloads on change)' : 'Serving'} on ${urlOf(server, host, port)}\n`)
+  // A worker of `--workers` stays quiet: its primary says where all of them serve, once.
+  if (!cluster.isWorker) context.stdout.write(`${mode === 'dev' ? 'Serving (reloads on change)' : 'Serving'} on ${urlOf(server, host, port)}\n`)
 
   const watchers: FSWatcher[] = []
   if (mode === 'dev') {

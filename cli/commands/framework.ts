@@ -107,15 +107,28 @@ export class StartCommand extends Command {
     description: 'Run the server for production',
     details: `
       Serves the project with JSON logs (pino). On SIGTERM or SIGINT it stops accepting connections, answers 503 to
-      new requests on open ones, finishes the requests in flight, closes the database and exits 0.
+      new requests on open ones, finishes the requests in flight, closes the database and exits 0. With
+      \`--workers\`, several processes serve the port and a worker that dies is replaced.
     `,
-    examples: [['Serve on port 8080', 'PORT=8080 pipe start']]
+    examples: [
+      ['Serve on port 8080', 'PORT=8080 pipe start'],
+      ['One worker per core, on one port', 'pipe start --workers auto']
+    ]
   })
 
   project = projectOption()
 
+  workers = Option.String('--workers,-w', {description: 'Processes serving one port: a number, or `auto` for one per core (default: 1); a worker that dies is replaced'})
+
   override async execute(): Promise<number> {
-    return serveProject(this, 'start')
+    if (this.workers === undefined || (await import('node:cluster')).default.isWorker) return serveProject(this, 'start')
+    const {superviseWorkers, workerCount} = await import('../../runtime/cluster.js')
+    const count = workerCount(this.workers)
+    if (count === undefined) {
+      this.context.stderr.write(`--workers takes a whole number from 1, or \`auto\`; got \`${this.workers}\`\n`)
+      return 2
+    }
+    return count === 1 ? serveProject(this, 'start') : superviseWorkers(this.context, count)
   }
 }
 

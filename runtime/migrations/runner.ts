@@ -62,8 +62,16 @@ export class MigrationRunner {
     return {applied, pending: files.filter((name) => !done.has(name)), missing: applied.map((row) => row.name).filter((name) => !files.includes(name))}
   }
 
-  /** Apply every pending migration, oldest first; stops at the first failure (the ones before it stay applied). */
+  /**
+   * Apply every pending migration, oldest first; stops at the first failure (the ones before it stay applied). On
+   * PostgreSQL and MariaDB/MySQL the run holds a database lock, so that instances starting at once take turns: the
+   * second finds nothing pending.
+   */
   async up(options: {dryRun?: boolean} = {}): Promise<MigrationRun[]> {
+    return options.dryRun ? this.#up(options) : this.#locked(() => this.#up(options))
+  }
+
+  async #up(options: {dryRun?: boolean}): Promise<MigrationRun[]> {
     const {pending} = await this.status()
     const runs: MigrationRun[] = []
     for (const name of pending) {
@@ -75,12 +83,41 @@ export class MigrationRunner {
 
   /** Revert the newest applied migration (none: resolves to `undefined`). */
   async down(options: {dryRun?: boolean} = {}): Promise<MigrationRun | undefined> {
+    return options.dryRun ? this.#down(options) : this.#locked(() => this.#down(options))
+  }
+
+  async #down(options: {dryRun?: boolean}): Promise<MigrationRun | undefined> {
     const {applied, missing} = await this.status()
     const last = applied.at(-1)
     if (!last) return undefined
     if (missing.includes(last.name)) throw new ApipeError('APIPE_ERR_MIGRATION_FILE', [last.name, `the file is missing from ${this.#directory}, so its \`down\` is unknown`])
     const migration = await this.#load(last.name)
     return options.dryRun ? {name: last.name, statements: describe(migration.down)} : this.#run(migration, 'down')
+  }
+
+  /**
+   * Run `work` holding the migration lock: a session lock on one connection kept for the whole run (PostgreSQL's
+   * advisory lock, MariaDB's `get_lock`, waiting up to 10 minutes). SQLite needs none beyond its own file lock.
+   */
+  async #locked<T>(work: () => Promise<T>): Promise<T> {
+    const lock = {
+      postgresql: ['select pg_advisory_lock(72270602)', 'select pg_advisory_unlock(72270602)'],
+      mysql: ["select get_lock('apipe_migrations', 600)", "select release_lock('apipe_migrations')"],
+      mariadb: ["select get_lock('apipe_migrations', 600)", "select release_lock('apipe_migrations')"]
+    }[this.#type as 'postgresql']
+    if (!lock) return work()
+    const client = (this.#knex as unknown as {client: {acquireConnection(): Promise<unknown>; releaseConnection(connection: unknown): Promise<void>}}).client
+    const connection = await client.acquireConnection()
+    try {
+      await this.#knex.raw(lock[0]).connection(connection)
+      try {
+        return await work()
+      } finally {
+        await this.#knex.raw(lock[1]).connection(connection)
+      }
+    } finally {
+      await client.releaseConnection(connection)
+    }
   }
 
   /**
