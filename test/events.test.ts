@@ -1,0 +1,149 @@
+/**
+ * Declared events through real brokers (fixtures/events-app): CloudEvents 1.0 on NATS, RabbitMQ and Redis Streams,
+ * written to the outbox in the write's transaction and sent after commit; nothing for a rolled-back write; a broker
+ * that is down delays events and loses none, across a restart of the app; `/health` and `/ready`; the events in
+ * `pipe map` and `pipe asyncapi`, read back by `pipe import asyncapi`.
+ */
+import {cpSync, mkdirSync, readFileSync, rmSync, symlinkSync} from 'node:fs'
+import path from 'node:path'
+import type {FastifyInstance} from 'fastify'
+import {test} from 'uvu'
+import * as assert from 'uvu/assert'
+import {createTestApp} from '../runtime/testing.js'
+import {brokerMissing, brokerProxy, brokerUrls, consume, type BrokerKind} from './helpers/brokers.js'
+import {temporaryProject} from './helpers/databases.js'
+import {root} from './helpers/fixtures.js'
+import {runPipe, servePipe} from './helpers/run-pipe.js'
+import {testWhen} from './helpers/skip.js'
+
+const fixture = path.join(root, 'fixtures/events-app')
+let run = 0
+
+/** The events app on a fresh in-memory database, publishing to `url` under a prefix of its own. */
+async function eventsApp(url: string): Promise<{app: FastifyInstance; prefix: string}> {
+  const prefix = `apipe-test-${process.pid}-${++run}.`
+  process.env.EVENTS_URL = url
+  process.env.EVENTS_PREFIX = prefix
+  try {
+    return {app: await createTestApp({root: fixture}), prefix}
+  } finally {
+    delete process.env.EVENTS_URL
+    delete process.env.EVENTS_PREFIX
+  }
+}
+
+const post = (app: FastifyInstance, url: string, payload?: object) => app.inject({method: 'POST', url, payload, headers: payload ? {} : {'content-type': 'application/json'}})
+
+for (const kind of ['nats', 'amqp', 'redis'] as BrokerKind[]) {
+  testWhen(test, await brokerMissing(kind), `${kind}: each committed write is one CloudEvent, in commit order; a rolled-back write is none`, async () => {
+    const {app, prefix} = await eventsApp(brokerUrls[kind])
+    const consumer = await consume(kind, prefix)
+    try {
+      assert.is((await post(app, '/books', {title: 'Dune', secret: 'not for events'})).statusCode, 201)
+      assert.is((await post(app, '/books', {title: 'refuse this one'})).statusCode, 422)
+      assert.is((await app.inject({method: 'PATCH', url: '/books/1', payload: {title: 'Dune Messiah'}})).statusCode, 200)
+      assert.is((await post(app, '/books/1/ship')).statusCode, 200)
+      assert.is((await app.inject({method: 'DELETE', url: '/books/1'})).statusCode, 204)
+      assert.is((await post(app, '/notes', {text: 'a note'})).statusCode, 201)
+      assert.is((await app.inject({method: 'PATCH', url: '/notes/1', payload: {text: 'no event: notes declare only created'}})).statusCode, 200)
+      const events = await consumer.until(5)
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      assert.equal(events.map((event) => event.type), ['book.created', 'book.updated', 'book.shipped', 'book.deleted', 'note.created'])
+      const [created, updated, shipped, deleted] = events
+      assert.equal(Object.keys(created).sort(), ['data', 'datacontenttype', 'id', 'source', 'specversion', 'subject', 'time', 'type'])
+      assert.equal([created.specversion, created.source, created.datacontenttype, created.subject], ['1.0', '/events-app', 'application/json', '1'])
+      assert.equal(created.data, {id: 1, title: 'Dune', shipped: false})
+      assert.equal(updated.data, {id: 1, title: 'Dune Messiah', shipped: false})
+      assert.equal(shipped.data, {id: 1, title: 'Dune Messiah'})
+      assert.equal(deleted.data, {id: 1, title: 'Dune Messiah', shipped: true})
+      assert.is(new Set(events.map((event) => event.id)).size, 5)
+      assert.ok(!Number.isNaN(Date.parse(created.time)))
+    } finally {
+      await consumer.close()
+      await app.close()
+    }
+  })
+}
+
+testWhen(test, await brokerMissing('nats'), 'a broker that is down delays events and loses none; /ready says so', async () => {
+  const proxy = await brokerProxy(brokerUrls.nats)
+  const {app, prefix} = await eventsApp(proxy.url)
+  const consumer = await consume('nats', prefix)
+  try {
+    assert.equal((await app.inject({method: 'GET', url: '/ready'})).json(), {status: 'ready', checks: {database: 'up', broker: 'up'}})
+    await proxy.down()
+    for (let index = 1; index <= 20; index++) assert.is((await post(app, '/books', {title: `Book ${index}`})).statusCode, 201)
+    const ready = await app.inject({method: 'GET', url: '/ready'})
+    assert.is(ready.statusCode, 503)
+    assert.is(ready.json().detail, 'Not ready: the broker does not answer')
+    assert.equal(ready.json().checks, {database: 'up', broker: 'down'})
+    assert.equal((await app.inject({method: 'GET', url: '/health'})).json(), {status: 'ok'})
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    assert.is(consumer.events.length, 0)
+    await proxy.up()
+    const events = await consumer.until(20)
+    assert.equal(events.map((event) => event.data), Array.from({length: 20}, (_, index) => ({id: index + 1, title: `Book ${index + 1}`, shipped: false})))
+  } finally {
+    await consumer.close()
+    await app.close()
+    await proxy.close()
+  }
+})
+
+testWhen(test, await brokerMissing('nats'), 'events written while the broker was down are sent by the next start of the app', async () => {
+  const dir = temporaryProject('events')
+  cpSync(fixture, dir, {recursive: true, filter: (source) => !/[/\\]data$/.test(source)})
+  rmSync(path.join(dir, 'node_modules'), {recursive: true, force: true})
+  mkdirSync(path.join(dir, 'node_modules'))
+  symlinkSync(root, path.join(dir, 'node_modules', 'apipe-kit'))
+  assert.is((await runPipe(['migrate', '--project', dir])).code, 0)
+  const prefix = `apipe-restart-${process.pid}.`
+  const consumer = await consume('nats', prefix)
+  try {
+    const down = await servePipe('start', dir, {EVENTS_URL: 'nats://127.0.0.1:1', EVENTS_PREFIX: prefix})
+    for (const title of ['One', 'Two', 'Three']) {
+      const answer = await fetch(`${down.url}/books`, {method: 'POST', headers: {'content-type': 'application/json'}, body: JSON.stringify({title})})
+      assert.is(answer.status, 201)
+    }
+    down.child.kill('SIGTERM')
+    assert.is(await down.exited, 0)
+    assert.is(consumer.events.length, 0)
+    const up = await servePipe('start', dir, {EVENTS_PREFIX: prefix})
+    try {
+      const events = await consumer.until(3)
+      assert.equal(events.map((event) => (event.data as {title: string}).title), ['One', 'Two', 'Three'])
+    } finally {
+      up.child.kill('SIGTERM')
+      await up.exited
+    }
+  } finally {
+    await consumer.close()
+  }
+})
+
+test('pipe map lists the events; pipe asyncapi writes them and pipe import asyncapi reads them back', async () => {
+  const dir = temporaryProject('events-map')
+  const asyncapi = path.join(dir, 'asyncapi.json')
+  assert.is((await runPipe(['asyncapi', '--project', fixture, '--output', asyncapi])).code, 0)
+  assert.is((await runPipe(['map', fixture, '--output', dir])).code, 0)
+  const imported = await runPipe(['import', 'asyncapi', asyncapi, path.join(dir, 'back.endpoints.json')])
+  assert.is(imported.code, 0, imported.stderr)
+  const pick = (endpoint: Record<string, unknown>) => ({id: endpoint.id, method: endpoint.method, path: endpoint.path, group: endpoint.group, summary: endpoint.summary, response: endpoint.response})
+  const mapped = (JSON.parse(readFileSync(path.join(dir, 'api.endpoints.json'), 'utf8')).endpoints as Array<Record<string, unknown>>).filter((endpoint) => endpoint.method === 'EVENT')
+  const back = JSON.parse(readFileSync(path.join(dir, 'back.endpoints.json'), 'utf8')).endpoints as Array<Record<string, unknown>>
+  assert.equal(mapped.map(pick), [
+    {id: 'book.created', method: 'EVENT', path: 'apipe-test.book.created', group: 'book', summary: 'A book was created', response: 'Book'},
+    {id: 'book.updated', method: 'EVENT', path: 'apipe-test.book.updated', group: 'book', summary: 'A book was updated', response: 'Book'},
+    {id: 'book.deleted', method: 'EVENT', path: 'apipe-test.book.deleted', group: 'book', summary: 'A book was deleted', response: 'Book'},
+    {id: 'note.created', method: 'EVENT', path: 'apipe-test.note.created', group: 'note', summary: 'A note was created', response: 'Note'},
+    {id: 'book.shipped', method: 'EVENT', path: 'apipe-test.book.shipped', group: 'book', summary: 'Published by `POST /books/{id}/ship`', response: 'Book'}
+  ])
+  assert.equal(back.map(pick), mapped.map(pick))
+  const document = JSON.parse(readFileSync(asyncapi, 'utf8'))
+  assert.is(document.asyncapi, '3.0.0')
+  assert.equal(document.servers, {broker: {host: '127.0.0.1:4222', protocol: 'nats'}})
+  // The outbox is a table, not API: no type of it anywhere.
+  assert.not.ok(JSON.stringify(document).includes('ApipeOutbox'))
+})
+
+test.run()
