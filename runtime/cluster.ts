@@ -20,6 +20,7 @@ export function superviseWorkers(context: ServeOutput, count: number): Promise<n
   return new Promise((resolve) => {
     let stopping = false
     let failed = false
+    let announced = false
     let started = 0
     const relays = new Map<Worker, string>()
     const fork = (relay: string) => {
@@ -28,7 +29,9 @@ export function superviseWorkers(context: ServeOutput, count: number): Promise<n
       let listened = false
       worker.on('listening', (address) => {
         listened = true
-        if (++started === count) context.stdout.write(`Serving on http://localhost:${address.port} (${count} workers)\n`)
+        // Said once: a replaced worker rejoins silently.
+        if (++started === count && !announced) context.stdout.write(`Serving on http://localhost:${address.port} (${count} workers)\n`)
+        if (started === count) announced = true
       })
       worker.on('exit', (code, signal) => {
         relays.delete(worker)

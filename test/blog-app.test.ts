@@ -4,13 +4,12 @@
  * served by `pipe start` as a process and driven by a client that sends what real clients send: a JSON content
  * type on bodiless writes, the `Token` scheme, plain query parameters (`?tag=`, `?author=`, `?favorited=`).
  */
-import {cpSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync} from 'node:fs'
+import {readFileSync, readdirSync, statSync} from 'node:fs'
 import path from 'node:path'
 import {test} from 'uvu'
 import * as assert from 'uvu/assert'
-import {temporaryProject} from './helpers/databases.js'
 import {root} from './helpers/fixtures.js'
-import {runPipe, servePipe} from './helpers/run-pipe.js'
+import {projectCopy, runPipe, servePipe} from './helpers/run-pipe.js'
 
 const example = path.join(root, 'examples/blog')
 const env = {JWT_SECRET: 'the-blog-acceptance-secret-long-enough-for-hs256'}
@@ -24,17 +23,8 @@ function appFiles(dir: string): string[] {
   })
 }
 
-/** A copy of the example with its migrations applied and `apipe-kit` linked to this checkout, as npm install would. */
-async function blogCopy(): Promise<string> {
-  const dir = temporaryProject('blog-app')
-  cpSync(example, dir, {recursive: true, filter: (source) => !/[/\\](data|node_modules)$/.test(source)})
-  rmSync(path.join(dir, 'node_modules'), {recursive: true, force: true})
-  mkdirSync(path.join(dir, 'node_modules'))
-  symlinkSync(root, path.join(dir, 'node_modules', 'apipe-kit'))
-  const migrated = await runPipe(['migrate', '--project', dir], {env})
-  assert.is(migrated.code, 0, migrated.stderr)
-  return dir
-}
+/** A copy of the example with its migrations applied and `apipe-kit` linked to this checkout. */
+const blogCopy = () => projectCopy(example, env)
 
 /** The client: JSON content type on every request, bodiless or not, and `Authorization: Token <jwt>`. */
 function client(base: string) {

@@ -121,7 +121,10 @@ export class StartCommand extends Command {
   workers = Option.String('--workers,-w', {description: 'Processes serving one port: a number, or `auto` for one per core (default: 1); a worker that dies is replaced'})
 
   override async execute(): Promise<number> {
-    if (this.workers === undefined || (await import('node:cluster')).default.isWorker) return serveProject(this, 'start')
+    const cluster = (await import('node:cluster')).default
+    // A worker's channel to its primary would keep it alive after a graceful stop: it exits once it has stopped.
+    if (cluster.isWorker) process.exit(await serveProject(this, 'start'))
+    if (this.workers === undefined) return serveProject(this, 'start')
     const {superviseWorkers, workerCount} = await import('../../runtime/cluster.js')
     const count = workerCount(this.workers)
     if (count === undefined) {

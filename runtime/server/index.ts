@@ -18,6 +18,7 @@ import {frameworkErrors, problemsPlugin} from './problems.js'
 import {rateLimitStore, securityPlugin} from './security.js'
 import {eventsPlugin} from './events.js'
 import {describeRoutes} from '../routes.js'
+import {projectTitle} from '../config.js'
 
 export interface AppOptions {
   /** Log requests (default: false; `pipe dev` logs pretty lines, `pipe start` JSON). */
@@ -51,7 +52,7 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
     await app.register(ormPlugin, {project, models, orm: options.orm, fastReads: options.fastReads})
     await app.register(problemsPlugin, {development: options.development ?? process.env.NODE_ENV === 'development', formatProblem: project.formatProblem})
     const store = rateLimitStore(config, describeRoutes(config, project.entities, project.controllers).map((route) => route.rateLimit))
-    await app.register(securityPlugin, {config, store})
+    await app.register(securityPlugin, {config, store, namespace: projectTitle(project.root)})
     await app.register(bodiesPlugin)
     await app.register(authenticationPlugin, {project, auth})
     await app.register(openapiRoute, {project})

@@ -24,8 +24,8 @@ export function rateLimitStore(config: ResolvedConfig, routeLimits: ReadonlyArra
   return [...stores][0]
 }
 
-export const securityPlugin = fp<{config: ResolvedConfig; store?: string}>(
-  async (app, {config, store}) => {
+export const securityPlugin = fp<{config: ResolvedConfig; store?: string; namespace?: string}>(
+  async (app, {config, store, namespace = 'app'}) => {
     const headers = securityHeaders()
     app.addHook('onRequest', (_request, reply, done) => {
       reply.headers(headers)
@@ -36,7 +36,8 @@ export const securityPlugin = fp<{config: ResolvedConfig; store?: string}>(
     if (redis) app.addHook('onClose', async () => void (await redis.quit().catch(() => undefined)))
     await app.register(rateLimit, {
       global: false,
-      ...(redis ? {redis, nameSpace: 'apipe-rate-limit:', skipOnError: true} : {}),
+      // The app's name keeps two apps on one Redis apart; its instances share their counts.
+      ...(redis ? {redis, nameSpace: `apipe-rate-limit:${namespace}:`, skipOnError: true} : {}),
       enableDraftSpec: true,
       errorResponseBuilder: (_request, context) =>
         new HttpProblem(429, `Too many requests: at most ${context.max} per ${context.after}; try again in ${Math.ceil(context.ttl / 1000)} s`, {
