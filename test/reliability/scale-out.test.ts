@@ -101,7 +101,9 @@ test('--workers 2 under load, one killed with SIGKILL: answers go on, it is repl
     const cut = answers.filter((answer) => answer.status === 0)
     assert.ok(answers.every((answer) => answer.status === 201 || answer.status === 0), `statuses: ${[...new Set(answers.map((answer) => answer.status))]}`)
     assert.ok(answers.slice(killAt + 20).filter((answer) => answer.status === 201).length > creates / 2, 'the other worker kept answering')
-    assert.ok(cut.length <= 10, `${cut.length} requests cut`)
+    // At most the requests of the killed worker's connections (one each, 10 connections), and a retry on one of
+    // them that the client sent before it saw the connection closed.
+    assert.ok(cut.length <= 20, `${cut.length} requests cut`)
     for (let tries = 0; tries < 50 && (workers().length < 2 || workers().includes(killed)); tries++) await new Promise((resolve) => setTimeout(resolve, 100))
     assert.is(workers().length, 2)
     assert.not.ok(workers().includes(killed))
