@@ -11,7 +11,7 @@ import {loadCodeDefinitions} from './code.js'
 import {readDefinitions} from './read.js'
 import {definitionRules} from './rules.js'
 import type {DefinitionsTree} from './types.js'
-import {outboxDefinition, outboxEntity, recordsEvents} from '../events/outbox.js'
+import {declaresEvents, outboxDefinition, outboxEntity} from '../events/outbox.js'
 
 /**
  * Read, load and check the project whose config is `file` (a vfile with its text); findings go on `file` and the
@@ -32,11 +32,11 @@ export async function loadDefinitions(file: VFile, settings: Pick<Settings, 'rul
   return tree
 }
 
-/** Give a project that records events its outbox table, as if it had declared it (see runtime/events/outbox.ts). */
+/** Give a project that declares events its outbox table, as if it had declared it (see runtime/events/outbox.ts). */
 export function addInternalEntities(tree: DefinitionsTree, file: VFile): void {
   const routeEvents = tree.controllers.flatMap(({definition}) => Object.values(definition.routes ?? {})).filter((route) => typeof route === 'object' && route?.events?.length).length
   const entities = tree.entities.map(({definition}) => definition)
-  if (recordsEvents(tree.config, entities, routeEvents) && !entities.some((entity) => entity.name === outboxEntity)) tree.entities.push({file, definition: outboxDefinition})
+  if (declaresEvents(entities, routeEvents) && !entities.some((entity) => entity.name === outboxEntity)) tree.entities.push({file, definition: outboxDefinition})
 }
 
 export {defaultExport, importCode, loadCodeDefinitions} from './code.js'

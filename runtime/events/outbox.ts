@@ -23,9 +23,12 @@ export const outboxDefinition: EntityDefinition = {
   }
 }
 
-/** Whether a project records events: a broker is configured and something declares events. */
-export function recordsEvents(config: {events?: {url?: string}}, entities: readonly EntityDefinition[], routeEvents: number): boolean {
-  return Boolean(config.events?.url) && (routeEvents > 0 || entities.some((entity) => entity.events))
+/**
+ * Whether a project has an outbox: something declares events. It does not depend on `events.url`, so that the
+ * schema (and the migrations) stay the same wherever the app runs; without a broker, nothing is recorded.
+ */
+export function declaresEvents(entities: readonly EntityDefinition[], routeEvents: number): boolean {
+  return routeEvents > 0 || entities.some((entity) => entity.events)
 }
 
 /** The write events an entity declares (`events: true` is all three). */
