@@ -13,7 +13,7 @@ import {addOutput, hasErrors} from '../../pipeline/data.js'
 import {ApipeError, show} from '../../pipeline/errors.js'
 import {packageRoot} from '../../pipeline/schemas.js'
 import type {Catalogue} from '../../schemas/types/endpoints.js'
-import {pageModel, pathParts, plainText} from './model.js'
+import {pageModel, pathParts} from './model.js'
 
 /** Options of render-html; each overrides the spec's `layout`. */
 export interface Options {
@@ -106,24 +106,12 @@ function loadAssets() {
   // a loop in the template costs nunjucks a frame and seven loop variables per item.
   // nunjucks' own escaper, the one autoescape uses, without the SafeString the `escape` filter wraps each result in.
   const {escape} = (nunjucks as unknown as {lib: {escape(text: string): string}}).lib
-  // A row's path: `{params}` highlighted, and `<wbr>` where a long path may wrap (before a `/`, after a `.`).
+  // A row's path: `{params}` highlighted, and `<wbr>` where a long path may wrap (after a `/` or `.`, before a `{`).
   env.addFilter('pathMarkup', (path: string) => {
     const markup = pathParts(path).map((part) => {
-      if (part.param) return `<span class="param">${escape(part.text)}</span>`
-      return (part.wrap ? '<wbr>' : '') + escape(part.text)
+      return (part.wrap ? '<wbr>' : '') + (part.param ? `<span class="param">${escape(part.text)}</span>` : escape(part.text))
     })
     return new nunjucks.runtime.SafeString(markup.join(''))
-  })
-  // A type's fields as bare table rows (name, type, `required`): Stripe's types have 8,377 fields in all.
-  env.addFilter('fieldRows', (fields: Array<{name: string; type?: string; required?: boolean}>) => {
-    const rows = fields.map((field) => `<tr><th>${escape(field.name)}<td>${escape(field.type ?? '')}<td>${field.required ? 'required' : ''}`)
-    return new nunjucks.runtime.SafeString(rows.join(''))
-  })
-  env.addFilter('plain', plainText)
-  // Type descriptions of big APIs run to paragraphs; the page shows the first sentence (at most 200 characters).
-  env.addFilter('lead', (text: string) => {
-    const sentence = /^[\s\S]*?[.!?](?=\s|$)/.exec(text.trim())?.[0] ?? text.trim()
-    return sentence.length > 200 ? `${sentence.slice(0, 199).trimEnd()}…` : sentence
   })
   const read = (name: string) => readFileSync(path.join(assetDir, name), 'utf8')
   const source = read('page.njk')
@@ -132,5 +120,5 @@ function loadAssets() {
   const template = compiled
     ? new nunjucks.Template({type: 'code', obj: compiled} as unknown as string, env, 'page.njk')
     : new nunjucks.Template(source, env, 'page.njk', true)
-  return {template, css: read('page.css'), js: read('page.client.js')}
+  return {template, css: read('page.css'), js: read('page.reference.js') + read('page.client.js')}
 }

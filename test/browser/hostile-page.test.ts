@@ -76,7 +76,7 @@ testWhen(test, browserMissing(), 'hostile strings render inert; a javascript: re
     await tab.waitForTimeout(200)
     assert.equal(dialogs, [], 'nothing executed')
     const dom = await tab.evaluate(() => ({
-      scripts: document.querySelectorAll('script:not([type="application/json"])').length,
+      scripts: document.querySelectorAll('script:not([type="application/json"]):not([type="application/octet-stream"])').length,
       handlers: Array.from(document.querySelectorAll('*')).flatMap((node) => Array.from(node.attributes).filter((attribute) => attribute.name.startsWith('on')).map((attribute) => attribute.name)),
       javascriptUrls: Array.from(document.querySelectorAll('[href], [src]')).map((node) => node.getAttribute('href') ?? node.getAttribute('src') ?? '').filter((value) => /^\s*javascript:/i.test(value)),
       injected: document.querySelectorAll('iframe, img[src="x"], svg[onload]').length,
