@@ -3,7 +3,7 @@
  * so the page needs no work before its first screen. Findings (warnings) are attached to the endpoint they name.
  */
 import type {VFile} from 'vfile'
-import type {Catalogue, Endpoint, Param} from '../../schemas/types/endpoints.js'
+import type {Catalogue, Endpoint, Param, Response} from '../../schemas/types/endpoints.js'
 import {inlineMarkdown, markdownHtml} from './markdown.js'
 import {packedTypeCards, typeViews} from './types-view.js'
 
@@ -139,6 +139,19 @@ function clientData(spec: Catalogue, views: EndpointView[]) {
     }
     return index
   }
+  // Responses repeat as params do (Kubernetes: `401 Unauthorized` on every endpoint, `200 OK` with the same type on
+  // each endpoint of a resource): each distinct response is stored once too.
+  const responses: unknown[] = []
+  const responseIndex = new Map<string, number>()
+  const internResponse = (response: Response) => {
+    const key = JSON.stringify(response)
+    let index = responseIndex.get(key)
+    if (index === undefined) {
+      index = responses.push(compact({...response, description: response.description ? markdownHtml(response.description) : undefined})) - 1
+      responseIndex.set(key, index)
+    }
+    return index
+  }
   const endpoints = views.map((view) => {
     const endpoint = spec.endpoints[view.index]
     const statuses = [...new Set(endpoint.status ?? [])].sort((a, b) => a - b)
@@ -146,7 +159,7 @@ function clientData(spec: Catalogue, views: EndpointView[]) {
       description: endpoint.description ? markdownHtml(endpoint.description) : undefined,
       requestDescription: endpoint.request_description ? markdownHtml(endpoint.request_description) : undefined,
       requestExample: endpoint.request_example,
-      responses: endpoint.responses?.map((response) => compact({...response, description: response.description ? markdownHtml(response.description) : undefined})),
+      responses: endpoint.responses?.map(internResponse),
       tags: endpoint.tags,
       entities: endpoint.entities,
       params: endpoint.params?.map(intern),
@@ -157,7 +170,7 @@ function clientData(spec: Catalogue, views: EndpointView[]) {
       findings: view.findings
     })
   })
-  return compact({title: spec.meta.title, version: spec.meta.version, baseUrl: spec.meta.base_url, repository: repositoryUrl(spec.meta.repository), params, endpoints})
+  return compact({title: spec.meta.title, version: spec.meta.version, baseUrl: spec.meta.base_url, repository: repositoryUrl(spec.meta.repository), params, responses, endpoints})
 }
 
 /** Drop undefined, null, empty strings and empty arrays. */

@@ -10,7 +10,8 @@
     return {
       description: e.description || '', tags: e.tags || [], entities: e.entities || [], request: e.request,
       response: e.response, status: e.status || [], sources: e.sources || [], findings: e.findings || [],
-      params: (e.params || []).map(function (index) { return data.params[index] }), responses: e.responses,
+      params: (e.params || []).map(function (index) { return data.params[index] }),
+      responses: e.responses && e.responses.map(function (index) { return data.responses[index] }),
       requestDescription: e.requestDescription, requestExample: e.requestExample
     }
   })
@@ -171,9 +172,15 @@
     var curl = reference.curl(e)
     if (curl) details.appendChild(section('Try it', curl))
     if (e.params.length) details.appendChild(section(e.method === 'EVENT' ? 'Parameters' : /^(QUERY|MUTATION|SUBSCRIPTION)$/.test(e.method) ? 'Arguments' : 'Parameters', reference.params(e.params)))
-    if (e.request || e.requestExample !== undefined || e.requestDescription) details.appendChild(section(e.method === 'EVENT' ? 'Payload' : 'Request body', reference.body(e.request, e.requestDescription, e.requestExample)))
-    var responses = reference.responses(e)
-    if (responses) details.appendChild(section(e.method === 'EVENT' ? 'Delivery' : 'Responses', responses))
+    if (e.method === 'EVENT') {
+      // An event has one body, the payload its subscribers receive (importers write its type as `response`).
+      var payload = e.request || e.response
+      if (payload || e.requestExample !== undefined) details.appendChild(section('Payload', reference.body(payload, e.requestDescription, e.requestExample)))
+    } else {
+      if (e.request || e.requestExample !== undefined || e.requestDescription) details.appendChild(section('Request body', reference.body(e.request, e.requestDescription, e.requestExample)))
+      var responses = reference.responses(e)
+      if (responses) details.appendChild(section('Responses', responses))
+    }
     if (e.entities.length) {
       var entities = element('div', 'chip-list')
       e.entities.forEach(function (name) {
