@@ -4,6 +4,8 @@
  */
 import type {VFile} from 'vfile'
 import type {Catalogue, Endpoint, Param, Response} from '../../schemas/types/endpoints.js'
+import type {Column} from '../../schemas/types/erd.js'
+import {erdFile} from '../shared/erd-file.js'
 import {inlineMarkdown, markdownHtml} from './markdown.js'
 import {packedTypeCards, typeViews} from './types-view.js'
 
@@ -51,6 +53,9 @@ export interface GroupEntry {
 /** A table of the dashboard, with the endpoints that name it. */
 export interface TableView {
   name: string
+  /** The table's label and columns from the catalogue's ERD (`meta.erd`), when it has one that lists the table. */
+  label?: string
+  columns: Column[]
   endpoints: Array<{id: string; method: string; path: string}>
 }
 
@@ -84,13 +89,14 @@ export function pageModel(spec: Catalogue, file: VFile): PageModel {
   const groups = new Map<string, GroupView>()
   for (const group of spec.groups ?? []) groups.set(group.id, {id: group.id, label: group.label ?? group.id, descriptionHtml: group.description ? inlineMarkdown(group.description) : '', endpoints: []})
   const tables = new Map<string, TableView>()
+  const erdTables = new Map((erdFile(spec, file)?.erd?.tables ?? []).map((table) => [table.id, table]))
   const views = spec.endpoints.map((endpoint, index) => {
     const view = endpointView(endpoint, index, findings.get(index) ?? [])
     const groupId = endpoint.group ?? 'default'
     if (!groups.has(groupId)) groups.set(groupId, {id: groupId, label: groupId === 'default' ? 'Default' : groupId, descriptionHtml: '', endpoints: []})
     groups.get(groupId)!.endpoints.push(view)
     for (const entity of endpoint.entities ?? []) {
-      if (!tables.has(entity)) tables.set(entity, {name: entity, endpoints: []})
+      if (!tables.has(entity)) tables.set(entity, {name: entity, label: erdTables.get(entity)?.label, columns: erdTables.get(entity)?.columns ?? [], endpoints: []})
       tables.get(entity)!.endpoints.push({id: endpoint.id, method: endpoint.method, path: endpoint.path})
     }
     return view
