@@ -13,7 +13,7 @@ import {addOutput, hasErrors} from '../../pipeline/data.js'
 import {ApipeError, show} from '../../pipeline/errors.js'
 import {packageRoot} from '../../pipeline/schemas.js'
 import type {Catalogue} from '../../schemas/types/endpoints.js'
-import {pageModel, pathParts} from './model.js'
+import {pageModel, pathParts, pieceWords} from './model.js'
 
 /** Options of render-html; each overrides the spec's `layout`. */
 export interface Options {
@@ -106,10 +106,12 @@ function loadAssets() {
   // a loop in the template costs nunjucks a frame and seven loop variables per item.
   // nunjucks' own escaper, the one autoescape uses, without the SafeString the `escape` filter wraps each result in.
   const {escape} = (nunjucks as unknown as {lib: {escape(text: string): string}}).lib
-  // A row's path: `{params}` highlighted, and `<wbr>` where a long path may wrap (after a `/` or `.`, before a `{`).
+  // A row's path: `{params}` highlighted, and `<wbr>` where a long path may wrap (after a `/` or `.`, before a `{`,
+  // and after a `_` in a piece too long for a line).
   env.addFilter('pathMarkup', (path: string) => {
     const markup = pathParts(path).map((part) => {
-      return (part.wrap ? '<wbr>' : '') + (part.param ? `<span class="param">${escape(part.text)}</span>` : escape(part.text))
+      const text = pieceWords(part.text).map(escape).join('<wbr>')
+      return (part.wrap ? '<wbr>' : '') + (part.param ? `<span class="param">${text}</span>` : text)
     })
     return new nunjucks.runtime.SafeString(markup.join(''))
   })

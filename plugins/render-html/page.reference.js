@@ -206,7 +206,8 @@ function apipeReference(data) {
       var rows = Array.prototype.filter.call(table.rows, function (row) { return row.className !== 'about' })
       var required = rows.filter(function (row) { return row.cells[2].textContent === 'required' })
       ;(required.length ? required : depth === 0 ? rows.slice(0, 5) : []).forEach(function (row) {
-        value[row.cells[0].textContent] = sample(row.cells[1].textContent, depth + 1)
+        var given = row.getAttribute('data-sample')
+        value[row.cells[0].textContent] = given !== null ? JSON.parse(given) : sample(row.cells[1].textContent, depth + 1)
       })
     } else if (card(base) && card(base).querySelector('.values code')) {
       value = card(base).querySelector('.values code').textContent

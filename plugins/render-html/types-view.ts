@@ -57,7 +57,9 @@ export function constraintsHtml(values: unknown[] | undefined, fallback: unknown
  * 8,377 fields): name, type, `required`; then a row with what the catalogue says about it, when it says anything.
  */
 function fieldRows(field: Field, names: ReadonlySet<string>): string {
-  const head = `<tr><th>${escapeHtml(field.name)}<td>${field.type ? typeHtml(field.type, names) : ''}<td>${field.required ? 'required' : ''}`
+  // The value a sample body gives the field (the copyable curl line): its example, else its default.
+  const sample = field.example ?? field.default
+  const head = `<tr${sample === undefined ? '' : ` data-sample="${escapeHtml(JSON.stringify(sample))}"`}><th>${escapeHtml(field.name)}<td>${field.type ? typeHtml(field.type, names) : ''}<td>${field.required ? 'required' : ''}`
   const about = (field.description ? markdownHtml(field.description) : '') + constraintsHtml(field.enum, field.default)
   return about ? `${head}<tr class="about"><td colspan="3">${about}` : head
 }
