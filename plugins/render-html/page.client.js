@@ -177,7 +177,7 @@
       var payload = e.request || e.response
       if (payload || e.requestExample !== undefined) details.appendChild(section('Payload', reference.body(payload, e.requestDescription, e.requestExample)))
     } else {
-      if (e.request || e.requestExample !== undefined || e.requestDescription) details.appendChild(section('Request body', reference.body(e.request, e.requestDescription, e.requestExample)))
+      if (e.request || e.requestExample !== undefined || e.requestDescription) details.appendChild(section(/^(QUERY|MUTATION|SUBSCRIPTION)$/.test(e.method) ? 'Input' : 'Request body', reference.body(e.request, e.requestDescription, e.requestExample)))
       var responses = reference.responses(e)
       if (responses) details.appendChild(section('Responses', responses))
     }

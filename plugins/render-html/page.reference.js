@@ -192,6 +192,7 @@ function apipeReference(data) {
 
   function scalar(name) {
     if (/^(integer|int|int32|int64|number|float|double|Int|Float|long)$/.test(name)) return 0
+    if (name === 'ID') return '1'
     if (/^(boolean|bool|Boolean)$/.test(name)) return true
     return 'string'
   }
@@ -226,13 +227,25 @@ function apipeReference(data) {
     var parts = ['curl']
     var bodyValue
     if (graphqlMethods.test(e.method)) {
-      var name = /^\s*([A-Za-z_][\w]*)/.exec(e.path)
-      var args = e.params.filter(function (p) { return p.in === 'arg' && (p.required || /!$/.test(p.type || '')) }).map(function (p) {
-        var value = given(p)
-        return p.name + ': ' + JSON.stringify(value !== undefined ? value : sample(p.type || 'String', 1))
+      // The operation with its required arguments as variables: `mutation($input: NewOrder!) { placeOrder(input: $input) }`.
+      var signature = /^\s*([A-Za-z_]\w*)\s*(?:\(([^)]*)\))?/.exec(e.path) || [e.path, e.path, '']
+      var declared = []
+      var passed = []
+      var variables = {}
+      ;(signature[2] || '').split(',').forEach(function (argument) {
+        var match = /^\s*([A-Za-z_]\w*)\s*:\s*([^=]+?)\s*(?:=.*)?$/.exec(argument)
+        if (!match) return
+        var param = e.params.filter(function (p) { return p.in === 'arg' && p.name === match[1] })[0]
+        var value = param && given(param)
+        if (value === undefined && !/!$/.test(match[2])) return
+        declared.push('$' + match[1] + ': ' + match[2])
+        passed.push(match[1] + ': $' + match[1])
+        variables[match[1]] = value !== undefined ? value : sample(match[2], 1)
       })
       var selection = e.response && fieldsOf(baseType(e.response)) ? ' { __typename }' : ''
-      bodyValue = {query: (e.method === 'MUTATION' ? 'mutation' : 'query') + ' { ' + (name ? name[1] : e.path) + (args.length ? '(' + args.join(', ') + ')' : '') + selection + ' }'}
+      var keyword = e.method === 'MUTATION' ? 'mutation' : 'query'
+      bodyValue = {query: keyword + (declared.length ? '(' + declared.join(', ') + ')' : '') + ' { ' + signature[1] + (passed.length ? '(' + passed.join(', ') + ')' : '') + selection + ' }'}
+      if (declared.length) bodyValue.variables = variables
       parts.push('-X POST', shellQuote(base))
     } else {
       var path = e.path.replace(/\{([^}]+)\}/g, function (whole, key) {

@@ -218,6 +218,23 @@ check('each param shows its description under it in the details panel', async ({
   assert.equal(rows, [['Name', 'In', 'Type', 'Required'], ['page', 'query', 'integer', 'no'], ['status', 'query', 'OrderStatus', 'no'], ['Only orders in this status']])
 })
 
+check('a GraphQL operation shows its arguments, its input fields and a curl line with the operation and variables', async ({tab, url}) => {
+  await tab.goto(`${url}#order`)
+  assert.equal(await tab.$$eval('#apipe-details h3', (nodes) => nodes.map((node) => node.textContent)).then((titles) => titles.slice(0, 3)), ['Try it', 'Arguments', 'Responses'])
+  assert.is(await tab.textContent('#apipe-details .curl code'), `curl -X POST 'https://api.shop.example/v2' -H 'Content-Type: application/json' --data '{"query":"query($id: ID!) { order(id: $id) { __typename } }","variables":{"id":"1"}}'`)
+  await tab.goto(`${url}#placeOrder`)
+  assert.match((await tab.textContent('#apipe-details .curl code'))!, /"query":"mutation\(\$input: NewOrder!\) \{ placeOrder\(input: \$input\) \{ __typename \} \}","variables":\{"input":\{"items":\[\{"sku":"string","quantity":0\}\]\}\}/)
+  assert.ok((await tab.$$eval('#apipe-details h3', (nodes) => nodes.map((node) => node.textContent))).includes('Input'))
+  assert.equal(await tab.$eval('#apipe-details table.fields.reference', (table) => Array.from(table.querySelectorAll(':scope > tbody > tr > th')).map((cell) => cell.textContent!.replace(/^[+−↻]/, ''))), ['items'])
+})
+
+check('an event shows its payload\'s fields and no curl line', async ({tab, url}) => {
+  await tab.goto(`${url}#orderPlaced`)
+  const titles = await tab.$$eval('#apipe-details h3', (nodes) => nodes.map((node) => node.textContent))
+  assert.ok(titles.includes('Payload') && !titles.includes('Try it') && !titles.includes('Responses'), titles.join())
+  assert.equal(await tab.$$eval('#apipe-details table.fields.reference > tbody > tr > th', (cells) => cells.map((cell) => cell.textContent!.replace(/^[+−↻]/, ''))), ['id', 'status', 'items', 'customer'])
+})
+
 check('the findings counter filters to endpoints with findings', async ({tab, url}) => {
   await tab.goto(url)
   assert.is(await tab.textContent('#apipe-findings'), '⚠ 1 with findings')
