@@ -102,7 +102,7 @@ check('a link whose text wraps to the next line is a link (Box, get_search, incl
 check('the request fields of a nested body appear in the panel with their descriptions, and a nested object opens in place (Box, post_folders)', async (context) => {
   const tab = await open(context, `${context.pages.get('box')}#post_folders`)
   const body = '#apipe-details table.fields.reference'
-  const rows = await tab.$$eval(`${body} > tbody > tr:not(.about)`, (trs) => trs.map((tr) => [tr.cells[0].textContent!.replace(/^[+−↻]/, ''), tr.cells[2].textContent]))
+  const rows = await tab.$$eval(`${body} > tbody > tr:not(.about)`, (trs) => (trs as HTMLTableRowElement[]).map((tr) => [tr.cells[0].textContent!.replace(/^[+−↻]/, ''), tr.cells[2].textContent]))
   assert.equal(rows.slice(0, 2), [['name', 'required'], ['parent', 'required']])
   const about = await tab.$$eval(`${body} > tbody > tr.about`, (trs) => trs.map((tr) => tr.textContent!.trim()))
   assert.ok(about[0].startsWith('The name for the new folder.'), about[0])
@@ -188,7 +188,7 @@ check('the group index jumps to each group and follows the search, with counts (
   const top = await tab.evaluate((id) => document.getElementById(`group-${id}`)!.getBoundingClientRect().top, last)
   assert.ok(top >= 0 && top < 100, `the card of ${last} is at the top (${top})`)
   await tab.fill('#apipe-search', 'monitor')
-  const visible = await tab.$$eval('#apipe-index li', (items) => items.filter((item) => !item.hidden).map((item) => [item.getAttribute('data-group'), item.querySelector('.count')!.textContent]))
+  const visible = await tab.$$eval('#apipe-index li', (items) => (items as HTMLElement[]).filter((item) => !item.hidden).map((item) => [item.getAttribute('data-group'), item.querySelector('.count')!.textContent]))
   const rows = await tab.$$eval('.card:not([hidden])', (nodes) => {
     const counts: Record<string, number> = {}
     for (const node of nodes) counts[node.getAttribute('data-group')!] = (counts[node.getAttribute('data-group')!] ?? 0) + node.querySelectorAll('.rows > li:not([hidden])').length
