@@ -98,16 +98,25 @@ test('group cards are dealt into the layout columns, each to the shortest column
   assert.equal(columns.map((column) => [...column[1].matchAll(/data-group="([^"]+)"/g)].map((match) => match[1])), [['orders', 'events'], ['customers', 'graphql', 'default']])
 })
 
-test('a group far longer than a column\'s share is cut into consecutive cards, one a column, marked continued', () => {
+test('a group far longer than a column\'s share is cut into consecutive cards, marked continued with their rows; a huge one into pieces of 60', () => {
   const untagged = Array.from({length: 120}, (_, index) => ({id: `e${index}`, method: 'GET' as const, path: `/e${index}`, summary: 'E'}))
   const html = renderPage(catalogue([...untagged, {id: 'pet', method: 'GET', path: '/pet', summary: 'P', group: 'pets'}], {groups: [{id: 'pets', description: 'Pets'}], layout: {columns: 3}}))
-  const cards = [...html.matchAll(/<article class="card" data-group="([^"]+)"(?: id="[^"]+")?>\s*<h2>([^<]*)<span class="count">([^<]*)<\/span><\/h2>([\s\S]*?)<\/article>/g)]
+  const cards = [...html.matchAll(/<article class="card" data-group="([^"]+)"(?: id="[^"]+")?>\s*<h2>([^<]*)<span class="count">([^<]*)<\/span>(?: <span class="count rows-range">([^<]*)<\/span>)?<\/h2>([\s\S]*?)<\/article>/g)]
   // Page order is column by column: the three cards of `default` in consecutive columns, the first under `pets`.
-  assert.equal(cards.map((card) => [card[1], card[3], count(card[4], /<a class="row/)]), [['pets', '1', 1], ['default', '120', 40], ['default', 'continued', 40], ['default', 'continued', 40]])
+  assert.equal(cards.map((card) => [card[1], card[3], card[4], count(card[5], /<a class="row/)]), [
+    ['pets', '1', undefined, 1],
+    ['default', '120', '1–40', 40],
+    ['default', 'continued', '41–80', 40],
+    ['default', 'continued', '81–120', 40]
+  ])
   const ids = [...html.matchAll(/<a class="row[^"]*" id="([^"]+)"/g)].map((match) => match[1])
   assert.equal(ids.filter((id) => id !== 'pet'), untagged.map((endpoint) => endpoint.id), 'the cards keep the group\'s order')
   // A group under 40 endpoints, or under about twice a column's share, stays one card.
   assert.is(count(renderPage(catalogue(untagged.slice(0, 39), {layout: {columns: 3}})), /<article class="card"/), 1)
+  // A very large group is cut into pieces of at most 60 rows, more than the columns, all in the group's order.
+  const stripe = Array.from({length: 417}, (_, index) => ({id: `s${index}`, method: 'GET' as const, path: `/s${index}`, summary: 'S'}))
+  const big = renderPage(catalogue(stripe, {layout: {columns: 3}}))
+  assert.equal([...big.matchAll(/<span class="count rows-range">([^<]*)<\/span>/g)].map((match) => match[1]).sort((a, b) => parseInt(a) - parseInt(b)), ['1–60', '61–120', '121–180', '181–240', '241–300', '301–360', '361–417'])
 })
 
 test('layout: columns and card width reach the masonry; 1 and 4 columns', () => {

@@ -41,6 +41,8 @@ export interface GroupView {
   total?: number
   /** Set on every card of a cut group but its first. */
   continued?: boolean
+  /** On the cards of a cut group: the 1-based numbers of its first and last rows in the group. */
+  rows?: {first: number; last: number}
 }
 
 /** An entry of the group index: a group with its endpoint count. */
@@ -205,8 +207,9 @@ function masonry(groups: GroupView[], count: number): GroupView[][] {
     heights[column] += card.endpoints.length + 3
   }
   for (const parts of cards) {
-    if (parts.length === 1) {
-      place(parts[0], heights.indexOf(Math.min(...heights)))
+    // A card alone, or more pieces than columns (a very large group): each to the shortest column so far.
+    if (parts.length === 1 || parts.length > columns.length) {
+      for (const part of parts) place(part, heights.indexOf(Math.min(...heights)))
       continue
     }
     let start = 0
@@ -220,13 +223,17 @@ function masonry(groups: GroupView[], count: number): GroupView[][] {
   return columns
 }
 
+/** The most rows a piece of a cut group holds (default: 60). */
+export const maxCardRows = 60
+
 /**
  * A group of at least 40 endpoints that holds about twice a column's `share` of all rows, or more, is cut into
- * consecutive cards of equal length (one a column at most), so that an API without tags, all of it in `default`
- * (Stripe: 417 endpoints), fills the columns instead of one narrow card beside empty ones.
+ * consecutive cards of equal length (one a column), so that an API without tags, all of it in `default`, fills the
+ * columns instead of one narrow card beside empty ones; a group longer than {@link maxCardRows} a piece is cut into
+ * more pieces still (Stripe's 417 untagged endpoints: 7 cards of 60 rows), each titled with its rows.
  */
 function cutGroup(group: GroupView, share: number, count: number): GroupView[] {
-  const parts = Math.min(count, Math.round(group.endpoints.length / share))
+  const parts = Math.max(Math.min(count, Math.round(group.endpoints.length / share)), Math.ceil(group.endpoints.length / maxCardRows))
   if (parts < 2 || group.endpoints.length < 40) return [group]
   const size = Math.ceil(group.endpoints.length / parts)
   return Array.from({length: parts}, (_, part) => ({
@@ -234,7 +241,8 @@ function cutGroup(group: GroupView, share: number, count: number): GroupView[] {
     descriptionHtml: part === 0 ? group.descriptionHtml : '',
     endpoints: group.endpoints.slice(part * size, (part + 1) * size),
     total: group.endpoints.length,
-    continued: part > 0
+    continued: part > 0,
+    rows: {first: part * size + 1, last: Math.min((part + 1) * size, group.endpoints.length)}
   }))
 }
 
