@@ -70,6 +70,21 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"]/g, (character) => escapeMap[character])
 }
 
+/**
+ * Whether `text` is prose with no Markdown or HTML in it at all: no character that can start a mark, a link, an
+ * entity, an autolink or raw HTML, and no line that could open a block (list item, heading, code, quote, rule).
+ * Most descriptions of big APIs are (Kubernetes: three in four); for them the paragraphs are the whole result, and
+ * the page build skips the parser (a test checks that both ways give the same HTML on the corpus).
+ */
+export function isPlainProse(text: string): boolean {
+  return text !== '' && text === text.trim() && !/[\\`*_[\]<>#|~!&=+\t]|www\.|:\/\/|@|^ | $|^\d+[.)]|^-/m.test(text)
+}
+
+/** Plain prose as CommonMark renders it: a paragraph for each run of lines between blank lines. */
+function proseHtml(text: string): string {
+  return text.split(/\n{2,}/).map((paragraph) => `<p>${paragraph}</p>`).join('\n')
+}
+
 const blockCache = new Map<string, string>()
 const inlineCache = new Map<string, string>()
 
@@ -77,9 +92,14 @@ const inlineCache = new Map<string, string>()
 export function markdownHtml(text: string): string {
   let html = blockCache.get(text)
   if (html !== undefined) return html
-  html = text.length > markdownLimit ? `<p class="text">${escapeHtml(text)}</p>` : plain.stringify(toTree(text)).trim()
+  html = text.length > markdownLimit ? `<p class="text">${escapeHtml(text)}</p>` : isPlainProse(text) ? proseHtml(text) : parsedHtml(text)
   blockCache.set(text, html)
   return html
+}
+
+/** A description through the whole unified pipeline, without the shortcut for plain prose. */
+export function parsedHtml(text: string): string {
+  return plain.stringify(toTree(text)).trim()
 }
 
 /**
@@ -90,6 +110,7 @@ export function inlineMarkdown(text: string): string {
   let html = inlineCache.get(text)
   if (html !== undefined) return html
   if (text.length > markdownLimit) html = escapeHtml(text.replace(/\s+/g, ' ').trim())
+  else if (isPlainProse(text)) html = text.split(/\n{2,}/)[0].replace(/\s+/g, ' ')
   else {
     const tree = toTree(text)
     const first = tree.children.find((node): node is Element => node.type === 'element')
