@@ -7,6 +7,7 @@ import type {Catalogue, Endpoint, Param, Response} from '../../schemas/types/end
 import type {Column} from '../../schemas/types/erd.js'
 import {erdFile} from '../shared/erd-file.js'
 import {inlineMarkdown, markdownHtml} from './markdown.js'
+import {masonry, type Cut} from './masonry.js'
 import {packedTypeCards, typeViews} from './types-view.js'
 
 /** How many status chips a row shows before a `+N` chip. */
@@ -37,13 +38,10 @@ export interface GroupView {
   /** The description's first block as one line of sanitized inline HTML. */
   descriptionHtml: string
   endpoints: EndpointView[]
-  /** Set on the cards of a group cut into several: the endpoints of the whole group. */
-  total?: number
-  /** Set on every card of a cut group but its first. */
-  continued?: boolean
-  /** On the cards of a cut group: the 1-based numbers of its first and last rows in the group. */
-  rows?: {first: number; last: number}
 }
+
+/** A group card as the page shows it: a whole group, or one piece of a group cut into several. */
+export type CardView = GroupView & Cut
 
 /** An entry of the group index: a group with its endpoint count. */
 export interface GroupEntry {
@@ -70,7 +68,7 @@ export interface PageModel {
   groupIndex: GroupEntry[]
   groups: GroupView[]
   /** The group cards dealt into `layout.columns` columns, each card to the shortest column so far (a masonry). */
-  columns: GroupView[][]
+  columns: CardView[][]
   /** How many types the catalogue declares. */
   typeCount: number
   /** The type cards, deflated and base64-encoded (see {@link packedTypeCards}). */
@@ -189,61 +187,6 @@ function compact(record: Record<string, unknown>): Record<string, unknown> {
     result[key] = value
   }
   return result
-}
-
-/**
- * Deal cards into columns, each to the column with the fewest rows so far, in group order. Done here rather than
- * with CSS multi-column layout: a search that hides rows then re-lays out one column, not the whole page (on the
- * 1,123-endpoint Kubernetes page, CSS columns cost hundreds of milliseconds per change). The cards of a cut group
- * (see {@link cutGroup}) go to consecutive columns, left to right, where the tallest of them ends highest.
- */
-function masonry(groups: GroupView[], count: number): GroupView[][] {
-  const share = groups.reduce((sum, group) => sum + group.endpoints.length, 0) / count
-  const cards = groups.map((group) => cutGroup(group, share, count))
-  const columns: GroupView[][] = Array.from({length: Math.min(count, Math.max(cards.flat().length, 1))}, () => [])
-  const heights = columns.map(() => 0)
-  const place = (card: GroupView, column: number) => {
-    columns[column].push(card)
-    heights[column] += card.endpoints.length + 3
-  }
-  for (const parts of cards) {
-    // A card alone, or more pieces than columns (a very large group): each to the shortest column so far.
-    if (parts.length === 1 || parts.length > columns.length) {
-      for (const part of parts) place(part, heights.indexOf(Math.min(...heights)))
-      continue
-    }
-    let start = 0
-    let lowest = Infinity
-    for (let first = 0; first + parts.length <= columns.length; first++) {
-      const tallest = Math.max(...parts.map((part, index) => heights[first + index] + part.endpoints.length))
-      if (tallest < lowest) [start, lowest] = [first, tallest]
-    }
-    parts.forEach((part, index) => place(part, start + index))
-  }
-  return columns
-}
-
-/** The most rows a piece of a cut group holds (default: 60). */
-export const maxCardRows = 60
-
-/**
- * A group of at least 40 endpoints that holds about twice a column's `share` of all rows, or more, is cut into
- * consecutive cards of equal length (one a column), so that an API without tags, all of it in `default`, fills the
- * columns instead of one narrow card beside empty ones; a group longer than {@link maxCardRows} a piece is cut into
- * more pieces still (Stripe's 417 untagged endpoints: 7 cards of 60 rows), each titled with its rows.
- */
-function cutGroup(group: GroupView, share: number, count: number): GroupView[] {
-  const parts = Math.max(Math.min(count, Math.round(group.endpoints.length / share)), Math.ceil(group.endpoints.length / maxCardRows))
-  if (parts < 2 || group.endpoints.length < 40) return [group]
-  const size = Math.ceil(group.endpoints.length / parts)
-  return Array.from({length: parts}, (_, part) => ({
-    ...group,
-    descriptionHtml: part === 0 ? group.descriptionHtml : '',
-    endpoints: group.endpoints.slice(part * size, (part + 1) * size),
-    total: group.endpoints.length,
-    continued: part > 0,
-    rows: {first: part * size + 1, last: Math.min((part + 1) * size, group.endpoints.length)}
-  }))
 }
 
 function endpointView(endpoint: Endpoint, index: number, findings: string[]): EndpointView {
