@@ -39,6 +39,9 @@ reference.before(async (context) => {
     assert.is(result.code, 0, result.stderr)
     context.pages.set(name, pathToFileURL(path.join(dir, `${name}.endpoints.html`)).href)
   }
+  const blog = path.join(dir, 'blog')
+  assert.is((await runPipe(['map', path.join(root, 'examples', 'blog'), '--output', blog])).code, 0)
+  context.pages.set('blog', pathToFileURL(path.join(blog, 'api.endpoints.html')).href)
   const longest = path.join(dir, 'longest.endpoints.html')
   assert.is((await runPipe(['render', path.join(root, 'fixtures', 'render-html', 'longest-paths', 'input.json'), '--output', longest])).code, 0)
   context.pages.set('longest', pathToFileURL(longest).href)
@@ -212,6 +215,17 @@ check('screenshots of three corpus pages: Box on a desktop with its details, Bra
   assert.ok(await phone.$eval('#apipe-index', (index) => !(index as HTMLDetailsElement).open), 'the group index starts closed on a phone')
   assert.is(await phone.$eval('.hint', (hint) => getComputedStyle(hint).display), 'none', 'no keyboard hint on a phone')
   await phone.close()
+})
+
+check('the entity panel shows the columns of a highlighted table from the ERD (the example blog, pipe map)', async (context) => {
+  const tab = await open(context, `${context.pages.get('blog')}#post.create`)
+  const columns = '.table[data-table="post"] table.columns'
+  assert.ok(await tab.isVisible(columns), 'the table named by the selected endpoint shows its columns')
+  assert.is(await tab.isVisible('.table[data-table="user"] table.columns'), false, 'a table the endpoint does not name keeps them folded')
+  const rows = await tab.$$eval(`${columns} tr`, (trs) => (trs as HTMLTableRowElement[]).map((tr) => Array.from(tr.cells).map((cell) => cell.textContent)))
+  assert.equal(rows[0], ['id', 'integer', 'PK'])
+  assert.ok(rows.some((row) => row[0] === 'author_id' && row[2] === 'FK → user'), JSON.stringify(rows))
+  await tab.close()
 })
 
 check('none of these pages made a network request or threw', async (context) => {
