@@ -111,14 +111,29 @@ export function inlineMarkdown(text: string): string {
   if (html !== undefined) return html
   if (text.length > markdownLimit) html = escapeHtml(text.replace(/\s+/g, ' ').trim())
   else if (isPlainProse(text)) html = text.split(/\n{2,}/)[0].replace(/\s+/g, ' ')
-  else {
-    const tree = toTree(text)
-    const first = tree.children.find((node): node is Element => node.type === 'element')
-    const inline = first ? firstInline(first) : []
-    html = plain.stringify({type: 'root', children: oneLine(inline)}).replace(/\s+/g, ' ').trim()
-  }
+  else html = parsedInline(firstChunk(text))
   inlineCache.set(text, html)
   return html
+}
+
+/**
+ * The text up to its first blank line, which holds the first block, when nothing after it can change that block
+ * (no raw HTML, fenced code or link reference in it); else the whole text. Type descriptions of big APIs run to many
+ * paragraphs of which a card shows the first.
+ */
+function firstChunk(text: string): string {
+  const end = text.search(/\n[ \t]*\n/)
+  if (end === -1) return text
+  const chunk = text.slice(0, end)
+  return /[<[\]]|```|~~~/.test(chunk) ? text : chunk
+}
+
+/** The inline content of the first block of `text`, through the whole unified pipeline, as one line. */
+export function parsedInline(text: string): string {
+  const tree = toTree(text)
+  const first = tree.children.find((node): node is Element => node.type === 'element')
+  const inline = first ? firstInline(first) : []
+  return plain.stringify({type: 'root', children: oneLine(inline)}).replace(/\s+/g, ' ').trim()
 }
 
 const blockTags = new Set(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'li', 'td', 'th', 'dt', 'dd', 'summary'])
