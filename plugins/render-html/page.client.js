@@ -179,7 +179,7 @@
     } else {
       if (e.request || e.requestExample !== undefined || e.requestDescription) details.appendChild(section(/^(QUERY|MUTATION|SUBSCRIPTION)$/.test(e.method) ? 'Input' : 'Request body', reference.body(e.request, e.requestDescription, e.requestExample)))
       var responses = reference.responses(e)
-      if (responses) details.appendChild(section('Responses', responses))
+      if (responses) details.appendChild(section(/^(QUERY|MUTATION|SUBSCRIPTION)$/.test(e.method) ? 'Returns' : 'Responses', responses))
     }
     if (e.entities.length) {
       var entities = element('div', 'chip-list')

@@ -157,7 +157,8 @@ function apipeReference(data) {
     if (!list) {
       var success = e.status.filter(function (code) { return code >= 200 && code < 300 })[0]
       list = e.status.map(function (code) { return {status: code, type: code === success ? e.response : undefined} })
-      if (e.response && success === undefined) list.unshift({status: e.method === 'EVENT' ? 'payload' : '2XX', type: e.response})
+      // No status to show it under: a GraphQL result is its `data`, a REST answer some 2XX.
+      if (e.response && success === undefined) list.unshift({status: graphqlMethods.test(e.method) ? 'data' : '2XX', type: e.response})
     }
     if (!list.length) return null
     var wrap = element('div', 'responses')

@@ -220,7 +220,7 @@ check('each param shows its description under it in the details panel', async ({
 
 check('a GraphQL operation shows its arguments, its input fields and a curl line with the operation and variables', async ({tab, url}) => {
   await tab.goto(`${url}#order`)
-  assert.equal(await tab.$$eval('#apipe-details h3', (nodes) => nodes.map((node) => node.textContent)).then((titles) => titles.slice(0, 3)), ['Try it', 'Arguments', 'Responses'])
+  assert.equal(await tab.$$eval('#apipe-details h3', (nodes) => nodes.map((node) => node.textContent)).then((titles) => titles.slice(0, 3)), ['Try it', 'Arguments', 'Returns'])
   assert.is(await tab.textContent('#apipe-details .curl code'), `curl -X POST 'https://api.shop.example/v2' -H 'Content-Type: application/json' --data '{"query":"query($id: ID!) { order(id: $id) { __typename } }","variables":{"id":"1"}}'`)
   await tab.goto(`${url}#placeOrder`)
   assert.match((await tab.textContent('#apipe-details .curl code'))!, /"query":"mutation\(\$input: NewOrder!\) \{ placeOrder\(input: \$input\) \{ __typename \} \}","variables":\{"input":\{"items":\[\{"sku":"string","quantity":0\}\]\}\}/)
