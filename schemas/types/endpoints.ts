@@ -403,7 +403,7 @@ export interface Layout {
    */
   columns?: number
   /**
-   * Width of a group card in CSS pixels (default: 420).
+   * Width a column of group cards starts from, in CSS pixels (default: 420); the columns then share the page's whole width.
    */
   card_width?: number
   /**
