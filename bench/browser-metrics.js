@@ -56,3 +56,35 @@ export async function keystrokes(page, input, text, repeat = 3) {
   const times = await page.evaluate(() => window.__keys)
   return times.reduce((sum, time) => sum + time, 0) / times.length
 }
+
+/**
+ * Click each of `selectors` in turn (the row of an endpoint, or its summary in Swagger UI); resolves to the mean ms
+ * from the click to the first frame painted after the last change the click made to the page (apipe renders its
+ * panel on the `hashchange` the click causes, Swagger UI in React updates: both are caught by one MutationObserver).
+ * `settle`, when given, is clicked after each measured click (unmeasured), to close what the click opened.
+ */
+export async function clicks(page, selectors, {settle} = {}) {
+  await page.evaluate(() => {
+    window.__click = {start: 0, painted: 0}
+    document.addEventListener('click', () => {
+      window.__click = {start: performance.now(), painted: 0}
+    }, true)
+    new MutationObserver(() => {
+      const click = window.__click
+      requestAnimationFrame(() => setTimeout(() => (click.painted = performance.now()), 0))
+    }).observe(document.body, {subtree: true, childList: true, attributes: true, characterData: true})
+  })
+  const times = []
+  for (const selector of selectors) {
+    await page.click(selector)
+    await page.waitForFunction(() => window.__click.painted > 0, undefined, {polling: 10})
+    // Later changes (a second render) move `painted` on: wait until the page has been quiet for a while.
+    await page.waitForTimeout(400)
+    times.push(await page.evaluate(() => window.__click.painted - window.__click.start))
+    if (settle) {
+      await page.click(settle(selector))
+      await page.waitForTimeout(300)
+    }
+  }
+  return times.reduce((sum, time) => sum + time, 0) / times.length
+}

@@ -14,6 +14,8 @@ import {formatFindings} from '../pipeline/report.js'
 /** An output to write: the extension a plugin gave it (`.html`) and, optionally, where to write it instead. */
 export interface Target {
   extension: string
+  /** The output's file name, when several outputs share the extension (`api.erd.json` beside `api.endpoints.json`). */
+  name?: string
   path?: string
 }
 
@@ -23,7 +25,7 @@ export async function produce(context: BaseContext, preset: Preset, input: strin
   const [file] = await runPreset(preset, [input], {config: true})
   const {fatal: errors, warn: warnings} = statistics([file])
   if (errors + (options.quiet ? 0 : warnings) > 0) context.stderr.write(formatFindings([file], 'text', {quiet: options.quiet}))
-  const outputs = targets.map((target) => file.data.outputs?.find((output) => output.extname === target.extension))
+  const outputs = targets.map((target) => file.data.outputs?.find((output) => output.extname === target.extension && (!target.name || output.basename === target.name)))
   if (errors > 0 || outputs.some((output) => output === undefined)) return {code: 1, outputs: []}
   const chosen = outputs as VFile[]
   targets.forEach((target, index) => {

@@ -2,7 +2,9 @@
  * map-app: a framework project becomes its catalogue (`api.endpoints.json`, then its page): a group per controller,
  * an endpoint per route with its auth (and roles as `role:<name>` tags), params, status codes, request and response
  * types from the entities, `entities` = the tables it touches, and `sources` = the controller file and line of the
- * route, plus the files of its hooks. The tree becomes a catalogue, so validate-catalogue and render-html follow.
+ * route, plus the files of its hooks. The entity definitions also become the project's ERD (`api.erd.json`, see
+ * runtime/erd.ts), which the catalogue names in `meta.erd`. The tree becomes a catalogue, so validate-catalogue and
+ * render-html follow.
  */
 import {existsSync} from 'node:fs'
 import path from 'node:path'
@@ -10,6 +12,7 @@ import type {VFile} from 'vfile'
 import {hasErrors, type CatalogueTree} from '../pipeline/data.js'
 import {locate} from '../pipeline/position.js'
 import {projectTitle} from '../runtime/config.js'
+import {erdOf} from '../runtime/erd.js'
 import {describeRoutes, responseFields, tableOf, typeName, type RouteInfo} from '../runtime/routes.js'
 import type {Catalogue, Endpoint} from '../schemas/types/endpoints.js'
 import type {DefinitionsTree, RelatedTree} from './parse-definitions.js'
@@ -24,6 +27,7 @@ export default function mapApp() {
     if (hasErrors(file) || (file.data.related ?? []).some(hasErrors)) return undefined
     const spec = projectCatalogue(tree, file.cwd)
     addJsonOutput(file, 'api.endpoints.json', spec)
+    addJsonOutput(file, 'api.erd.json', erdOf(tree.entities.map(({definition}) => definition)))
     return {type: 'catalogue', spec}
   }
 }
@@ -121,7 +125,7 @@ export function projectCatalogue(tree: DefinitionsTree, cwd: string): Catalogue 
   return {
     schema_version: 1,
     diagram_type: 'endpoints',
-    meta: {title: projectTitle(tree.root), base_url: `http://localhost:${tree.config.port}`, api_kind: 'rest'},
+    meta: {title: projectTitle(tree.root), base_url: `http://localhost:${tree.config.port}`, api_kind: 'rest', erd: 'api.erd.json'},
     groups,
     endpoints,
     types

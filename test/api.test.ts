@@ -81,7 +81,7 @@ test('defineRule makes a plugin whose findings carry ruleId, source, url and the
 test('the catalogue rules are exported in report order', () => {
   assert.equal(
     catalogueRules.map((rule) => rule.meta.id),
-    ['missing', 'type', 'schema', 'dangling-ref', 'id-clash', 'duplicate-route', 'summary', 'size']
+    ['missing', 'type', 'schema', 'dangling-ref', 'id-clash', 'duplicate-route', 'summary', 'size', 'unknown-table']
   )
 })
 

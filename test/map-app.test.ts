@@ -7,7 +7,9 @@ import path from 'node:path'
 import {test} from 'uvu'
 import * as assert from 'uvu/assert'
 import {createTestApp} from '../runtime/testing.js'
+import {loadValidator} from '../pipeline/schemas.js'
 import type {Catalogue} from '../schemas/types/endpoints.js'
+import type {Erd} from '../schemas/types/erd.js'
 import {temporaryProject} from './helpers/databases.js'
 import {root} from './helpers/fixtures.js'
 import {runPipe} from './helpers/run-pipe.js'
@@ -18,7 +20,7 @@ test('pipe map <project dir> writes a catalogue of the app that validates with z
   const out = temporaryProject('map')
   const result = await runPipe(['map', blog, '--output', out])
   assert.is(result.code, 0, result.stderr)
-  assert.is(result.stdout, `Wrote ${path.join(out, 'api.endpoints.json')}\nWrote ${path.join(out, 'api.endpoints.html')}\n`)
+  assert.is(result.stdout, `Wrote ${path.join(out, 'api.endpoints.json')}\nWrote ${path.join(out, 'api.endpoints.html')}\nWrote ${path.join(out, 'api.erd.json')}\n`)
   const validated = await runPipe(['validate', path.join(out, 'api.endpoints.json')])
   assert.is(validated.stdout + validated.stderr, '0 error(s), 0 warning(s)\n')
   const spec = JSON.parse(readFileSync(path.join(out, 'api.endpoints.json'), 'utf8')) as Catalogue
@@ -50,6 +52,28 @@ test('pipe map <project dir> writes a catalogue of the app that validates with z
   assert.not.ok(spec.types!.find((type) => type.name === 'User')!.fields!.some((field) => field.name === 'password'), 'hidden fields are not shown')
   const page = readFileSync(path.join(out, 'api.endpoints.html'), 'utf8')
   assert.ok(page.includes('Publish a draft'))
+})
+
+test('pipe map <project dir> writes the ERD of the entities beside the catalogue, which names it, and the page shows its columns', async () => {
+  const out = temporaryProject('map-erd')
+  assert.is((await runPipe(['map', blog, '--output', out])).code, 0)
+  const erd = JSON.parse(readFileSync(path.join(out, 'api.erd.json'), 'utf8')) as Erd
+  assert.ok(loadValidator('erd')(erd), 'api.erd.json keeps schemas/erd.schema.json')
+  assert.equal(erd.tables.map((table) => table.id), ['comment', 'post', 'tag', 'user'])
+  const post = erd.tables.find((table) => table.id === 'post')!
+  assert.equal(post.columns.find((column) => column.name === 'id'), {name: 'id', type: 'integer', primary: true})
+  assert.equal(post.columns.find((column) => column.name === 'slug'), {name: 'slug', type: 'string', unique: true, nullable: true})
+  assert.equal(post.columns.find((column) => column.name === 'author_id'), {name: 'author_id', type: 'integer', references: 'user'})
+  assert.equal(post.columns.at(-1), {name: 'deleted_at', type: 'datetime', nullable: true})
+  assert.equal(post.relations, [
+    {to: 'user', kind: 'many-to-one', name: 'author', column: 'author_id'},
+    {to: 'tag', kind: 'many-to-many', name: 'tags'},
+    {to: 'comment', kind: 'one-to-many', name: 'comments'}
+  ])
+  const spec = JSON.parse(readFileSync(path.join(out, 'api.endpoints.json'), 'utf8')) as Catalogue
+  assert.is(spec.meta.erd, 'api.erd.json')
+  const page = readFileSync(path.join(out, 'api.endpoints.html'), 'utf8')
+  assert.match(page, /<table class="columns" aria-label="Columns of post"><tr><th>id<td>integer<td><span class="key">PK<\/span>/)
 })
 
 test('pipe openapi writes the OpenAPI 3.1 document, which the server also serves at /openapi.json', async () => {

@@ -1,9 +1,11 @@
 import {readFileSync} from 'node:fs'
 import path from 'node:path'
+import {inflateRawSync} from 'node:zlib'
 import {test} from 'uvu'
 import * as assert from 'uvu/assert'
 import {pipeline} from '../index.js'
-import renderHtml, {pagePath, precompiledTemplate, renderPage} from '../plugins/render-html/index.js'
+import renderHtml, {pagePath, precompiledTemplate} from '../plugins/render-html/index.js'
+import {renderPage} from '../plugins/render-html/page.js'
 import type {Catalogue, Endpoint} from '../schemas/types/endpoints.js'
 import {fixtureCases, root} from './helpers/fixtures.js'
 
@@ -11,6 +13,11 @@ const shopPath = path.join(root, 'fixtures', 'render-html', 'shop', 'input.json'
 const shop = JSON.parse(readFileSync(shopPath, 'utf8')) as Catalogue
 const catalogue = (endpoints: Endpoint[], extra: Partial<Catalogue> = {}): Catalogue => ({schema_version: 1, diagram_type: 'endpoints', meta: {title: 'T'}, endpoints, ...extra})
 const count = (html: string, pattern: RegExp) => (html.match(new RegExp(pattern.source, 'g')) ?? []).length
+/** The type cards of a page, as the page script inflates them. */
+const typeCards = (html: string) => {
+  const packed = /<script type="application\/octet-stream" id="apipe-type-cards">([^<]*)<\/script>/.exec(html)?.[1]
+  return packed ? inflateRawSync(Buffer.from(packed, 'base64')).toString('utf8') : ''
+}
 const row = (html: string, id: string) => new RegExp(`<a class="row[^"]*" id="${id}"[\\s\\S]*?</a>`).exec(html)?.[0] ?? ''
 
 /**
@@ -25,7 +32,7 @@ for (const fixture of fixtureCases('render-html')) {
     assert.fixture(rows, fixture.expected('rows.html', rows))
     const lead = /<div id="apipe-lead"[\s\S]*?<\/div>/.exec(html)?.[0] ?? ''
     const groups = [...html.matchAll(/<p class="group-description">[\s\S]*?<\/p>/g)].map((match) => match[0])
-    const types = /<section id="apipe-types"[\s\S]*?<\/section>/.exec(html)?.[0] ?? ''
+    const types = typeCards(html).replace(/<\/article>\n?/g, '</article>\n')
     const described = [lead, ...groups, types].filter(Boolean).join('\n') + '\n'
     assert.fixture(described, fixture.expected('types.html', described))
   })
@@ -46,7 +53,7 @@ test('no page is produced for a catalogue with errors', async () => {
 test('the page is one self-contained file: inline style and script, no external resource', () => {
   const html = renderPage(shop)
   assert.ok(html.startsWith('<!doctype html>'))
-  assert.is(count(html, /<script/), 2, 'the data and the inline script')
+  assert.is(count(html, /<script/), 3, 'the data, the deflated type cards and the inline script')
   assert.is(count(html, /<script[^>]* src=/), 0)
   assert.is(count(html, /<link rel="stylesheet"/), 0)
   assert.is(count(html, /<img/), 0)
@@ -92,16 +99,25 @@ test('group cards are dealt into the layout columns, each to the shortest column
   assert.equal(columns.map((column) => [...column[1].matchAll(/data-group="([^"]+)"/g)].map((match) => match[1])), [['orders', 'events'], ['customers', 'graphql', 'default']])
 })
 
-test('a group far longer than a column\'s share is cut into consecutive cards, one a column, marked continued', () => {
+test('a group far longer than a column\'s share is cut into consecutive cards, marked continued with their rows; a huge one into pieces of 60', () => {
   const untagged = Array.from({length: 120}, (_, index) => ({id: `e${index}`, method: 'GET' as const, path: `/e${index}`, summary: 'E'}))
   const html = renderPage(catalogue([...untagged, {id: 'pet', method: 'GET', path: '/pet', summary: 'P', group: 'pets'}], {groups: [{id: 'pets', description: 'Pets'}], layout: {columns: 3}}))
-  const cards = [...html.matchAll(/<article class="card" data-group="([^"]+)">\s*<h2>([^<]*)<span class="count">([^<]*)<\/span><\/h2>([\s\S]*?)<\/article>/g)]
+  const cards = [...html.matchAll(/<article class="card" data-group="([^"]+)"(?: id="[^"]+")?>\s*<h2>([^<]*)<span class="count">([^<]*)<\/span>(?: <span class="count rows-range">([^<]*)<\/span>)?<\/h2>([\s\S]*?)<\/article>/g)]
   // Page order is column by column: the three cards of `default` in consecutive columns, the first under `pets`.
-  assert.equal(cards.map((card) => [card[1], card[3], count(card[4], /<a class="row/)]), [['pets', '1', 1], ['default', '120', 40], ['default', 'continued', 40], ['default', 'continued', 40]])
+  assert.equal(cards.map((card) => [card[1], card[3], card[4], count(card[5], /<a class="row/)]), [
+    ['pets', '1', undefined, 1],
+    ['default', '120', '1–40', 40],
+    ['default', 'continued', '41–80', 40],
+    ['default', 'continued', '81–120', 40]
+  ])
   const ids = [...html.matchAll(/<a class="row[^"]*" id="([^"]+)"/g)].map((match) => match[1])
   assert.equal(ids.filter((id) => id !== 'pet'), untagged.map((endpoint) => endpoint.id), 'the cards keep the group\'s order')
   // A group under 40 endpoints, or under about twice a column's share, stays one card.
   assert.is(count(renderPage(catalogue(untagged.slice(0, 39), {layout: {columns: 3}})), /<article class="card"/), 1)
+  // A very large group is cut into pieces of at most 60 rows, more than the columns, all in the group's order.
+  const stripe = Array.from({length: 417}, (_, index) => ({id: `s${index}`, method: 'GET' as const, path: `/s${index}`, summary: 'S'}))
+  const big = renderPage(catalogue(stripe, {layout: {columns: 3}}))
+  assert.equal([...big.matchAll(/<span class="count rows-range">([^<]*)<\/span>/g)].map((match) => match[1]).sort((a, b) => parseInt(a) - parseInt(b)), ['1–60', '61–120', '121–180', '181–240', '241–300', '301–360', '361–417'])
 })
 
 test('layout: columns and card width reach the masonry; 1 and 4 columns', () => {
@@ -112,16 +128,31 @@ test('layout: columns and card width reach the masonry; 1 and 4 columns', () => 
   assert.match(four, /--columns: 4; --card-width: 300px/)
 })
 
-test('show_types: false hides the types section', () => {
-  assert.match(renderPage(shop), /<section id="apipe-types"/)
-  assert.not.match(renderPage({...shop, layout: {show_types: false}}), /<section id="apipe-types"/)
+test('show_types: false hides the types section, which stays in the page for the details panel', () => {
+  assert.match(renderPage(shop), /<section id="apipe-types" class="types" aria-label="Types">/)
+  assert.match(renderPage({...shop, layout: {show_types: false}}), /<section id="apipe-types" class="types" aria-label="Types" hidden>/)
 })
 
-test('a type shows the first sentence of its description, at most 200 characters', () => {
-  const long = `${'Very long words '.repeat(20)}end. Second sentence.`
-  const html = renderPage(catalogue([{id: 'a', method: 'GET', path: '/a', summary: 'A'}], {types: [{name: 'T', description: 'First one. Second one.'}, {name: 'U', description: long}]}))
-  assert.match(html, /<p>First one\.<\/p>/)
-  assert.match(html, new RegExp(`<p>${long.slice(0, 199).trimEnd()}…</p>`))
+test('a type card shows the first block of its description, its fields with descriptions, enum values and defaults, and links to field types', () => {
+  const html = renderPage(catalogue([{id: 'a', method: 'GET', path: '/a', summary: 'A', response: 'T'}], {
+    types: [
+      {name: 'T', description: 'First *one*.\n\nSecond block.', fields: [{name: 'u', type: 'U[]', required: true, description: 'The **u**.'}, {name: 'n', type: 'string', enum: ['a', 'b'], default: 'a'}]},
+      {name: 'U'}
+    ]
+  }))
+  const cards = typeCards(html)
+  assert.match(cards, /<h3><span class="type-name">T<\/span> <span class="chip kind">object<\/span><\/h3><p>First <em>one<\/em>\.<\/p><table class="fields">/)
+  assert.match(cards, /<tr><th>u<td><a href="#type-U">U<\/a>\[\]<td>required<tr class="about"><td colspan="3"><p>The <strong>u<\/strong>\.<\/p>/)
+  assert.match(cards, /<tr data-sample="&quot;a&quot;"><th>n<td>string<td><tr class="about"><td colspan="3"><p class="enum">One of <code>a<\/code> <code>b<\/code><\/p><p class="default">Default <code>a<\/code><\/p>/)
+  assert.match(cards, /<details class="used-by" data-type="T"><summary>Used by 1 endpoint<\/summary><\/details>/)
+  assert.not.match(cards, /Second block/)
+})
+
+test('the group index lists every group with its count and links to its first card', () => {
+  const html = renderPage(shop)
+  const entries = [...html.matchAll(/<li data-group="([^"]+)"><a href="#group-\1">([^<]+)<\/a> <span class="count">(\d+)<\/span><\/li>/g)].map((match) => [match[1], Number(match[3])])
+  assert.equal(entries.map(([id]) => id).sort(), ['customers', 'default', 'events', 'graphql', 'orders'])
+  for (const [id, n] of entries) assert.match(html, new RegExp(`<article class="card" data-group="${id}" id="group-${id}">[\\s\\S]*?<span class="count">${n}</span>`))
 })
 
 test('the tables dashboard lists, per table, the endpoints that name it', () => {

@@ -1,7 +1,7 @@
 import {Command, Option} from 'clipanion'
 import {quietOption} from '../options.js'
 
-/** `pipe map <project dir | openapi file> [--output <dir>]`: api.endpoints.json and api.endpoints.html. */
+/** `pipe map <project dir | openapi file> [--output <dir>]`: api.endpoints.json and api.endpoints.html (and api.erd.json). */
 export class MapCommand extends Command {
   static override paths = [['map']]
 
@@ -12,7 +12,9 @@ export class MapCommand extends Command {
       endpoint with its auth, params, status codes, request and response types from the entities, the tables it
       touches and the file and line of its route and hooks. A file is an OpenAPI 3.x or Swagger 2.0 document,
       imported as \`pipe import openapi\` does. The catalogue is validated, then \`api.endpoints.json\` and its page
-      \`api.endpoints.html\` are written into \`--output\` (default: the current folder). Findings go to stderr;
+      \`api.endpoints.html\` are written into \`--output\` (default: the current folder), and for a project its
+      entity-relationship spec \`api.erd.json\` (tables, columns with key marks, relations), which the catalogue
+      names in \`meta.erd\` and the page's tables panel shows. Findings go to stderr;
       with an error nothing is written (exit 1).
     `,
     examples: [
@@ -35,8 +37,10 @@ export class MapCommand extends Command {
     const preset = project ? (await import('../../presets/map-app.js')).default : (await import('../../presets/openapi.js')).default
     const input = project ? path.join(this.input, 'pipe.config.json') : this.input
     const {code, outputs} = await produce(this.context, preset, input, [
-      {extension: '.json', path: path.join(this.output, 'api.endpoints.json')},
-      {extension: '.html', path: path.join(this.output, 'api.endpoints.html')}
+      {extension: '.json', name: project ? 'api.endpoints.json' : undefined, path: path.join(this.output, 'api.endpoints.json')},
+      {extension: '.html', path: path.join(this.output, 'api.endpoints.html')},
+      // A project's entities also become its ERD, which the catalogue names in `meta.erd`.
+      ...(project ? [{extension: '.json', name: 'api.erd.json', path: path.join(this.output, 'api.erd.json')}] : [])
     ], {quiet: this.quiet})
     if (!this.quiet) for (const output of outputs) this.context.stdout.write(`Wrote ${output.path}\n`)
     return code

@@ -101,6 +101,9 @@ function eventEndpoint(published: Published, document: Record<string, unknown>, 
     const schema = asRecord(refs.resolve(parameter.schema).value)
     const param: Param = {name, in: 'path', type: str(schema.type) ?? 'string', required: true}
     if (str(parameter.description)) param.description = String(parameter.description).trim()
+    if (Array.isArray(parameter.enum ?? schema.enum)) param.enum = (parameter.enum ?? schema.enum) as Param['enum']
+    if ((parameter.default ?? schema.default) !== undefined) param.default = parameter.default ?? schema.default
+    if (Array.isArray(parameter.examples) && parameter.examples.length > 0) param.example = parameter.examples[0]
     return param
   })
   if (params.length > 0) endpoint.params = params
@@ -109,6 +112,10 @@ function eventEndpoint(published: Published, document: Record<string, unknown>, 
     const messageName = str(message.name) ?? str(message.messageId) ?? resolved.name ?? key ?? id
     return payloads.typeOf(schemaOf(message.payload, refs), `${pascal(messageName)}Payload`)
   })
+  // The first message's first example payload (2.x and 3.x: `examples: [{payload}]`), shown as the payload's example.
+  const examples = messages.map(({resolved}) => asRecord(resolved.value).examples).find((list) => Array.isArray(list) && list.length > 0) as unknown[] | undefined
+  const example = examples ? asRecord(refs.resolve(examples[0]).value).payload : undefined
+  if (example !== undefined) endpoint.request_example = example
   const distinct = [...new Set(responses)]
   if (distinct.length === 1) endpoint.response = distinct[0]
   else if (distinct.length > 1) {

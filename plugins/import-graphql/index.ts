@@ -17,7 +17,7 @@ import {type CatalogueTree} from '../../pipeline/data.js'
 import {ApipeError, show} from '../../pipeline/errors.js'
 import type {Catalogue, Endpoint, Group, Param} from '../../schemas/types/endpoints.js'
 import {describe} from './text.js'
-import {isCatalogued, isRequired, referencedTypes, typeDefinition, typeExpression} from './types.js'
+import {isCatalogued, isRequired, jsonDefault, referencedTypes, typeDefinition, typeExpression} from './types.js'
 import {addJsonOutput} from '../../pipeline/outputs.js'
 import {separateIds} from '../shared/separate-ids.js'
 import {groupOperations} from './groups.js'
@@ -100,6 +100,8 @@ function operation(field: GraphQLField<unknown, unknown>, method: Endpoint['meth
     endpoint.params = field.args.map((arg) => {
       const param: Param = {name: arg.name, in: 'arg', type: typeExpression(arg.type), required: isRequired(arg.type)}
       if (arg.description?.trim()) param.description = arg.description.trim()
+      const fallback = jsonDefault(arg.defaultValue)
+      if (fallback !== undefined) param.default = fallback
       return param
     })
   }

@@ -61,10 +61,22 @@ export function typeDefinition(type: GraphQLNamedType): TypeDefinition {
   return {...base, kind: 'scalar'}
 }
 
+/** A default value of an argument or input field as JSON (enum values are their names), when it has one. */
+export function jsonDefault(value: unknown): unknown {
+  if (value === undefined) return undefined
+  try {
+    return JSON.parse(JSON.stringify(value)) as unknown
+  } catch {
+    return undefined
+  }
+}
+
 function fieldsOf(fields: Record<string, GraphQLField<unknown, unknown> | GraphQLInputField>): Field[] {
   return Object.values(fields).map((field) => {
     const result: Field = {name: field.name, type: typeExpression(field.type), required: isRequired(field.type)}
     if (field.description?.trim()) result.description = field.description.trim()
+    const fallback = 'defaultValue' in field ? jsonDefault(field.defaultValue) : undefined
+    if (fallback !== undefined) result.default = fallback
     return result
   })
 }

@@ -12,6 +12,7 @@ import {authOf} from './auth.js'
 import type {JsonRefs} from '../shared/json-refs.js'
 import {pascal, record, text} from '../shared/readers.js'
 import type {SchemaTypes} from '../shared/schema-types.js'
+import {exampleOf, preferredMedia, responsesOf, schemaFacts} from './responses.js'
 
 /** The HTTP methods a path item can hold, as catalogue methods. */
 export const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch'] as const
@@ -52,6 +53,14 @@ export function operationEndpoint(context: Context, method: string, path: string
     const response = responseType(context, operation, id)
     if (response) endpoint.response = response
   }
+  const requestBody = context.refs.resolve(operation.requestBody).value
+  const requestDescription = context.refs.text(requestBody?.description)?.trim()
+  if (requestDescription) endpoint.request_description = requestDescription
+  const bodyParam = bodyParams.find((parameter) => parameter.in === 'body')
+  const requestExample = requestBody ? exampleOf(context.refs, preferredMedia(context.refs, requestBody.content)) : bodyParam ? schemaFacts(context.refs, bodyParam.schema).example : undefined
+  if (requestExample !== undefined) endpoint.request_example = requestExample
+  const responses = responsesOf(context.refs, context.types, operation, id)
+  if (responses.length > 0) endpoint.responses = responses
   if (operation.deprecated === true) endpoint.deprecated = true
   if (tags.length > 1) endpoint.tags = tags.slice(1)
   return endpoint
@@ -77,6 +86,8 @@ function parameters(context: Context, item: Record<string, unknown>, operation: 
     param.type = schema ? context.types.typeOf(schema, () => pascal(`${String(parameter.name)} param`)) : 'string'
     param.required = parameter.required === true || location === 'path'
     if (text(parameter.description)) param.description = String(parameter.description).trim()
+    Object.assign(param, schemaFacts(context.refs, schema))
+    if (parameter.example !== undefined) param.example = parameter.example
     if (location === 'cookie') param['x-in'] = 'cookie'
     params.push(param)
   }
@@ -107,10 +118,7 @@ function responseType(context: Context, operation: Record<string, unknown>, id: 
 
 /** The schema of the JSON media type (`application/json`, `*\/*+json`), else of the first one. */
 function preferredSchema(context: Context, content: unknown): unknown {
-  // `content: {$ref: …}` is not OpenAPI but split descriptions write it (Lob, 52 times): followed like any ref.
-  const entries = Object.entries(context.refs.resolve(content).value ?? {})
-  const json = entries.find(([type]) => /^application\/(.+\+)?json/i.test(type)) ?? entries[0]
-  return json ? context.refs.resolve(json[1]).value?.schema : undefined
+  return preferredMedia(context.refs, content)?.schema
 }
 
 /** `getPetsByPetId` for `GET /pets/{petId}`. */

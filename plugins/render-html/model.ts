@@ -3,7 +3,12 @@
  * so the page needs no work before its first screen. Findings (warnings) are attached to the endpoint they name.
  */
 import type {VFile} from 'vfile'
-import type {Catalogue, Endpoint, Param, TypeDefinition} from '../../schemas/types/endpoints.js'
+import type {Catalogue, Endpoint, Param, Response} from '../../schemas/types/endpoints.js'
+import type {Column} from '../../schemas/types/erd.js'
+import {erdFile} from '../shared/erd-file.js'
+import {inlineMarkdown, markdownHtml} from './markdown.js'
+import {masonry, type Cut} from './masonry.js'
+import {packedTypeCards, typeViews} from './types-view.js'
 
 /** How many status chips a row shows before a `+N` chip. */
 export const maxStatusChips = 4
@@ -16,7 +21,8 @@ export interface EndpointView {
   /** `rest`, `graphql` or `event`: the badge family. */
   family: 'rest' | 'graphql' | 'event'
   path: string
-  summary: string | undefined
+  /** The summary as one line of sanitized inline HTML. */
+  summaryHtml: string
   /** The auth chip; undefined for `none` and for no auth. */
   auth: string | undefined
   statuses: Array<{code: number; kind: string}>
@@ -29,27 +35,45 @@ export interface EndpointView {
 export interface GroupView {
   id: string
   label: string
-  description: string | undefined
+  /** The description's first block as one line of sanitized inline HTML. */
+  descriptionHtml: string
   endpoints: EndpointView[]
-  /** Set on the cards of a group cut into several: the endpoints of the whole group. */
-  total?: number
-  /** Set on every card of a cut group but its first. */
-  continued?: boolean
+}
+
+/** A group card as the page shows it: a whole group, or one piece of a group cut into several. */
+export type CardView = GroupView & Cut
+
+/** An entry of the group index: a group with its endpoint count. */
+export interface GroupEntry {
+  id: string
+  label: string
+  count: number
 }
 
 /** A table of the dashboard, with the endpoints that name it. */
 export interface TableView {
   name: string
+  /** The table's label and columns from the catalogue's ERD (`meta.erd`), when it has one that lists the table. */
+  label?: string
+  columns: Column[]
   endpoints: Array<{id: string; method: string; path: string}>
 }
 
 /** Everything the template needs. */
 export interface PageModel {
   meta: Catalogue['meta']
+  /** The API's description as sanitized HTML. */
+  leadHtml: string
+  /** Every group with endpoints, in catalogue order, for the index. */
+  groupIndex: GroupEntry[]
   groups: GroupView[]
   /** The group cards dealt into `layout.columns` columns, each card to the shortest column so far (a masonry). */
-  columns: GroupView[][]
-  types: TypeDefinition[]
+  columns: CardView[][]
+  /** How many types the catalogue declares. */
+  typeCount: number
+  /** The type cards, deflated and base64-encoded (see {@link packedTypeCards}). */
+  typeCards: string
+  /** Whether the types section is shown; hidden, it is still in the page for the details panel. */
   showTypes: boolean
   tables: TableView[]
   findingCount: number
@@ -62,17 +86,17 @@ export interface PageModel {
 /** Build the model from a valid catalogue and the findings on its file. */
 export function pageModel(spec: Catalogue, file: VFile): PageModel {
   const findings = findingsByEndpoint(file)
-  const typeNames = new Set((spec.types ?? []).map((type) => type.name))
   const groups = new Map<string, GroupView>()
-  for (const group of spec.groups ?? []) groups.set(group.id, {id: group.id, label: group.label ?? group.id, description: group.description, endpoints: []})
+  for (const group of spec.groups ?? []) groups.set(group.id, {id: group.id, label: group.label ?? group.id, descriptionHtml: group.description ? inlineMarkdown(group.description) : '', endpoints: []})
   const tables = new Map<string, TableView>()
+  const erdTables = new Map((erdFile(spec, file)?.erd?.tables ?? []).map((table) => [table.id, table]))
   const views = spec.endpoints.map((endpoint, index) => {
     const view = endpointView(endpoint, index, findings.get(index) ?? [])
     const groupId = endpoint.group ?? 'default'
-    if (!groups.has(groupId)) groups.set(groupId, {id: groupId, label: groupId === 'default' ? 'Default' : groupId, description: undefined, endpoints: []})
+    if (!groups.has(groupId)) groups.set(groupId, {id: groupId, label: groupId === 'default' ? 'Default' : groupId, descriptionHtml: '', endpoints: []})
     groups.get(groupId)!.endpoints.push(view)
     for (const entity of endpoint.entities ?? []) {
-      if (!tables.has(entity)) tables.set(entity, {name: entity, endpoints: []})
+      if (!tables.has(entity)) tables.set(entity, {name: entity, label: erdTables.get(entity)?.label, columns: erdTables.get(entity)?.columns ?? [], endpoints: []})
       tables.get(entity)!.endpoints.push({id: endpoint.id, method: endpoint.method, path: endpoint.path})
     }
     return view
@@ -83,15 +107,18 @@ export function pageModel(spec: Catalogue, file: VFile): PageModel {
   const inPageOrder = columns.flat().flatMap((group) => group.endpoints)
   return {
     meta: spec.meta,
+    leadHtml: spec.meta.description ? markdownHtml(spec.meta.description) : '',
+    groupIndex: shown.map((group) => ({id: group.id, label: group.label, count: group.endpoints.length})),
     groups: shown,
     columns,
-    types: spec.types ?? [],
+    typeCount: spec.types?.length ?? 0,
+    typeCards: spec.types?.length ? packedTypeCards(typeViews(spec)) : '',
     showTypes: spec.layout?.show_types !== false && (spec.types ?? []).length > 0,
     tables: [...tables.values()].sort((a, b) => a.name.localeCompare(b.name)),
     findingCount: views.filter((view) => view.findings.length > 0).length,
     endpointCount: views.length,
     layout: {columns: spec.layout?.columns ?? 3, cardWidth: spec.layout?.card_width ?? 420},
-    data: scriptJson(clientData(spec, inPageOrder, typeNames))
+    data: scriptJson(clientData(spec, inPageOrder))
   }
 }
 
@@ -101,7 +128,7 @@ export function pageModel(spec: Catalogue, file: VFile): PageModel {
  * once in a table, since large APIs repeat the same params on hundreds of endpoints (Kubernetes: `pretty`,
  * `namespace`, …). This keeps a 1,000-endpoint page well under 1.5 MB.
  */
-function clientData(spec: Catalogue, views: EndpointView[], typeNames: Set<string>) {
+function clientData(spec: Catalogue, views: EndpointView[]) {
   const params: unknown[] = []
   // Keyed by the param without its description, then by the description: the long descriptions are one shared
   // string per source param, so looking them up is cheap where serializing each param would copy them all.
@@ -113,8 +140,21 @@ function clientData(spec: Catalogue, views: EndpointView[], typeNames: Set<strin
     if (!byDescription) paramIndex.set(key, (byDescription = new Map()))
     let index = byDescription.get(description)
     if (index === undefined) {
-      index = params.push(param) - 1
+      index = params.push(compact({...rest, description: description ? markdownHtml(description) : undefined})) - 1
       byDescription.set(description, index)
+    }
+    return index
+  }
+  // Responses repeat as params do (Kubernetes: `401 Unauthorized` on every endpoint, `200 OK` with the same type on
+  // each endpoint of a resource): each distinct response is stored once too.
+  const responses: unknown[] = []
+  const responseIndex = new Map<string, number>()
+  const internResponse = (response: Response) => {
+    const key = JSON.stringify(response)
+    let index = responseIndex.get(key)
+    if (index === undefined) {
+      index = responses.push(compact({...response, description: response.description ? markdownHtml(response.description) : undefined})) - 1
+      responseIndex.set(key, index)
     }
     return index
   }
@@ -122,18 +162,21 @@ function clientData(spec: Catalogue, views: EndpointView[], typeNames: Set<strin
     const endpoint = spec.endpoints[view.index]
     const statuses = [...new Set(endpoint.status ?? [])].sort((a, b) => a - b)
     return compact({
-      description: endpoint.description,
+      description: endpoint.description ? markdownHtml(endpoint.description) : undefined,
+      requestDescription: endpoint.request_description ? markdownHtml(endpoint.request_description) : undefined,
+      requestExample: endpoint.request_example,
+      responses: endpoint.responses?.map(internResponse),
       tags: endpoint.tags,
       entities: endpoint.entities,
       params: endpoint.params?.map(intern),
-      request: typeLink(endpoint.request, typeNames),
-      response: typeLink(endpoint.response, typeNames),
+      request: endpoint.request,
+      response: endpoint.response,
       status: statuses,
       sources: endpoint.sources,
       findings: view.findings
     })
   })
-  return compact({title: spec.meta.title, version: spec.meta.version, description: spec.meta.description, repository: repositoryUrl(spec.meta.repository), params, endpoints})
+  return compact({title: spec.meta.title, version: spec.meta.version, baseUrl: spec.meta.base_url, repository: repositoryUrl(spec.meta.repository), params, responses, endpoints})
 }
 
 /** Drop undefined, null, empty strings and empty arrays. */
@@ -146,55 +189,6 @@ function compact(record: Record<string, unknown>): Record<string, unknown> {
   return result
 }
 
-/**
- * Deal cards into columns, each to the column with the fewest rows so far, in group order. Done here rather than
- * with CSS multi-column layout: a search that hides rows then re-lays out one column, not the whole page (on the
- * 1,123-endpoint Kubernetes page, CSS columns cost hundreds of milliseconds per change). The cards of a cut group
- * (see {@link cutGroup}) go to consecutive columns, left to right, where the tallest of them ends highest.
- */
-function masonry(groups: GroupView[], count: number): GroupView[][] {
-  const share = groups.reduce((sum, group) => sum + group.endpoints.length, 0) / count
-  const cards = groups.map((group) => cutGroup(group, share, count))
-  const columns: GroupView[][] = Array.from({length: Math.min(count, Math.max(cards.flat().length, 1))}, () => [])
-  const heights = columns.map(() => 0)
-  const place = (card: GroupView, column: number) => {
-    columns[column].push(card)
-    heights[column] += card.endpoints.length + 3
-  }
-  for (const parts of cards) {
-    if (parts.length === 1) {
-      place(parts[0], heights.indexOf(Math.min(...heights)))
-      continue
-    }
-    let start = 0
-    let lowest = Infinity
-    for (let first = 0; first + parts.length <= columns.length; first++) {
-      const tallest = Math.max(...parts.map((part, index) => heights[first + index] + part.endpoints.length))
-      if (tallest < lowest) [start, lowest] = [first, tallest]
-    }
-    parts.forEach((part, index) => place(part, start + index))
-  }
-  return columns
-}
-
-/**
- * A group of at least 40 endpoints that holds about twice a column's `share` of all rows, or more, is cut into
- * consecutive cards of equal length (one a column at most), so that an API without tags, all of it in `default`
- * (Stripe: 417 endpoints), fills the columns instead of one narrow card beside empty ones.
- */
-function cutGroup(group: GroupView, share: number, count: number): GroupView[] {
-  const parts = Math.min(count, Math.round(group.endpoints.length / share))
-  if (parts < 2 || group.endpoints.length < 40) return [group]
-  const size = Math.ceil(group.endpoints.length / parts)
-  return Array.from({length: parts}, (_, part) => ({
-    ...group,
-    description: part === 0 ? group.description : undefined,
-    endpoints: group.endpoints.slice(part * size, (part + 1) * size),
-    total: group.endpoints.length,
-    continued: part > 0
-  }))
-}
-
 function endpointView(endpoint: Endpoint, index: number, findings: string[]): EndpointView {
   const statuses = [...new Set(endpoint.status ?? [])].sort((a, b) => a - b)
   return {
@@ -203,7 +197,7 @@ function endpointView(endpoint: Endpoint, index: number, findings: string[]): En
     method: endpoint.method,
     family: endpoint.method === 'EVENT' ? 'event' : ['QUERY', 'MUTATION', 'SUBSCRIPTION'].includes(endpoint.method) ? 'graphql' : 'rest',
     path: endpoint.path,
-    summary: endpoint.summary,
+    summaryHtml: endpoint.summary ? inlineMarkdown(endpoint.summary) : '',
     auth: endpoint.auth && endpoint.auth !== 'none' ? endpoint.auth : undefined,
     statuses: statuses.slice(0, maxStatusChips).map((code) => ({code, kind: `s${String(code)[0]}xx`})),
     moreStatuses: Math.max(0, statuses.length - maxStatusChips),
@@ -212,57 +206,38 @@ function endpointView(endpoint: Endpoint, index: number, findings: string[]): En
   }
 }
 
-const characterReferences: Record<string, string> = {amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' '}
-
 /**
- * A description as one line of plain text, for the places that show a line (group cards, types, and the header until
- * the script makes it rich): OpenAPI descriptions are CommonMark and may hold HTML (Stripe writes `<p>` and `<code>`),
- * so tags are dropped, links keep their text and emphasis its words. The details panel shows them as rich text.
- */
-export function plainText(text: string): string {
-  // Each repeat below is bounded or stops at a character it cannot cross: time in proportion to the text's length.
-  return text
-    .replace(/<\/?[a-z][a-z0-9-]*(?:\s[^<>]*)?\/?>/gi, ' ')
-    .replace(/!?\[([^\][]{0,500})\]\((?:[^()\s]|\([^()\s]{0,200}\)){0,2000}(?:\s+"[^"]{0,500}")?\)/g, '$1')
-    .replace(/(\*\*|__)(?=\S)([^*_]*?\S)\1/g, '$2')
-    .replace(/`([^`]+)`/g, '$1')
-    .replace(/&(amp|lt|gt|quot|apos|nbsp);/g, (_, name: string) => characterReferences[name])
-    .replace(/^\s*#{1,6}\s+/gm, '')
-    .replace(/\s+/g, ' ')
-    .trim()
-}
-
-/**
- * A path in pieces for its row: `{params}` marked, and where the row may wrap a long path rather than in the middle
- * of a word: before each `/` after the first character, and after a `.` (`/apis/apps.k8s.io` -> `/apis`, `/apps.`,
- * `k8s.`, `io`, the last three after a wrap point).
+ * A path in pieces for its row: `{params}` marked, and the places where a long path may wrap, after a `/` or a `.` and
+ * before a `{` (`/apis/apps.k8s.io/{name}` -> `/`, `apis/`, `apps.`, `k8s.`, `io/`, `{name}`, a wrap point before each
+ * piece after `apis/`), so that no word is cut.
  */
 export function pathParts(path: string): Array<{text: string; param: boolean; wrap: boolean}> {
   const parts: Array<{text: string; param: boolean; wrap: boolean}> = []
   for (const piece of path.split(/(\{[^{}]*\})/)) {
     if (!piece) continue
     if (/^\{.*\}$/.test(piece)) {
-      parts.push({text: piece, param: true, wrap: false})
+      parts.push({text: piece, param: true, wrap: parts.length > 0})
       continue
     }
-    for (const text of piece.split(/(?=\/)|(?<=\.)/)) {
+    for (const text of piece.split(/(?<=[/.])/)) {
       const previous = parts.at(-1)
-      parts.push({text, param: false, wrap: previous !== undefined && (text.startsWith('/') || (!previous.param && previous.text.endsWith('.')))})
+      // Not after the leading `/` alone: a path never starts a line with the rest of its first segment.
+      parts.push({text, param: false, wrap: previous !== undefined && !previous.param && /[/.]$/.test(previous.text) && !(parts.length === 1 && previous.text === '/')})
     }
   }
   return parts
 }
 
+/** Longer than this, a path piece may also wrap after each `_` (default: 24 characters). */
+export const longPiece = 24
+
 /**
- * A request/response type for the page script: the expression alone when it names no declared type, else
- * `[expression, type]` so the chip can jump to the type. Most responses name a type, so the pair is the exception
- * only when the two differ (`Pet[]` -> `Pet`); the same name is written once, as `[name]`.
+ * A piece of a path in the words a line may end after: the piece itself, or, when it is longer than {@link longPiece}
+ * (Box: `{shield_information_barrier_segment_restriction_id}`, wider than a phone's line), cut after each `_`, which
+ * ends a word of a snake_case name; a word itself is never cut.
  */
-function typeLink(expression: string | undefined, names: Set<string>): string | string[] | undefined {
-  if (!expression) return undefined
-  const base = expression.replace(/[[\]!?\s]/g, '')
-  if (!names.has(base)) return expression
-  return base === expression ? [expression] : [expression, base]
+export function pieceWords(text: string): string[] {
+  return text.length > longPiece ? text.split(/(?<=_)/) : [text]
 }
 
 /** Warnings that name an endpoint (`endpoints[3]…`), by endpoint index. */

@@ -10,7 +10,9 @@
     return {
       description: e.description || '', tags: e.tags || [], entities: e.entities || [], request: e.request,
       response: e.response, status: e.status || [], sources: e.sources || [], findings: e.findings || [],
-      params: (e.params || []).map(function (index) { return data.params[index] })
+      params: (e.params || []).map(function (index) { return data.params[index] }),
+      responses: e.responses && e.responses.map(function (index) { return data.responses[index] }),
+      requestDescription: e.requestDescription, requestExample: e.requestExample
     }
   })
   var search = document.getElementById('apipe-search')
@@ -18,6 +20,7 @@
   var empty = document.getElementById('apipe-empty')
   var details = document.getElementById('apipe-details')
   var findingsButton = document.getElementById('apipe-findings')
+  var reference = apipeReference(data)
   var rows = []
   var byId = Object.create(null)
   // The data lists the endpoints in the order of their rows on the page.
@@ -86,6 +89,7 @@
       var any = card.querySelector('.rows > li:not([hidden])') !== null
       if (card.hidden === any) card.hidden = !any
     })
+    followIndex()
     count.textContent = shown === endpoints.length ? endpoints.length + ' endpoints' : shown + ' of ' + endpoints.length + ' endpoints'
     empty.hidden = shown !== 0
     if (findingsButton) findingsButton.setAttribute('aria-pressed', String(/(^|\s)has:finding(\s|$)/.test(search.value)))
@@ -98,106 +102,15 @@
     return node
   }
 
-  // Every repeat in these patterns is bounded or stops at a character it cannot cross, so that a hostile
-  // description (thousands of unclosed `<code>` or `<a href="`) costs time in proportion to its length.
-  var blockTags = /<\/?(p|div|ul|ol)\b[^>]{0,200}>|<li\b[^>]{0,200}>|<\/li>|<br\s*\/?>/gi
-  var inlinePattern = /`([^`]+)`|<code>([\s\S]{0,2000}?)<\/code>|\*\*([^*]+)\*\*|<(strong|b)>([\s\S]{0,2000}?)<\/\4>|\*([^*\s](?:[^*]*[^*\s])?)\*|<(em|i)>([\s\S]{0,2000}?)<\/\7>|\[([^\]]{1,500})\]\(((?:[^()\s]|\([^()\s]{0,200}\)){1,2000})(?:\s+"[^"]{0,500}")?\)|<a\s[^>]{0,200}?href="([^"]{0,2000})"[^>]{0,200}>([\s\S]{0,2000}?)<\/a>|<(https?:\/\/[^>\s]{1,2000})>/gi
-  // Longer descriptions are not prose: they are shown as the text they are.
-  var richTextLimit = 20000
-  var entities = {amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0'}
-
-  function decode(text) {
-    return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, function (whole, name) {
-      if (name[0] !== '#') return entities[name.toLowerCase()] || whole
-      var code = name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : Number(name.slice(1))
-      return code > 0 && code < 0x110000 ? String.fromCodePoint(code) : whole
-    })
-  }
-
-  /** A link only to a web or mail address; any other target (`javascript:`, a relative path) leaves the text. */
-  function link(target, label, into) {
-    var href = decode(target).trim()
-    if (!/^(https?:|mailto:)/i.test(href)) return inline(label, into)
-    var node = element('a')
-    node.href = href
-    node.target = '_blank'
-    node.rel = 'noopener noreferrer'
-    inline(label, node)
-    into.appendChild(node)
-  }
-
-  /** `code`, **strong**, *em*, links and the same few HTML tags, as nodes; everything else stays text. */
-  function inline(text, into) {
-    var pattern = new RegExp(inlinePattern.source, 'gi')
-    var last = 0
-    var match
-    while ((match = pattern.exec(text))) {
-      if (match.index > last) into.appendChild(document.createTextNode(decode(text.slice(last, match.index))))
-      last = pattern.lastIndex
-      if (match[1] !== undefined) into.appendChild(element('code', '', match[1]))
-      else if (match[2] !== undefined) into.appendChild(element('code', '', decode(match[2])))
-      else if (match[3] !== undefined || match[5] !== undefined) inline(match[3] !== undefined ? match[3] : match[5], into.appendChild(element('strong')))
-      else if (match[6] !== undefined || match[8] !== undefined) inline(match[6] !== undefined ? match[6] : match[8], into.appendChild(element('em')))
-      else if (match[9] !== undefined) link(match[10], match[9], into)
-      else if (match[11] !== undefined) link(match[11], match[12], into)
-      else link(match[13], match[13], into)
-    }
-    if (last < text.length) into.appendChild(document.createTextNode(decode(text.slice(last))))
-    return into
-  }
-
   /**
-   * A description as OpenAPI means it, CommonMark that may hold HTML, in the subset API descriptions use:
-   * paragraphs, lists, fenced code, and the inline marks of {@link inline}. It is built as DOM nodes, never parsed
-   * as HTML, so a tag outside the subset is shown as the text it is.
+   * Markup that the page build has already sanitized (descriptions: Markdown through remark, rehype-raw and
+   * rehype-sanitize with an allow-list); the script places only such markup, and builds everything else with
+   * textContent and createElement.
    */
-  function richText(text) {
-    var fragment = document.createDocumentFragment()
-    if (text.length > richTextLimit) {
-      fragment.appendChild(element('p', 'text', text))
-      return fragment
-    }
-    var source = text.replace(/\r\n?/g, '\n').replace(blockTags, function (tag) {
-      var name = tag.toLowerCase()
-      return name.indexOf('<li') === 0 ? '\n- ' : name.indexOf('<br') === 0 ? '\n' : name === '</li>' ? '' : '\n\n'
-    })
-    var bullet = /^\s*([-*+]|\d+[.)])\s+/
-    var list, item, paragraph, code
-    source.split('\n').forEach(function (line) {
-      if (code) {
-        // Inside a fence until a line that closes it; its lines are set as one text when it closes.
-        if (/^\s*```/.test(line)) code = closeFence(code)
-        else code.lines.push(line)
-      } else if (/^\s*```/.test(line)) {
-        list = item = paragraph = undefined
-        code = {node: fragment.appendChild(element('pre')).appendChild(element('code')), lines: []}
-      } else if (line.trim() === '') {
-        list = item = paragraph = undefined
-      } else if (bullet.test(line)) {
-        if (!list) fragment.appendChild((list = element(/^\s*\d/.test(line) ? 'ol' : 'ul')))
-        item = list.appendChild(element('li'))
-        paragraph = undefined
-        inline(line.replace(bullet, '').trim(), item)
-      } else if (item && /^\s/.test(line)) {
-        item.appendChild(document.createTextNode(' '))
-        inline(line.trim(), item)
-      } else if (paragraph) {
-        paragraph.appendChild(document.createTextNode(' '))
-        inline(line.trim(), paragraph)
-      } else {
-        list = item = undefined
-        var heading = /^#{1,6}\s+/.test(line)
-        paragraph = fragment.appendChild(element('p', heading ? 'heading' : ''))
-        inline(line.replace(/^#{1,6}\s+/, '').trim(), paragraph)
-      }
-    })
-    if (code) closeFence(code)
-    return fragment
-  }
-
-  function closeFence(code) {
-    code.node.textContent = code.lines.join('\n')
-    return undefined
+  function sanitized(className, markup) {
+    var node = element('div', className)
+    node.innerHTML = markup
+    return node
   }
 
   function section(title, content) {
@@ -207,12 +120,34 @@
     return wrap
   }
 
-  /** A type chip: `"string"` names no declared type; `[expression]` or `[expression, type]` jumps to the type. */
-  function typeChip(type) {
-    if (typeof type === 'string') return element('code', '', type)
-    var link = element('a', 'chip type-chip', type[0])
-    link.href = '#type-' + (type[1] || type[0])
-    return link
+  // The group index follows the search: each group's count of visible rows, and no entry for a group with none.
+  var indexEntries = Array.prototype.slice.call(document.querySelectorAll('#apipe-index li[data-group]'))
+  function followIndex() {
+    var counts = Object.create(null)
+    for (var index = 0; index < endpoints.length; index++) {
+      if (visible[index]) counts[endpoints[index].group] = (counts[endpoints[index].group] || 0) + 1
+    }
+    indexEntries.forEach(function (entry) {
+      var n = counts[entry.getAttribute('data-group')] || 0
+      var count = entry.lastChild
+      if (count.textContent !== String(n)) count.textContent = String(n)
+      if (entry.hidden !== (n === 0)) entry.hidden = n === 0
+    })
+  }
+
+  /** The endpoints that name type `name` in a request, response or param, as links, into a type card's list. */
+  function usedBy(name, into) {
+    var list = element('ul')
+    endpoints.forEach(function (e, index) {
+      var types = [e.request, e.response].concat((e.responses || []).map(function (r) { return r.type }), e.params.map(function (p) { return p.type }))
+      var uses = types.some(function (type) { return type && reference.baseType(type) === name })
+      if (!uses) return
+      var link = list.appendChild(element('li')).appendChild(element('a'))
+      link.href = '#' + encodeURIComponent(e.id)
+      link.appendChild(element('span', 'method-text', e.method))
+      link.appendChild(document.createTextNode(' ' + e.path))
+    })
+    into.appendChild(list)
   }
 
   function renderDetails(e) {
@@ -231,45 +166,20 @@
     if (e.auth && e.auth !== 'none') chips.appendChild(element('span', 'chip lock', 'auth: ' + e.auth))
     e.tags.forEach(function (tag) { chips.appendChild(element('span', 'chip', '#' + tag)) })
     details.appendChild(chips)
-    if (e.summary) details.appendChild(element('p', 'text', e.summary))
-    if (e.description) {
-      var description = element('div', 'rich')
-      description.appendChild(richText(e.description))
-      details.appendChild(section('Description', description))
-    }
-    if (e.params.length) {
-      var table = element('table')
-      var head = element('tr')
-      ;['Name', 'In', 'Type', 'Required'].forEach(function (name) { head.appendChild(element('th', '', name)) })
-      table.appendChild(head)
-      e.params.forEach(function (p) {
-        var tr = element('tr')
-        tr.appendChild(element('td', 'field-name', p.name))
-        tr.appendChild(element('td', '', p.in))
-        tr.appendChild(element('td', '', p.type || ''))
-        tr.appendChild(element('td', '', p.required || p.in === 'path' ? 'yes' : 'no'))
-        table.appendChild(tr)
-        // The description on a row of its own under the param, readable without hovering.
-        if (p.description) {
-          tr.className = 'described'
-          var cell = element('td', 'rich param-description')
-          cell.colSpan = 4
-          cell.appendChild(richText(p.description))
-          table.appendChild(element('tr')).appendChild(cell)
-        }
-      })
-      details.appendChild(section('Parameters', table))
-    }
-    if (e.request || e.response) {
-      var types = element('div', 'chip-list')
-      if (e.request) { types.appendChild(element('span', '', 'accepts')); types.appendChild(typeChip(e.request)) }
-      if (e.response) { types.appendChild(element('span', '', 'returns')); types.appendChild(typeChip(e.response)) }
-      details.appendChild(section('Types', types))
-    }
-    if (e.status.length) {
-      var codes = element('div', 'chip-list')
-      e.status.forEach(function (code) { codes.appendChild(element('span', 'chip status s' + String(code)[0] + 'xx', String(code))) })
-      details.appendChild(section('Responses', codes))
+    var summary = rows[byId[e.id]].querySelector('.summary')
+    if (summary) details.appendChild(element('p', 'summary-text')).innerHTML = summary.innerHTML
+    if (e.description) details.appendChild(section('Description', sanitized('rich', e.description)))
+    var curl = reference.curl(e)
+    if (curl) details.appendChild(section('Try it', curl))
+    if (e.params.length) details.appendChild(section(e.method === 'EVENT' ? 'Parameters' : /^(QUERY|MUTATION|SUBSCRIPTION)$/.test(e.method) ? 'Arguments' : 'Parameters', reference.params(e.params)))
+    if (e.method === 'EVENT') {
+      // An event has one body, the payload its subscribers receive (importers write its type as `response`).
+      var payload = e.request || e.response
+      if (payload || e.requestExample !== undefined) details.appendChild(section('Payload', reference.body(payload, e.requestDescription, e.requestExample)))
+    } else {
+      if (e.request || e.requestExample !== undefined || e.requestDescription) details.appendChild(section(/^(QUERY|MUTATION|SUBSCRIPTION)$/.test(e.method) ? 'Input' : 'Request body', reference.body(e.request, e.requestDescription, e.requestExample)))
+      var responses = reference.responses(e)
+      if (responses) details.appendChild(section(/^(QUERY|MUTATION|SUBSCRIPTION)$/.test(e.method) ? 'Returns' : 'Responses', responses))
     }
     if (e.entities.length) {
       var entities = element('div', 'chip-list')
@@ -330,7 +240,11 @@
     row.setAttribute('aria-current', 'true')
     renderDetails(endpoints[index])
     markTables(endpoints[index].entities)
-    if (options && options.scroll) row.scrollIntoView({block: 'nearest'})
+    // Scrolling a 1,000-row page costs a layout of its own (10 ms on Kubernetes): only when the row is out of view.
+    if (options && options.scroll) {
+      var box = row.getBoundingClientRect()
+      if (box.top < 0 || box.bottom > window.innerHeight) row.scrollIntoView({block: 'nearest'})
+    }
     if (options && options.focus) row.focus({preventScroll: true})
   }
 
@@ -369,7 +283,10 @@
 
   function fromHash() {
     var id = decodeURIComponent(location.hash.slice(1))
-    if (id in byId) select(byId[id], {scroll: true})
+    if (id in byId) {
+      // A click on a row selected it already (below); the hash it sets only confirms the selection.
+      if (byId[id] !== selected || details.hidden) select(byId[id], {scroll: true})
+    }
     else if (id.indexOf('type-') === 0) highlightType(id.slice(5))
   }
 
@@ -382,24 +299,57 @@
     select(next, {scroll: true, focus: true})
   }
 
-  // The description in the header as rich text; past its first lines, behind a button.
+  // The description in the header: its first lines, and the rest behind a button.
   var lead = document.getElementById('apipe-lead')
-  if (lead && data.description) {
-    lead.textContent = ''
-    lead.appendChild(richText(data.description))
-    if (lead.scrollHeight > lead.clientHeight + 2) {
-      var more = element('button', 'chip lead-toggle', 'More')
-      more.type = 'button'
-      more.setAttribute('aria-expanded', 'false')
-      more.addEventListener('click', function () {
-        var open = lead.classList.toggle('open')
-        more.textContent = open ? 'Less' : 'More'
-        more.setAttribute('aria-expanded', String(open))
-      })
-      lead.parentNode.insertBefore(more, lead.nextSibling)
-    }
+  if (lead && lead.scrollHeight > lead.clientHeight + 2) {
+    var more = element('button', 'chip lead-toggle', 'More')
+    more.type = 'button'
+    more.setAttribute('aria-expanded', 'false')
+    more.addEventListener('click', function () {
+      var open = lead.classList.toggle('open')
+      more.textContent = open ? 'Less' : 'More'
+      more.setAttribute('aria-expanded', String(open))
+    })
+    lead.parentNode.insertBefore(more, lead.nextSibling)
   }
 
+  /**
+   * The type cards come deflated (plugins/render-html/types-view.ts): inflated by the browser's DecompressionStream
+   * as soon as the script runs, in the background of the first screen. An open details panel and a `#type-…` link
+   * are brought up to date when they arrive.
+   */
+  function inflateTypeCards() {
+    var packed = document.getElementById('apipe-type-cards')
+    var grid = document.getElementById('apipe-type-grid')
+    if (!packed || !grid || typeof DecompressionStream === 'undefined') return Promise.resolve()
+    var binary = atob(packed.textContent)
+    var bytes = new Uint8Array(binary.length)
+    for (var index = 0; index < binary.length; index++) bytes[index] = binary.charCodeAt(index)
+    var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate-raw'))
+    return new Response(stream).text().then(function (html) {
+      grid.innerHTML = html
+      grid.querySelectorAll('details.used-by').forEach(function (node) {
+        node.addEventListener('toggle', function fill() {
+          node.removeEventListener('toggle', fill)
+          usedBy(node.getAttribute('data-type'), node)
+        })
+      })
+      document.documentElement.setAttribute('data-types', 'ready')
+      if (selected !== -1) renderDetails(endpoints[selected])
+      if (location.hash.indexOf('#type-') === 0) fromHash()
+    })
+  }
+  inflateTypeCards()
+  // On a narrow screen the group index starts closed, so that the first rows stay on the first screen.
+  var groupIndex = document.getElementById('apipe-index')
+  if (groupIndex && window.matchMedia('(max-width: 720px)').matches) groupIndex.open = false
+
+  // A click on a row selects it at once, in the frame of the click, rather than on the `hashchange` that follows.
+  document.addEventListener('click', function (event) {
+    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return
+    var row = event.target.closest && event.target.closest('a.row')
+    if (row && row.id in byId) select(byId[row.id])
+  })
   search.addEventListener('input', applySearch)
   window.addEventListener('hashchange', fromHash)
   document.querySelectorAll('.table-name').forEach(function (button) {

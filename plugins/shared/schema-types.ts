@@ -131,6 +131,12 @@ export class SchemaTypes {
       const description = text(record(property).description) ?? text(this.refs.resolve(property).value?.description)
       if (description) field.description = description.trim()
       if (nullable) field['x-nullable'] = true
+      // Enum values of a property that is no named enum type, its default and its example, for the page's reference.
+      const schema = this.refs.resolve(property).value ?? {}
+      if (Array.isArray(schema.enum) && schema.enum.length > 0 && !this.types.get(type)?.values && schema.enum.every((value) => value === null || ['string', 'number', 'boolean'].includes(typeof value))) field.enum = schema.enum as Field['enum']
+      if (schema.default !== undefined) field.default = schema.default
+      const example = schema.example ?? (Array.isArray(schema.examples) ? schema.examples[0] : undefined)
+      if (example !== undefined) field.example = example
       // A later member refines an earlier one's field (the last definition wins, as in a merged schema).
       fields.set(name, {...fields.get(name), ...field})
     }

@@ -12,6 +12,7 @@
  * | `duplicate-route` | warn | the same method and path twice |
  * | `summary` | warn | an endpoint without summary |
  * | `size` | warn | more than 80 endpoints (`['warn', {max}]`) |
+ * | `unknown-table` | warn | an `entities` id that the ERD of `meta.erd` lacks |
  */
 import type {Processor} from 'unified'
 import type {VFile} from 'vfile'
@@ -24,9 +25,10 @@ import {idClash} from './rules/id-clash.js'
 import {duplicateRoute} from './rules/duplicate-route.js'
 import {summary} from './rules/summary.js'
 import {size} from './rules/size.js'
+import {unknownTable} from './rules/unknown-table.js'
 
 /** The rules, in the order their findings are reported. */
-export const rules = [missing, type, schema, danglingRef, idClash, duplicateRoute, summary, size]
+export const rules = [missing, type, schema, danglingRef, idClash, duplicateRoute, summary, size, unknownTable]
 
 /** Options of validate-catalogue. */
 export interface Options {

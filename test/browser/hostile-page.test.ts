@@ -20,7 +20,10 @@ const payloads = [
   "javascript:alert('url')",
   '{{ 7*7 }}<iframe src="javascript:alert(1)">',
   "'-alert('quote')-'",
-  "[markdown](javascript:alert('md')) <a href=\"javascript:alert('a')\">a</a> <a href=\"https://x.example\" onclick=\"alert('click')\">b</a>"
+  "[markdown](javascript:alert('md')) <a href=\"javascript:alert('a')\">a</a> <a href=\"https://x.example\" onclick=\"alert('click')\">b</a>",
+  '| a | b |\n| --- | --- |\n| <img src=x onerror=alert("cell")> | [c](javascript:alert("cell")) |',
+  '<details open ontoggle=alert("toggle")><summary>s</summary>d</details> <a href="data:text/html,<script>alert(1)</script>">data</a> [v](vbscript:msgbox(1))',
+  '<style>body{display:none}</style><form action="https://x.example"><input name=q></form><object data="x"></object>'
 ]
 const p = (index: number) => payloads[index % payloads.length]
 
@@ -40,11 +43,15 @@ testWhen(test, browserMissing(), 'hostile strings render inert; a javascript: re
       auth: p(index + 3),
       tags: [p(index + 4)],
       entities: [p(index + 5)],
-      params: [{name: p(index), in: 'query', type: p(index + 1), description: p(index + 2)}],
+      params: [{name: p(index), in: 'query', type: p(index + 1), description: p(index + 2), enum: [p(index + 3)], default: p(index + 4)}],
+      request: 'Thing',
+      request_description: p(index + 5),
+      request_example: {text: p(index + 6)},
+      responses: [{status: 200, description: p(index + 7), type: 'Thing', headers: [{name: p(index), type: p(index + 1), description: p(index + 2)}], example: p(index + 3)}],
       response: 'Thing',
       sources: [{file: p(index), line: 3}]
     })).concat([{id: 'long', method: 'GET', path: '/long', group: 'g', summary: 'Long', description: `${'<code>'.repeat(3400)}${p(6)}`} as never]),
-    types: [{name: 'Thing', kind: 'object', description: p(0), fields: [{name: p(1), type: p(2), description: p(3)}]}]
+    types: [{name: 'Thing', kind: 'object', description: p(0), fields: [{name: p(1), type: p(2), description: p(3), enum: [p(4)], default: p(5)}, ...payloads.map((payload, index) => ({name: `f${index}`, type: 'string', description: payload}))]}]
   }
   const dir = mkdtempSync(path.join(os.tmpdir(), 'apipe-hostile-page-'))
   const input = path.join(dir, 'hostile.endpoints.json')
@@ -66,6 +73,12 @@ testWhen(test, browserMissing(), 'hostile strings render inert; a javascript: re
     for (let index = 0; index < 6; index++) {
       await tab.click(`a.row#e${index}`)
       await tab.waitForTimeout(50)
+      // Open every response and nested field the panel offers.
+      await tab.evaluate(() => {
+        document.querySelectorAll<HTMLDetailsElement>('#apipe-details details').forEach((node) => (node.open = true))
+        document.querySelectorAll<HTMLButtonElement>('#apipe-details button.expand:not([disabled])').forEach((button) => button.click())
+      })
+      await tab.waitForTimeout(50)
     }
     // Past 20,000 characters a description is shown as the text it is, not read for marks.
     await tab.click('a.row#long')
@@ -75,11 +88,12 @@ testWhen(test, browserMissing(), 'hostile strings render inert; a javascript: re
     await tab.goto(`${url}#${encodeURIComponent(p(0))}`)
     await tab.waitForTimeout(200)
     assert.equal(dialogs, [], 'nothing executed')
+    assert.ok(await tab.isVisible('body main'), 'no injected style hides the page')
     const dom = await tab.evaluate(() => ({
-      scripts: document.querySelectorAll('script:not([type="application/json"])').length,
+      scripts: document.querySelectorAll('script:not([type="application/json"]):not([type="application/octet-stream"])').length,
       handlers: Array.from(document.querySelectorAll('*')).flatMap((node) => Array.from(node.attributes).filter((attribute) => attribute.name.startsWith('on')).map((attribute) => attribute.name)),
-      javascriptUrls: Array.from(document.querySelectorAll('[href], [src]')).map((node) => node.getAttribute('href') ?? node.getAttribute('src') ?? '').filter((value) => /^\s*javascript:/i.test(value)),
-      injected: document.querySelectorAll('iframe, img[src="x"], svg[onload]').length,
+      javascriptUrls: Array.from(document.body.querySelectorAll('[href], [src], [action], [data]')).map((node) => node.getAttribute('href') ?? node.getAttribute('src') ?? node.getAttribute('action') ?? node.getAttribute('data') ?? '').filter((value) => /^\s*(javascript|data|vbscript):/i.test(value)),
+      injected: document.querySelectorAll('iframe, img, svg, object, embed, form, style:not(head style), details[ontoggle], input:not([type="checkbox"]):not(#apipe-search)').length,
       repositoryLinks: Array.from(document.querySelectorAll('a[href]')).filter((node) => /alert\('repo'\)/.test(node.getAttribute('href') ?? '')).length
     }))
     assert.is(dom.scripts, 1, 'only the page script (beside its JSON data)')

@@ -1,7 +1,7 @@
 /**
  * Rule `dangling-ref` (error): every reference resolves. An endpoint's `group` names a declared group (or
- * `default`, which always exists). When the catalogue declares `types`, every type an endpoint, param, field or
- * union names (`Pet`, `Pet[]`, `[Pet!]!`) is declared there or is a built-in scalar (`string`, `integer`, `ID`, …).
+ * `default`, which always exists). When the catalogue declares `types`, every type an endpoint, response, param,
+ * field or union names (`Pet`, `Pet[]`, `[Pet!]!`) is declared there or is a built-in scalar (`string`, `integer`, `ID`, …).
  * The finding lists the known ids so the fix is one look away.
  */
 import type {CatalogueTree} from '../../../pipeline/data.js'
@@ -49,6 +49,7 @@ function checkTypeReferences(tree: CatalogueTree, report: Report) {
     check(endpoint.request, ['endpoints', index, 'request'])
     check(endpoint.response, ['endpoints', index, 'response'])
     eachObject(endpoint.params, (param, position) => check(param.type, ['endpoints', index, 'params', position, 'type']))
+    eachObject(endpoint.responses, (response, position) => check(response.type, ['endpoints', index, 'responses', position, 'type']))
   }
   for (const [index, type] of typesOf(tree.spec)) {
     eachObject(type.fields, (field, position) => check(field.type, ['types', index, 'fields', position, 'type']))

@@ -1,0 +1,72 @@
+/**
+ * What an operation says about its bodies beyond their types, for the page's reference: each response with its
+ * description, body type, headers and example (`responses`), and the request body's description and example. Examples
+ * come from a media type's `example`, else the first of its `examples` (its `value`), else the schema's `example`;
+ * Swagger 2 keeps them in a response's `examples['application/json']`.
+ */
+import type {Response} from '../../schemas/types/endpoints.js'
+import type {JsonRefs} from '../shared/json-refs.js'
+import {pascal, record, text} from '../shared/readers.js'
+import type {SchemaTypes} from '../shared/schema-types.js'
+
+type Node = Record<string, unknown>
+
+/** The JSON media type of a `content` map (`application/json`, `*\/*+json`), else its first. */
+export function preferredMedia(refs: JsonRefs, content: unknown): Node | undefined {
+  // `content: {$ref: …}` is not OpenAPI but split descriptions write it (Lob, 52 times): followed like any ref.
+  const entries = Object.entries(refs.resolve(content).value ?? {})
+  const json = entries.find(([type]) => /^application\/(.+\+)?json/i.test(type)) ?? entries[0]
+  return json ? refs.resolve(json[1]).value : undefined
+}
+
+/** The example of a media type object (or of a schema), when the source gives one. */
+export function exampleOf(refs: JsonRefs, media: Node | undefined): unknown {
+  if (!media) return undefined
+  if (media.example !== undefined) return media.example
+  const first = Object.values(record(media.examples))[0]
+  if (first !== undefined) {
+    const example = refs.resolve(first).value
+    if (example && 'value' in example) return example.value
+  }
+  const schema = refs.resolve(media.schema).value
+  return schema?.example
+}
+
+/** Enum values, default and example of a schema (or a Swagger 2 parameter), where it gives them. */
+export function schemaFacts(refs: JsonRefs, node: unknown): {enum?: Array<string | number | boolean | null>; default?: unknown; example?: unknown} {
+  const schema = refs.resolve(node).value
+  if (!schema) return {}
+  const facts: {enum?: Array<string | number | boolean | null>; default?: unknown; example?: unknown} = {}
+  if (Array.isArray(schema.enum) && schema.enum.length > 0 && schema.enum.every((value) => value === null || ['string', 'number', 'boolean'].includes(typeof value))) facts.enum = schema.enum as Array<string | number | boolean | null>
+  if (schema.default !== undefined) facts.default = schema.default
+  const example = schema.example ?? (Array.isArray(schema.examples) ? schema.examples[0] : undefined)
+  if (example !== undefined) facts.example = example
+  return facts
+}
+
+/** Each documented response of an operation, in the source's order. */
+export function responsesOf(refs: JsonRefs, types: SchemaTypes, operation: Node, id: string): Response[] {
+  const result: Response[] = []
+  for (const [code, raw] of Object.entries(record(operation.responses))) {
+    const status = /^[1-5]\d\d$/.test(code) ? Number(code) : /^(default|[1-5]XX)$/i.test(code) ? (code === 'default' ? 'default' : code.toUpperCase()) : undefined
+    if (status === undefined) continue
+    const response = refs.resolve(raw).value ?? {}
+    const entry: Response = {status}
+    const description = refs.text(response.description)?.trim()
+    if (description) entry.description = description
+    const media = preferredMedia(refs, response.content)
+    // Swagger 2 puts the schema on the response; OpenAPI 3 under a media type.
+    const schema = response.schema ?? media?.schema
+    if (schema !== undefined) entry.type = types.typeOf(schema, `${pascal(id)}${/^2/.test(code) ? '' : pascal(code)}Response`)
+    const headers = Object.entries(record(response.headers)).map(([name, rawHeader]) => {
+      const header = refs.resolve(rawHeader).value ?? {}
+      const headerSchema = header.schema ?? (header.type ? header : undefined)
+      return {name, ...(headerSchema ? {type: types.typeOf(headerSchema, () => pascal(`${name} header`))} : {}), ...(text(header.description) ? {description: String(header.description).trim()} : {})}
+    })
+    if (headers.length > 0) entry.headers = headers
+    const example = exampleOf(refs, media) ?? record(response.examples)['application/json']
+    if (example !== undefined) entry.example = example
+    result.push(entry)
+  }
+  return result
+}

@@ -1,0 +1,303 @@
+// The details panel as a reference: params with their descriptions, enum values and defaults; the request body and
+// each response with their fields, read from the type cards (a field whose type has fields opens in place, and a
+// type already open above it stops there); response descriptions, headers and examples; a copyable curl line.
+// Inlined before page.client.js, which calls apipeReference once. Descriptions are markup that the page build has
+// sanitized; everything else is built with textContent and createElement.
+// eslint-disable-next-line no-unused-vars
+function apipeReference(data) {
+  'use strict'
+  var graphqlMethods = /^(QUERY|MUTATION|SUBSCRIPTION)$/
+
+  function element(tag, className, text) {
+    var node = document.createElement(tag)
+    if (className) node.className = className
+    if (text !== undefined) node.textContent = text
+    return node
+  }
+
+  /** A block of markup sanitized when the page was built. */
+  function sanitized(className, markup) {
+    var node = element('div', className)
+    node.innerHTML = markup
+    return node
+  }
+
+  function card(name) { return document.getElementById('type-' + name) }
+  function fieldsOf(name) { var node = card(name); return node ? node.querySelector('table.fields') : null }
+  function baseType(expression) { return expression.replace(/[[\]!?\s]/g, '') }
+  function isList(expression) { return /\[\]$/.test(expression) || /^\[/.test(expression) }
+
+  /** A type as a reader says it: `Pet[]` is "list of Pet", and a declared type is a link to its card. */
+  function typeLabel(expression) {
+    var label = element('span', 'type-label')
+    var base = baseType(expression)
+    if (isList(expression)) label.appendChild(document.createTextNode('list of '))
+    if (card(base)) {
+      var link = element('a', 'chip type-chip', base)
+      link.href = '#type-' + base
+      label.appendChild(link)
+    } else {
+      label.appendChild(element('code', '', isList(expression) ? base : expression))
+    }
+    return label
+  }
+
+  /** `X[]` in a type cell of a cloned card table, read as "list of X". */
+  function listOf(cell) {
+    var last = cell.lastChild
+    if (last && last.nodeType === 3 && /\[\]$/.test(last.nodeValue)) {
+      last.nodeValue = last.nodeValue.slice(0, -2)
+      cell.insertBefore(document.createTextNode('list of '), cell.firstChild)
+    }
+  }
+
+  /** The fields of type `name` (a copy of its card's table); `open` lists the types already open above it. */
+  function fieldTable(name, open) {
+    var table = fieldsOf(name)
+    if (!table) return null
+    var copy = table.cloneNode(true)
+    copy.className = 'fields reference'
+    Array.prototype.forEach.call(copy.rows, function (row) {
+      if (row.className === 'about') return
+      listOf(row.cells[1])
+      var link = row.cells[1].querySelector('a[href^="#type-"]')
+      var target = link && link.getAttribute('href').slice(6)
+      if (!target || !fieldsOf(target)) return
+      var toggle = element('button', 'expand', '+')
+      toggle.type = 'button'
+      row.cells[0].insertBefore(toggle, row.cells[0].firstChild)
+      if (open.indexOf(target) !== -1) {
+        toggle.disabled = true
+        toggle.textContent = '↻'
+        toggle.title = target + ' is open above (recursive)'
+        return
+      }
+      toggle.title = 'Show the fields of ' + target
+      toggle.setAttribute('aria-expanded', 'false')
+      var nested
+      toggle.addEventListener('click', function () {
+        if (!nested) {
+          nested = element('tr', 'nested')
+          var cell = nested.appendChild(element('td'))
+          cell.colSpan = 3
+          cell.appendChild(fieldTable(target, open.concat(target)))
+          var after = row.nextElementSibling && row.nextElementSibling.className === 'about' ? row.nextElementSibling : row
+          after.parentNode.insertBefore(nested, after.nextSibling)
+        } else {
+          nested.hidden = !nested.hidden
+        }
+        toggle.textContent = nested.hidden ? '+' : '−'
+        toggle.setAttribute('aria-expanded', String(!nested.hidden))
+      })
+    })
+    return copy
+  }
+
+  function valueText(value) { return typeof value === 'string' ? value : JSON.stringify(value) }
+
+  /** The line under a param: its enum values and default. */
+  function constraints(into, values, fallback) {
+    if (values && values.length) {
+      var line = into.appendChild(element('p', 'enum', 'One of '))
+      values.forEach(function (value) { line.appendChild(element('code', '', valueText(value))); line.appendChild(document.createTextNode(' ')) })
+    }
+    if (fallback !== undefined) {
+      var given = into.appendChild(element('p', 'default', 'Default '))
+      given.appendChild(element('code', '', valueText(fallback)))
+    }
+  }
+
+  function params(list) {
+    var table = element('table', 'params')
+    var head = table.appendChild(element('tr'))
+    ;['Name', 'In', 'Type', 'Required'].forEach(function (name) { head.appendChild(element('th', '', name)) })
+    list.forEach(function (p) {
+      var row = table.appendChild(element('tr'))
+      row.appendChild(element('td', 'field-name', p.name))
+      row.appendChild(element('td', '', p.in))
+      row.appendChild(element('td')).appendChild(p.type ? typeLabel(p.type) : document.createTextNode(''))
+      row.appendChild(element('td', '', p.required || p.in === 'path' ? 'yes' : 'no'))
+      if (p.description || (p.enum && p.enum.length) || p.default !== undefined) {
+        row.className = 'described'
+        var cell = element('td', 'rich param-description')
+        cell.colSpan = 4
+        if (p.description) cell.innerHTML = p.description
+        constraints(cell, p.enum, p.default)
+        table.appendChild(element('tr')).appendChild(cell)
+      }
+    })
+    return table
+  }
+
+  function exampleBlock(value, title) {
+    var wrap = element('div', 'example')
+    wrap.appendChild(element('p', 'example-title', title || 'Example'))
+    wrap.appendChild(element('pre')).appendChild(element('code', '', typeof value === 'string' ? value : JSON.stringify(value, null, 2)))
+    return wrap
+  }
+
+  /** A body: its type, its fields, its description and its example, each when known. */
+  function body(expression, description, example) {
+    var wrap = element('div', 'body')
+    if (description) wrap.appendChild(sanitized('rich', description))
+    if (expression) {
+      wrap.appendChild(element('p', 'type-line')).appendChild(typeLabel(expression))
+      var table = fieldTable(baseType(expression), [baseType(expression)])
+      if (table) wrap.appendChild(table)
+      var values = card(baseType(expression)) && card(baseType(expression)).querySelector('.values')
+      if (values) wrap.appendChild(values.cloneNode(true))
+    }
+    if (example !== undefined) wrap.appendChild(exampleBlock(example))
+    return wrap
+  }
+
+  /** The responses: the catalogue's `responses` when it has them, else the status codes and the response type. */
+  function responses(e) {
+    var list = e.responses
+    if (!list) {
+      var success = e.status.filter(function (code) { return code >= 200 && code < 300 })[0]
+      list = e.status.map(function (code) { return {status: code, type: code === success ? e.response : undefined} })
+      // No status to show it under: a GraphQL result is its `data`, a REST answer some 2XX.
+      if (e.response && success === undefined) list.unshift({status: graphqlMethods.test(e.method) ? 'data' : '2XX', type: e.response})
+    }
+    if (!list.length) return null
+    var wrap = element('div', 'responses')
+    var opened = false
+    list.forEach(function (r) {
+      var item = wrap.appendChild(element('details', 'response'))
+      var head = item.appendChild(element('summary'))
+      var code = String(r.status)
+      head.appendChild(element('span', 'chip status s' + code[0] + 'xx', code))
+      if (r.type) head.appendChild(typeLabel(r.type))
+      if (!r.description && !r.type && !(r.headers && r.headers.length) && r.example === undefined) {
+        item.className = 'response empty'
+        return
+      }
+      if (!opened && (r.type || r.description)) item.open = opened = true
+      if (r.headers && r.headers.length) {
+        var headers = element('table', 'headers')
+        var top = headers.appendChild(element('tr'))
+        ;['Header', 'Type', 'Description'].forEach(function (name) { top.appendChild(element('th', '', name)) })
+        r.headers.forEach(function (h) {
+          var row = headers.appendChild(element('tr'))
+          row.appendChild(element('td', 'field-name', h.name))
+          row.appendChild(element('td', '', h.type || ''))
+          row.appendChild(element('td', '', h.description || ''))
+        })
+        item.appendChild(headers)
+      }
+      item.appendChild(body(r.type, r.description, r.example))
+    })
+    return wrap
+  }
+
+  function scalar(name) {
+    if (/^(integer|int|int32|int64|number|float|double|Int|Float|long)$/.test(name)) return 0
+    if (name === 'ID') return '1'
+    if (/^(boolean|bool|Boolean)$/.test(name)) return true
+    return 'string'
+  }
+
+  /** A sample value of a type, from its card: the required fields (or the first five when none is), 3 levels deep. */
+  function sample(expression, depth) {
+    var base = baseType(expression)
+    var table = fieldsOf(base)
+    var value
+    if (table && depth < 3) {
+      value = {}
+      var rows = Array.prototype.filter.call(table.rows, function (row) { return row.className !== 'about' })
+      var required = rows.filter(function (row) { return row.cells[2].textContent === 'required' })
+      ;(required.length ? required : depth === 0 ? rows.slice(0, 5) : []).forEach(function (row) {
+        var given = row.getAttribute('data-sample')
+        value[row.cells[0].textContent] = given !== null ? JSON.parse(given) : sample(row.cells[1].textContent, depth + 1)
+      })
+    } else if (card(base) && card(base).querySelector('.values code')) {
+      value = card(base).querySelector('.values code').textContent
+    } else {
+      value = table ? {} : scalar(base)
+    }
+    return isList(expression) ? [value] : value
+  }
+
+  function shellQuote(text) { return "'" + text.replace(/'/g, "'\\''") + "'" }
+  function given(p) { return p.example !== undefined ? p.example : p.default !== undefined ? p.default : p.enum && p.enum.length ? p.enum[0] : undefined }
+
+  /** A curl command for a REST or GraphQL endpoint, from the base URL, the path params and a sample body. */
+  function curlText(e) {
+    var base = (data.baseUrl || 'http://localhost').replace(/\/+$/, '')
+    var parts = ['curl']
+    var bodyValue
+    if (graphqlMethods.test(e.method)) {
+      // The operation with its required arguments as variables: `mutation($input: NewOrder!) { placeOrder(input: $input) }`.
+      var signature = /^\s*([A-Za-z_]\w*)\s*(?:\(([^)]*)\))?/.exec(e.path) || [e.path, e.path, '']
+      var declared = []
+      var passed = []
+      var variables = {}
+      ;(signature[2] || '').split(',').forEach(function (argument) {
+        var match = /^\s*([A-Za-z_]\w*)\s*:\s*([^=]+?)\s*(?:=.*)?$/.exec(argument)
+        if (!match) return
+        var param = e.params.filter(function (p) { return p.in === 'arg' && p.name === match[1] })[0]
+        var value = param && given(param)
+        if (value === undefined && !/!$/.test(match[2])) return
+        declared.push('$' + match[1] + ': ' + match[2])
+        passed.push(match[1] + ': $' + match[1])
+        variables[match[1]] = value !== undefined ? value : sample(match[2], 1)
+      })
+      var selection = e.response && fieldsOf(baseType(e.response)) ? ' { __typename }' : ''
+      var keyword = e.method === 'MUTATION' ? 'mutation' : 'query'
+      bodyValue = {query: keyword + (declared.length ? '(' + declared.join(', ') + ')' : '') + ' { ' + signature[1] + (passed.length ? '(' + passed.join(', ') + ')' : '') + selection + ' }'}
+      if (declared.length) bodyValue.variables = variables
+      parts.push('-X POST', shellQuote(base))
+    } else {
+      var path = e.path.replace(/\{([^}]+)\}/g, function (whole, key) {
+        var param = e.params.filter(function (p) { return p.in === 'path' && p.name === key })[0]
+        var value = param && given(param)
+        return value !== undefined ? encodeURIComponent(String(value)) : whole
+      })
+      var query = e.params.filter(function (p) { return p.in === 'query' && p.required }).map(function (p) {
+        var value = given(p)
+        return encodeURIComponent(p.name) + '=' + encodeURIComponent(String(value !== undefined ? value : sample(p.type || 'string', 1)))
+      })
+      if (e.method !== 'GET') parts.push('-X ' + e.method)
+      parts.push(shellQuote(base + path + (query.length ? '?' + query.join('&') : '')))
+      e.params.filter(function (p) { return p.in === 'header' && p.required }).forEach(function (p) {
+        var value = given(p)
+        parts.push('-H ' + shellQuote(p.name + ': ' + (value !== undefined ? valueText(value) : '…')))
+      })
+      if (e.requestExample !== undefined) bodyValue = e.requestExample
+      else if (e.request) bodyValue = sample(e.request, 0)
+    }
+    if (/^bearer|oauth2|openid/i.test(e.auth || '')) parts.push("-H 'Authorization: Bearer $TOKEN'")
+    else if (/^basic$/i.test(e.auth || '')) parts.push('-u "$USER:$PASSWORD"')
+    if (bodyValue !== undefined) parts.push("-H 'Content-Type: application/json'", '--data ' + shellQuote(typeof bodyValue === 'string' ? bodyValue : JSON.stringify(bodyValue)))
+    return parts.join(' ')
+  }
+
+  function curl(e) {
+    if (e.method === 'EVENT' || e.method === 'SUBSCRIPTION') return null
+    var wrap = element('div', 'curl')
+    var text = curlText(e)
+    var code = wrap.appendChild(element('pre')).appendChild(element('code', '', text))
+    var copy = wrap.appendChild(element('button', 'chip copy', 'Copy'))
+    copy.type = 'button'
+    copy.addEventListener('click', function () {
+      var done = function () { copy.textContent = 'Copied' }
+      if (navigator.clipboard && navigator.clipboard.writeText) {
+        navigator.clipboard.writeText(text).then(done, function () { select(code) })
+      } else {
+        select(code)
+      }
+    })
+    return wrap
+  }
+
+  function select(node) {
+    var range = document.createRange()
+    range.selectNodeContents(node)
+    var selection = window.getSelection()
+    selection.removeAllRanges()
+    selection.addRange(range)
+  }
+
+  return {params: params, body: body, responses: responses, curl: curl, curlText: curlText, baseType: baseType}
+}

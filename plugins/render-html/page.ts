@@ -1,0 +1,56 @@
+/**
+ * The page itself: the view model (model.ts) printed by the nunjucks template, with the page's CSS and script inline.
+ * Loaded by render-html only when a page is written.
+ */
+import {readFileSync} from 'node:fs'
+import {createRequire} from 'node:module'
+import path from 'node:path'
+import {VFile} from 'vfile'
+import type {Catalogue} from '../../schemas/types/endpoints.js'
+import {assetDir, compiledPath, environmentOptions} from './template.js'
+import {pageModel, pathParts, pieceWords} from './model.js'
+
+const require = createRequire(import.meta.url)
+let assets: {template: import('nunjucks').Template; css: string; js: string} | undefined
+
+/** The page of a valid catalogue, as a string. */
+export function renderPage(spec: Catalogue, file: VFile = new VFile()): string {
+  assets ??= loadAssets()
+  return assets.template.render({...pageModel(spec, file), css: assets.css, js: assets.js})
+}
+
+/** The build-time compiled template, when it was compiled from `source`. */
+function compiledTemplate(source: string): object | undefined {
+  try {
+    const compiled = require(compiledPath) as {source: string; template: object}
+    return compiled.source === source ? compiled.template : undefined
+  } catch {
+    return undefined
+  }
+}
+
+function loadAssets() {
+  const nunjucks = require('nunjucks') as typeof import('nunjucks')
+  const env = new nunjucks.Environment(null, environmentOptions)
+  // Markup repeated thousands of times on a big page is built by filters, which escape every value they print:
+  // a loop in the template costs nunjucks a frame and seven loop variables per item.
+  // nunjucks' own escaper, the one autoescape uses, without the SafeString the `escape` filter wraps each result in.
+  const {escape} = (nunjucks as unknown as {lib: {escape(text: string): string}}).lib
+  // A row's path: `{params}` highlighted, and `<wbr>` where a long path may wrap (after a `/` or `.`, before a `{`,
+  // and after a `_` in a piece too long for a line).
+  env.addFilter('pathMarkup', (path: string) => {
+    const markup = pathParts(path).map((part) => {
+      const text = pieceWords(part.text).map(escape).join('<wbr>')
+      return (part.wrap ? '<wbr>' : '') + (part.param ? `<span class="param">${text}</span>` : text)
+    })
+    return new nunjucks.runtime.SafeString(markup.join(''))
+  })
+  const read = (name: string) => readFileSync(path.join(assetDir, name), 'utf8')
+  const source = read('page.njk')
+  const compiled = compiledTemplate(source)
+  // nunjucks takes compiled code as `{type: 'code', obj}` where its types say string.
+  const template = compiled
+    ? new nunjucks.Template({type: 'code', obj: compiled} as unknown as string, env, 'page.njk')
+    : new nunjucks.Template(source, env, 'page.njk', true)
+  return {template, css: read('page.css'), js: read('page.reference.js') + read('page.client.js')}
+}

@@ -1,0 +1,119 @@
+/**
+ * The type cards as the page shows them: each field with its type (a link to the type's card when it names one), its
+ * required mark and, under it, its description, enum values and default; and how many endpoints use each type. The
+ * details panel reads its request and response fields from these cards, so every field is written into the page once.
+ */
+import {deflateRawSync} from 'node:zlib'
+import type {Catalogue, Endpoint, Field, TypeDefinition} from '../../schemas/types/endpoints.js'
+import {escapeHtml, inlineMarkdown, markdownHtml} from './markdown.js'
+
+/** A type card. */
+export interface TypeView {
+  name: string
+  kind: string
+  /** The first block of the description, as one line of inline HTML. */
+  descriptionHtml: string
+  /** The field rows of the card's table, as markup. */
+  rowsHtml: string
+  values: string[]
+  members: Array<{name: string; linked: boolean}>
+  /** How many endpoints name the type in a request, response or param. */
+  usedBy: number
+}
+
+/** The named type an expression refers to: `Pet[]`, `[Pet!]!` and `Pet` all name `Pet`. */
+export function baseType(expression: string): string {
+  return expression.replace(/[[\]!?\s]/g, '')
+}
+
+/** A type name that may wrap after each `.` (Kubernetes: `io.k8s.api.core.v1.Pod`), and nowhere else. */
+export function typeNameHtml(name: string): string {
+  return escapeHtml(name).replace(/\./g, '.<wbr>')
+}
+
+/** A type expression as markup: the named type inside it is a link to its card. */
+export function typeHtml(expression: string, names: ReadonlySet<string>): string {
+  const base = baseType(expression)
+  if (!names.has(base)) return escapeHtml(expression)
+  const at = expression.indexOf(base)
+  return `${escapeHtml(expression.slice(0, at))}<a href="#type-${escapeHtml(base)}">${typeNameHtml(base)}</a>${escapeHtml(expression.slice(at + base.length))}`
+}
+
+/** A value from the source as it would be written in JSON. */
+export function valueText(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value) ?? String(value)
+}
+
+/** Enum values and a default as the line under a field or param. */
+export function constraintsHtml(values: unknown[] | undefined, fallback: unknown): string {
+  const parts: string[] = []
+  if (values?.length) parts.push(`<p class="enum">One of ${values.map((value) => `<code>${escapeHtml(valueText(value))}</code>`).join(' ')}</p>`)
+  if (fallback !== undefined) parts.push(`<p class="default">Default <code>${escapeHtml(valueText(fallback))}</code></p>`)
+  return parts.join('')
+}
+
+/**
+ * One field as bare table rows (closing tags left to the parser, which keeps big pages small: Stripe's types have
+ * 8,377 fields): name, type, `required`; then a row with what the catalogue says about it, when it says anything.
+ */
+function fieldRows(field: Field, names: ReadonlySet<string>): string {
+  // The value a sample body gives the field (the copyable curl line): its example, else its default.
+  const sample = field.example ?? field.default
+  const head = `<tr${sample === undefined ? '' : ` data-sample="${escapeHtml(JSON.stringify(sample))}"`}><th>${escapeHtml(field.name)}<td>${field.type ? typeHtml(field.type, names) : ''}<td>${field.required ? 'required' : ''}`
+  const about = (field.description ? markdownHtml(field.description) : '') + constraintsHtml(field.enum, field.default)
+  return about ? `${head}<tr class="about"><td colspan="3">${about}` : head
+}
+
+/** How many endpoints name each type (request, response, responses, params), by type name. */
+function usage(endpoints: Endpoint[]): Map<string, number> {
+  const counts = new Map<string, number>()
+  for (const endpoint of endpoints) {
+    const named = new Set<string>()
+    for (const expression of [endpoint.request, endpoint.response, ...(endpoint.responses ?? []).map((response) => response.type), ...(endpoint.params ?? []).map((param) => param.type)]) {
+      if (expression) named.add(baseType(expression))
+    }
+    for (const name of named) counts.set(name, (counts.get(name) ?? 0) + 1)
+  }
+  return counts
+}
+
+/** The type cards of a catalogue. */
+export function typeViews(spec: Catalogue): TypeView[] {
+  const types = spec.types ?? []
+  const names = new Set(types.map((type) => type.name))
+  const counts = usage(spec.endpoints)
+  return types.map((type: TypeDefinition) => ({
+    name: type.name,
+    kind: type.kind ?? 'object',
+    descriptionHtml: type.description ? inlineMarkdown(type.description) : '',
+    rowsHtml: (type.fields ?? []).map((field) => fieldRows(field, names)).join(''),
+    values: type.values ?? [],
+    members: (type.members ?? []).map((member) => ({name: member, linked: names.has(member)})),
+    usedBy: counts.get(type.name) ?? 0
+  }))
+}
+
+/** The markup of one type card. */
+function typeCardHtml(type: TypeView): string {
+  const name = escapeHtml(type.name)
+  const parts = [`<article class="type" id="type-${name}"><h3><span class="type-name">${typeNameHtml(type.name)}</span> <span class="chip kind">${escapeHtml(type.kind)}</span></h3>`]
+  if (type.descriptionHtml) parts.push(`<p>${type.descriptionHtml}</p>`)
+  if (type.rowsHtml) parts.push(`<table class="fields">${type.rowsHtml}</table>`)
+  if (type.values.length) parts.push(`<p class="values">${type.values.map((value) => `<code>${escapeHtml(value)}</code>`).join(' ')}</p>`)
+  if (type.members.length) {
+    parts.push(`<p class="members">${type.members.map((member) => (member.linked ? `<a class="chip type-chip" href="#type-${escapeHtml(member.name)}">${typeNameHtml(member.name)}</a>` : `<code>${escapeHtml(member.name)}</code>`)).join(' ')}</p>`)
+  }
+  if (type.usedBy) parts.push(`<details class="used-by" data-type="${name}"><summary>Used by ${type.usedBy} endpoint${type.usedBy === 1 ? '' : 's'}</summary></details>`)
+  parts.push('</article>')
+  return parts.join('')
+}
+
+/**
+ * The type cards, deflated (raw DEFLATE) and base64-encoded for the page, which inflates them with the browser's
+ * DecompressionStream once its first screen is up. Field descriptions repeat across the types of big APIs
+ * (Kubernetes: `metadata`, `apiVersion` and `kind` on hundreds of types), which compression stores once: this is
+ * what keeps the 1,123-endpoint Kubernetes page, every field described, under 1.5 MB.
+ */
+export function packedTypeCards(types: TypeView[]): string {
+  return deflateRawSync(types.map(typeCardHtml).join('\n'), {level: 9}).toString('base64')
+}

@@ -1,0 +1,57 @@
+/**
+ * Descriptions through the unified pipeline (plugins/render-html/markdown.ts): the allow-list, one-line summaries,
+ * and the shortcut for plain prose, which must give exactly what the parser gives on every description of the corpus
+ * it takes.
+ */
+import {readFileSync} from 'node:fs'
+import path from 'node:path'
+import {test} from 'uvu'
+import * as assert from 'uvu/assert'
+import {inlineMarkdown, isPlainProse, markdownHtml, parsedHtml, parsedInline} from '../plugins/render-html/markdown.js'
+import {testWhen} from './helpers/skip.js'
+import {corpusDir, corpusMissing} from './helpers/corpus.js'
+
+test('GFM tables, headings, emphasis and wrapped links become HTML; scripts, images, handlers and javascript: links do not', () => {
+  const html = markdownHtml('#### Heading\nNext _should_ be em.\n\n| a | b |\n| --- | --- |\n| 1 | 2 |\n\nA [link that\nwraps](https://x.example) and [bad](javascript:alert(1)) <img src=x onerror=alert(1)><script>alert(2)</script> <a href="/rel" onclick="alert(3)">r</a>')
+  assert.match(html, /^<h4>Heading<\/h4>\n<p>Next <em>should<\/em> be em\.<\/p>\n<table>/)
+  assert.match(html, /<th>a<\/th>/)
+  assert.match(html, /<a href="https:\/\/x\.example" target="_blank" rel="noopener noreferrer">link that\nwraps<\/a>/)
+  assert.match(html, /<a>bad<\/a>/)
+  assert.match(html, /<a href="\/rel" target="_blank" rel="noopener noreferrer">r<\/a>/)
+  assert.not.match(html, /<img|<script|onclick|onerror|alert\(2\)|javascript:/)
+})
+
+test('a summary is one line of inline HTML: the first block only, line breaks and blocks dropped', () => {
+  assert.is(inlineMarkdown('**Bold** summary with `code`\nand [a link](http://x.y)\n\n---\nmore'), '<strong>Bold</strong> summary with <code>code</code> and <a href="http://x.y" target="_blank" rel="noopener noreferrer">a link</a>')
+  assert.is(inlineMarkdown('<p>Stripe <code>x</code></p>'), 'Stripe <code>x</code>')
+  assert.is(inlineMarkdown('Plain prose\nover two lines.\n\nSecond paragraph.'), 'Plain prose over two lines.')
+})
+
+test('plain prose takes the shortcut only when nothing in it is Markdown', () => {
+  assert.ok(isPlainProse('List the pets of an owner. Paginated, 20 a page.\n\nSee also the owners.'))
+  for (const marked of ['a *b*', 'a_b', 'see https://x', 'a@b.c', '- item', '1. item', '# h', 'a\n===', 'a  \nb', ' indented', 'x & y', 'a <b>', 'www.x.y']) {
+    assert.not.ok(isPlainProse(marked), marked)
+  }
+})
+
+testWhen(test, corpusMissing(), 'on the corpus, the shortcut for plain prose gives exactly what the parser gives', () => {
+  const texts = new Set<string>()
+  for (const source of ['big/kubernetes/swagger.json', 'big/stripe/spec3.json', 'big/box/openapi.json']) {
+    // Descriptions are strings anywhere in the document under a `description` or `summary` key.
+    JSON.parse(readFileSync(path.join(corpusDir, source), 'utf8'), (key, value) => {
+      if ((key === 'description' || key === 'summary') && typeof value === 'string') texts.add(value.trim())
+      return value
+    })
+  }
+  const prose = [...texts].filter(isPlainProse)
+  assert.ok(prose.length > 1000, `${prose.length} plain descriptions`)
+  const different = prose.filter((text) => markdownHtml(text) !== parsedHtml(text))
+  assert.equal(different.slice(0, 3), [])
+  for (const text of prose.slice(0, 200)) assert.is(inlineMarkdown(text), parsedInline(text))
+  // Summaries and type descriptions with Markdown: reading only the first chunk gives the first block all the same.
+  const marked = [...texts].filter((text) => !isPlainProse(text) && text.length < 20000)
+  const differentInline = marked.filter((text) => inlineMarkdown(text) !== parsedInline(text))
+  assert.equal(differentInline.slice(0, 3), [])
+})
+
+test.run()
