@@ -1,6 +1,6 @@
 // One server of the CRUD benchmark, on the SQLite file `BENCH_DB` (or, with `BENCH_PG`, that PostgreSQL database),
 // listening on 127.0.0.1:`BENCH_PORT`:
-//   apipe  - the example blog served by apipe (createApp, no request log)
+//   apipe  - the contract blog (fixtures/blog-app) served by apipe (createApp, no request log)
 //   mikro  - (a) hand-written fastify routes calling MikroORM em.findOne / em.findAndCount / em.create + flush
 //   raw    - (b) fastify routes on raw prepared better-sqlite3 statements (the practical limit; SQLite only)
 import path from 'node:path'

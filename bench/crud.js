@@ -1,4 +1,4 @@
-// The CRUD benchmark: GET /posts/{id}, GET /posts?limit=20 and POST /tags (a write) on the example blog over one
+// The CRUD benchmark: GET /posts/{id}, GET /posts?limit=20 and POST /tags (a write) on the contract blog (fixtures/blog-app) over one
 // SQLite file with 10,000 posts, apipe against (a) fastify + MikroORM em.findOne/findAndCount/create+flush and (b)
 // fastify + raw prepared better-sqlite3 statements; then GET /posts/{id} with apipe and (a) on PostgreSQL
 // (`BENCH_PG`, default the machine's 127.0.0.1:5432/test; its blog tables are dropped and made again). Each server

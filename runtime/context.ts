@@ -47,8 +47,11 @@ export interface Db {
 
 /** The context of hooks, actions and middleware. */
 export interface RequestContext extends Omit<CrudContext, 'db'> {
-  /** The request's forked entity manager (the action's transaction inside it), entity names typed. */
-  db: Db & EntityManager
+  /**
+   * The request's forked entity manager (the action's transaction inside it), entity names typed: the typed methods
+   * replace MikroORM's own, so that a name no entity has does not compile.
+   */
+  db: Db & Omit<EntityManager, keyof Db>
   request: FastifyRequest
   response: FastifyReply
   services: Record<string, unknown>

@@ -90,13 +90,16 @@ function tokenSchemesOf(config: ResolvedConfig): Array<{name: string; scheme: Js
   )
 }
 
-/** The OpenAPI 3.1 document of a project. */
-export function openapiDocument(config: ResolvedConfig, entities: readonly EntityDefinition[], controllers: readonly DescribedController[], title: string): Json {
+/**
+ * The OpenAPI 3.1 document of a project. `errorSchema` is the JSON Schema of the project's own error body (`export
+ * const schema` beside the formatter in `src/errors.ts`): errors are then described as that, as `application/json`.
+ */
+export function openapiDocument(config: ResolvedConfig, entities: readonly EntityDefinition[], controllers: readonly DescribedController[], title: string, {errorSchema}: {errorSchema?: object} = {}): Json {
   const routes = describeRoutes(config, entities, controllers)
   const tokenSchemes = tokenSchemesOf(config)
   const models = new Map(entities.map((entity) => [entity.name, entityModel(entity)]))
   const schemas: Record<string, Json> = {
-    Problem: {
+    Problem: errorSchema ? (errorSchema as Json) : {
       type: 'object',
       description: 'RFC 9457 problem details',
       properties: {
@@ -120,7 +123,7 @@ export function openapiDocument(config: ResolvedConfig, entities: readonly Entit
     let operationId = `${route.controller}.${route.action}`
     if (ids.has(operationId)) operationId = `${operationId}.${route.method.toLowerCase()}`
     ids.add(operationId)
-    const operation = operationOf(route, operationId, {config, models, schemas, tokenSchemes})
+    const operation = operationOf(route, operationId, {config, models, schemas, tokenSchemes, errorType: errorSchema ? 'application/json' : 'application/problem+json'})
     ;(paths[route.path] ??= {})[route.method.toLowerCase()] = operation
   }
   const document: Json = {
@@ -142,11 +145,11 @@ export function openapiDocument(config: ResolvedConfig, entities: readonly Entit
 }
 
 /** One route as an OpenAPI operation: its parameters, body, answers by status and security. */
-function operationOf(route: RouteInfo, operationId: string, {config, models, schemas, tokenSchemes}: {config: ResolvedConfig; models: ReadonlyMap<string, EntityModel>; schemas: Record<string, Json>; tokenSchemes: Array<{name: string; scheme: Json}>}): Json {
+function operationOf(route: RouteInfo, operationId: string, {config, models, schemas, tokenSchemes, errorType}: {config: ResolvedConfig; models: ReadonlyMap<string, EntityModel>; schemas: Record<string, Json>; tokenSchemes: Array<{name: string; scheme: Json}>; errorType: string}): Json {
   const responses: Record<string, Json> = {}
   for (const status of route.status) {
     const response: Json = {description: descriptions[status] ?? 'Answer'}
-    if (status >= 400) response.content = {'application/problem+json': {schema: {$ref: '#/components/schemas/Problem'}}}
+    if (status >= 400) response.content = {[errorType]: {schema: {$ref: '#/components/schemas/Problem'}}}
     else if (route.response && status < 300 && status !== 204) {
       response.content = {'application/json': {schema: answerSchema(route, schemas, config.auth?.envelope)}}
     } else if (route.action === 'count') {

@@ -32,6 +32,8 @@ export interface Project {
   providers?: Map<string, AuthProvider>
   /** The project's error body (`src/errors.ts`, default export), instead of problem+json. */
   formatProblem?: ProblemFormatter
+  /** The JSON Schema of that body (`export const schema` beside it), for the OpenAPI document. */
+  problemSchema?: object
 }
 
 /** A project that cannot run; `report` has one line per finding: `<file>:<line>:<column> <severity> <reason> (<rule>)`. */
@@ -86,7 +88,9 @@ export async function loadProject(root: string, settings: Pick<Settings, 'rules'
   const providers = await loadFolder(path.join(tree.root, 'src/auth'), (module) => defaultExport(module) as AuthProvider)
   const services = Object.fromEntries(await loadFolder(path.join(tree.root, 'src/services'), (module) => defaultExport(module) ?? module))
   const errorsFile = ['ts', 'mts', 'js', 'mjs'].map((extension) => path.join(tree.root, `src/errors.${extension}`)).find((file) => existsSync(file))
-  const formatProblem = errorsFile ? (defaultExport(await importCode(errorsFile)) as ProblemFormatter) : undefined
+  const errorsModule = errorsFile ? ((await importCode(errorsFile)) as Record<string, unknown>) : undefined
+  const formatProblem = errorsModule ? (defaultExport(errorsModule) as ProblemFormatter) : undefined
+  const problemSchema = errorsModule?.schema && typeof errorsModule.schema === 'object' ? (errorsModule.schema as object) : undefined
   return {
     root: tree.root,
     config: tree.config,
@@ -96,6 +100,7 @@ export async function loadProject(root: string, settings: Pick<Settings, 'rules'
     middleware,
     services,
     providers,
-    formatProblem
+    formatProblem,
+    problemSchema
   }
 }

@@ -174,6 +174,9 @@ test('pipe openapi and pipe map describe every route with its types and statuses
   const article = document.components.schemas.Article
   assert.equal(article.properties.tagList, {type: 'array', items: {type: 'string', maxLength: 60}})
   assert.equal(Object.keys(article.properties.author.oneOf[1].properties), ['username', 'bio', 'image', 'following'])
+  // The project's own error body (src/errors.ts exports its schema) is what OpenAPI says errors are.
+  assert.equal(byKey['POST /articles'].responses['422'].content, {'application/json': {schema: {$ref: '#/components/schemas/Problem'}}})
+  assert.equal(document.components.schemas.Problem.required, ['errors'])
   assert.equal(byKey['POST /articles'].security.map((item: Json) => Object.keys(item)[0]), ['tokenAuth', 'bearerAuth'])
 
   const mapped = await runPipe(['map', dir, '--output', path.join(dir, 'docs')], {env})

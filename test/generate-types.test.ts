@@ -34,6 +34,9 @@ test('pipe generate types writes record types that make ctx.db and ctx.user type
       '  const wrong: number | undefined = author?.username',
       '  // @ts-expect-error: the auth record is a user, whose email is a string',
       '  const email: number | undefined = ctx.user?.record?.email',
+      '  // @ts-expect-error: no entity is named comment',
+      "  await ctx.db.findOne('comment', {id: 1})",
+      '  ctx.events.publish(\'article.published\', {id: 1})',
       '  return {name, wrong, email}',
       '}',
       ''

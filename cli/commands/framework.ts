@@ -219,7 +219,7 @@ export class AsyncapiCommand extends Command {
   }
 }
 
-type ProjectDocument = (config: Project['config'], entities: Project['entities'], controllers: Project['controllers'], title: string) => unknown
+type ProjectDocument = (config: Project['config'], entities: Project['entities'], controllers: Project['controllers'], title: string, options: {errorSchema?: object}) => unknown
 
 /** Load the project, write the document it describes as JSON, and say where. */
 async function writeProjectDocument(command: Command, project: string, output: string, build: ProjectDocument): Promise<number> {
@@ -231,7 +231,7 @@ async function writeProjectDocument(command: Command, project: string, output: s
   ])
   try {
     const loaded = await loadProject(path.resolve(project))
-    const document = build(loaded.config, loaded.entities, loaded.controllers, projectTitle(loaded.root))
+    const document = build(loaded.config, loaded.entities, loaded.controllers, projectTitle(loaded.root), {errorSchema: loaded.problemSchema})
     await mkdir(path.dirname(path.resolve(output)), {recursive: true})
     await writeFile(output, JSON.stringify(document, null, 2) + '\n')
     command.context.stdout.write(`Wrote ${output}\n`)

@@ -38,7 +38,7 @@ export const authenticationPlugin = fp<{project: Project; auth: AuthSettings}>(
       if (kind === 'bearer') return bearer(context)
       const provider = providers.get(kind)
       if (!provider) throw new HttpProblem(500, `Unknown auth provider \`${kind}\`; known: bearer${[...providers.keys()].map((name) => `, ${name}`).join('')}`)
-      const user = await provider({...context, config: project.config} as Parameters<AuthProvider>[0])
+      const user = await provider({...context, config: project.config} as unknown as Parameters<AuthProvider>[0])
       if (!user) throw new HttpProblem(401, `This route needs ${kind} authentication`, {headers: {'www-authenticate': kind}})
       return user
     })

@@ -7,7 +7,7 @@ import type {EntityManager} from '@mikro-orm/core'
 import type {FastifyInstance, FastifyReply, FastifyRequest} from 'fastify'
 import {assertPasswords, requireRoles, type AuthUser} from '../auth.js'
 import type {ContextFunction, Middleware, RequestContext} from '../context.js'
-import {present, runCrud, type CrudAction} from '../http/crud.js'
+import {present, runCrud, type CrudAction, type CrudContext} from '../http/crud.js'
 import {cloudEvent, type CloudEvent} from '../events/cloudevent.js'
 import {recordEvents} from '../events/outbox.js'
 import {validateBody} from '../http/errors.js'
@@ -58,7 +58,7 @@ export function routeHandler(app: FastifyInstance, project: Project, plan: Route
       const run = async (em?: EntityManager) => {
         if (em) context.db = em
         if (before) await before(context)
-        if (route.crud && model) body = await runCrud(route.kind as CrudAction, model, context)
+        if (route.crud && model) body = await runCrud(route.kind as CrudAction, model, context as unknown as CrudContext)
         else if (custom) body = await custom(context)
         else throw new HttpProblem(500, `Route \`${route.key}\` of controller \`${route.controller}\` has no action \`${route.action}\``)
         if (after) {
@@ -67,7 +67,7 @@ export function routeHandler(app: FastifyInstance, project: Project, plan: Route
         }
         if (model && route.crud) events.ofWrite(model, route.kind, body)
         // In the write's transaction: a rolled-back write records nothing, a committed one cannot lose its events.
-        if (app.events.recording && events.pending.length > 0) await recordEvents(context.db, events.pending)
+        if (app.events.recording && events.pending.length > 0) await recordEvents(context.db as unknown as EntityManager, events.pending)
       }
       if (readOnly) await run()
       else await context.db.transactional(run)

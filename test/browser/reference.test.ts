@@ -218,13 +218,13 @@ check('screenshots of three corpus pages: Box on a desktop with its details, Bra
 })
 
 check('the entity panel shows the columns of a highlighted table from the ERD (the example blog, pipe map)', async (context) => {
-  const tab = await open(context, `${context.pages.get('blog')}#post.create`)
-  const columns = '.table[data-table="post"] table.columns'
+  const tab = await open(context, `${context.pages.get('blog')}#article.create`)
+  const columns = '.table[data-table="article"] table.columns'
   assert.ok(await tab.isVisible(columns), 'the table named by the selected endpoint shows its columns')
   assert.is(await tab.isVisible('.table[data-table="user"] table.columns'), false, 'a table the endpoint does not name keeps them folded')
   const rows = await tab.$$eval(`${columns} tr`, (trs) => (trs as HTMLTableRowElement[]).map((tr) => Array.from(tr.cells).map((cell) => cell.textContent)))
   assert.equal(rows[0], ['id', 'integer', 'PK'])
-  assert.ok(rows.some((row) => row[0] === 'author_id' && row[2] === 'FK → user'), JSON.stringify(rows))
+  assert.ok(rows.some((row) => row[0] === 'author_id' && row[2]?.startsWith('FK → user')), JSON.stringify(rows))
   await tab.close()
 })
 

@@ -10,3 +10,10 @@ const format: ProblemFormatter = (problem) => {
 }
 
 export default format
+
+/** The shape of that body, for `pipe openapi`. */
+export const schema = {
+  type: 'object',
+  properties: {errors: {type: 'object', additionalProperties: {type: 'array', items: {type: 'string'}}}},
+  required: ['errors']
+}
