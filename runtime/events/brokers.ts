@@ -4,15 +4,18 @@
  *   NATS, flushed to the server;
  * - `amqp://`: RabbitMQ, a persistent message on a topic exchange (`amq.topic` by default) with publisher confirms;
  * - `redis://`: Redis Streams, one stream per subject (`XADD`).
- * A broker that is down is not an error at start-up: `publish` rejects and the relay tries again later; the connection
+ * A broker that is down is not an error at start-up: `publishAll` rejects and the relay tries again later; the connection
  * is made (again) on the next attempt.
  */
 import type {CloudEvent} from './cloudevent.js'
 
 export interface Broker {
   readonly kind: 'nats' | 'amqp' | 'redis'
-  /** Resolves once the broker has the event (an ack, a confirm, a reply); rejects when it cannot take it now. */
-  publish(subject: string, event: CloudEvent): Promise<void>
+  /**
+   * Publish events in one round trip where the client allows (one flush, one confirm wait, one pipeline);
+   * resolves to how many of them, from the first on, the broker has. Rejects only when it took none.
+   */
+  publishAll(items: ReadonlyArray<{subject: string; event: CloudEvent}>): Promise<number>
   /** Whether the broker answers now (for `GET /ready`). */
   reachable(): Promise<boolean>
   close(): Promise<void>
@@ -71,21 +74,24 @@ function natsBroker(url: string, {timeout = 5000}: BrokerOptions): Broker {
   )
   return {
     kind: 'nats',
-    async publish(subject, event) {
+    async publishAll(items) {
       try {
         const nc = await within(connection.get(), timeout, 'connecting to NATS')
-        const data = new TextEncoder().encode(JSON.stringify(event))
-        if (!streams.has(subject)) {
-          const found = await (await nc.jetstreamManager()).streams.find(subject).then(() => true, () => false)
-          streams.set(subject, found)
+        const manager = await nc.jetstreamManager()
+        for (const {subject} of items) if (!streams.has(subject)) streams.set(subject, await manager.streams.find(subject).then(() => true, () => false))
+        const encode = (event: CloudEvent) => new TextEncoder().encode(JSON.stringify(event))
+        // JetStream acknowledges each message: send them all, then count the acks in order.
+        const acks = items.map(({subject, event}) => (streams.get(subject) ? nc.jetstream().publish(subject, encode(event), {msgID: event.id}) : (nc.publish(subject, encode(event)), undefined)))
+        await within(nc.flush(), timeout, 'a NATS flush')
+        let done = 0
+        for (const ack of acks) {
+          if (ack && !(await within(ack, timeout, 'a JetStream publish').then(() => true, () => false))) break
+          done++
         }
-        if (streams.get(subject)) await within(nc.jetstream().publish(subject, data, {msgID: event.id}), timeout, 'a JetStream publish')
-        else {
-          nc.publish(subject, data)
-          await within(nc.flush(), timeout, 'a NATS flush')
-        }
+        if (done === 0 && items.length > 0) throw new Error('JetStream took none of the events')
+        return done
       } catch (error) {
-        streams.delete(subject)
+        streams.clear()
         await connection.drop()
         throw error
       }
@@ -120,11 +126,13 @@ function amqpBroker(url: string, {exchange = 'amq.topic', timeout = 5000}: Broke
   )
   return {
     kind: 'amqp',
-    async publish(subject, event) {
+    async publishAll(items) {
       try {
         const {channel} = await within(connection.get(), timeout, 'connecting to AMQP')
-        channel.publish(exchange, subject, Buffer.from(JSON.stringify(event)), {persistent: true, contentType: 'application/cloudevents+json', messageId: event.id, type: event.type})
-        await within(channel.waitForConfirms(), timeout, 'an AMQP confirm')
+        for (const {subject, event} of items) channel.publish(exchange, subject, Buffer.from(JSON.stringify(event)), {persistent: true, contentType: 'application/cloudevents+json', messageId: event.id, type: event.type})
+        // One wait for every confirm: a nack anywhere counts the batch as not sent (and it is sent again).
+        await within(channel.waitForConfirms(), timeout, 'AMQP confirms')
+        return items.length
       } catch (error) {
         await connection.drop()
         throw error
@@ -157,10 +165,15 @@ function redisBroker(url: string, {timeout = 5000}: BrokerOptions): Broker {
   )
   return {
     kind: 'redis',
-    async publish(subject, event) {
+    async publishAll(items) {
       try {
         const client = await within(connection.get(), timeout, 'connecting to Redis')
-        await within(client.xadd(subject, '*', 'type', event.type, 'id', event.id, 'event', JSON.stringify(event)), timeout, 'a Redis XADD')
+        const pipeline = client.pipeline()
+        for (const {subject, event} of items) pipeline.xadd(subject, '*', 'type', event.type, 'id', event.id, 'event', JSON.stringify(event))
+        const results = (await within(pipeline.exec(), timeout, 'a Redis pipeline')) ?? []
+        const done = results.findIndex(([error]) => error)
+        if (done === 0) throw results[0][0]
+        return done === -1 ? results.length : done
       } catch (error) {
         await connection.drop()
         throw error
