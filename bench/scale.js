@@ -3,9 +3,10 @@
 //   against `--workers 1`;
 // - the cost of events: POST /books on fixtures/events-app with events on (NATS at 127.0.0.1:4222, `BENCH_NATS`)
 //   against the same app with `events.url` unset.
-// Each server is a `pipe start` process; autocannon (10 connections, 127.0.0.1) runs them interleaved, round after
-// round; the table shows the median req/s and p99 latency of the rounds. The load generator shares the machine's
-// cores with the servers, as any benchmark on one machine does.
+// Each server is a `pipe start` process, loaded over 10 connections on 127.0.0.1, the servers interleaved round after
+// round; the table shows the median req/s and p99 latency of the rounds. The load generator shares the machine's two
+// cores with the servers: for the reads it is wrk (one C thread) when the machine has it, because autocannon, a
+// Node process, takes most of the core that the second worker needs; the writes, bound by the disk, use autocannon.
 import {spawn, spawnSync} from 'node:child_process'
 import {cpSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
@@ -66,8 +67,27 @@ function start(dir, args = [], env = {}) {
   })
 }
 
+const hasWrk = spawnSync('wrk', ['--version']).error === undefined
+const ids = path.join(mkdtempSync(path.join(tmpdir(), 'apipe-bench-wrk-')), 'ids.lua')
+writeFileSync(ids, `local n = 0\nrequest = function()\n  n = n + 1\n  return wrk.format("GET", "/posts/" .. (n % ${rows} + 1))\nend\n`)
+
+/** Reads with wrk: requests per second and the p99 latency in ms, as autocannon's result reports them. */
+async function wrk(url) {
+  // Asynchronously: the servers' logs go through this process's pipes, which must keep draining meanwhile.
+  const child = spawn('wrk', ['-t1', '-c10', `-d${duration}s`, '--latency', '-s', ids, url], {stdio: ['ignore', 'pipe', 'inherit']})
+  let stdout = ''
+  child.stdout.on('data', (chunk) => (stdout += chunk))
+  await new Promise((resolve) => child.once('close', resolve))
+  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1])
+  const [, value, unit] = /99%\s+([\d.]+)(us|ms|s)/.exec(stdout) ?? []
+  const p99 = Number(value) * ({us: 0.001, ms: 1, s: 1000}[unit] ?? NaN)
+  const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(stdout)?.[1] ?? 0)
+  return {requests: {average: rps}, latency: {p99: Math.round(p99 * 10) / 10}, errors: 0, non2xx}
+}
+
 let writes = 0
 function load(url, kind) {
+  if (kind === 'id' && hasWrk) return wrk(url)
   let next = 0
   const request = (request) =>
     kind === 'write'
@@ -107,6 +127,7 @@ const format = (name) => {
   const {rps, p99, errors} = row(name)
   return `${Math.round(rps).toLocaleString('en-US')} req/s, p99 ${p99} ms${errors ? `, ${errors} errors` : ''}`
 }
+console.log(`reads loaded by ${hasWrk ? 'wrk' : 'autocannon'}, writes by autocannon; ${rounds} rounds of ${duration} s`)
 console.log(`| measure | apipe | against | ratio |`)
 console.log(`|---|---|---|---|`)
 console.log(`| GET /posts/{id}, SQLite, --workers 2 vs 1 | ${format('reads, --workers 2')} | ${format('reads, --workers 1')} | ${(row('reads, --workers 2').rps / row('reads, --workers 1').rps).toFixed(2)}x |`)
