@@ -20,7 +20,8 @@
   var empty = document.getElementById('apipe-empty')
   var details = document.getElementById('apipe-details')
   var findingsButton = document.getElementById('apipe-findings')
-  var reference = apipeReference(data)
+  // The reference builds its panels with this script's two DOM helpers (function declarations: hoisted).
+  var reference = apipeReference(data, {element: element, sanitized: sanitized})
   var rows = []
   var byId = Object.create(null)
   // The data lists the endpoints in the order of their rows on the page.

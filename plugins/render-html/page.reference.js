@@ -4,23 +4,12 @@
 // Inlined before page.client.js, which calls apipeReference once. Descriptions are markup that the page build has
 // sanitized; everything else is built with textContent and createElement.
 // eslint-disable-next-line no-unused-vars
-function apipeReference(data) {
+function apipeReference(data, dom) {
   'use strict'
   var graphqlMethods = /^(QUERY|MUTATION|SUBSCRIPTION)$/
-
-  function element(tag, className, text) {
-    var node = document.createElement(tag)
-    if (className) node.className = className
-    if (text !== undefined) node.textContent = text
-    return node
-  }
-
-  /** A block of markup sanitized when the page was built. */
-  function sanitized(className, markup) {
-    var node = element('div', className)
-    node.innerHTML = markup
-    return node
-  }
+  // `element(tag, className, text)` and `sanitized(className, markup)`: page.client.js's own.
+  var element = dom.element
+  var sanitized = dom.sanitized
 
   function card(name) { return document.getElementById('type-' + name) }
   function fieldsOf(name) { var node = card(name); return node ? node.querySelector('table.fields') : null }
