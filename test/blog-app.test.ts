@@ -56,6 +56,7 @@ test('a Medium-like client, against `pipe start` as a process', async () => {
     assert.is(ada.body!.user.username, 'ada')
     assert.type(ada.body!.user.token, 'string')
     assert.not.ok('password' in ada.body!.user)
+    assert.equal([ada.body!.user.bio, ada.body!.user.image], [null, null])
     const sneaky = await api('POST', '/users', {body: {user: {email: 'eve@example.com', username: 'eve', password, follows: [1]}}})
     assert.is(sneaky.status, 422)
     await api('POST', '/users', {body: {user: {email: 'bob@example.com', username: 'bob', password}}})

@@ -277,7 +277,7 @@ function pageMeta(query: ListQuery, total?: number): Record<string, number> {
 }
 
 /** A create body with every writable field not given set to its default (or null), so the answer shows them all. */
-function withDefaults(model: EntityModel, data: Row): Row {
+export function withDefaults(model: EntityModel, data: Row): Row {
   const full: Row = {}
   for (const field of model.fields.values()) {
     if (field.writable && !field.definition.primary && data[field.name] === undefined) full[field.name] = structuredClone(field.definition.default) ?? null

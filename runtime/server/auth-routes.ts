@@ -8,7 +8,7 @@ import {assertPasswords, rolesOf, signTokenWith, unauthorized, type AuthSettings
 import type {ResolvedConfig} from '../config.js'
 import {authRouteKeys} from '../routes.js'
 import type {RequestContext} from '../context.js'
-import {present} from '../http/crud.js'
+import {present, withDefaults} from '../http/crud.js'
 import {validateBody} from '../http/errors.js'
 import {HttpProblem} from '../http/problem.js'
 import {utils} from '../utils.js'
@@ -62,7 +62,8 @@ export async function registerAuthRoutes(app: FastifyInstance, options: AuthRout
     validateBody(register, data)
     assertPasswords(users, data, undefined, auth.passwordRules)
     const em = orm.em.fork()
-    const record = em.create(users.name, data)
+    // Every field shown, as a create route answers it (`bio: null` too).
+    const record = em.create(users.name, withDefaults(users, data))
     await em.flush()
     return reply.code(201).send(answer(record))
   }})
