@@ -8,7 +8,7 @@
 // cores with the servers: for the reads it is wrk (one C thread) when the machine has it, because autocannon, a
 // Node process, takes most of the core that the second worker needs; the writes, bound by the disk, use autocannon.
 import {spawn, spawnSync} from 'node:child_process'
-import {cpSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync} from 'node:fs'
+import {closeSync, cpSync, mkdirSync, mkdtempSync, openSync, readFileSync, symlinkSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
@@ -49,22 +49,25 @@ const offConfig = JSON.parse(readFileSync(path.join(eventsOff, 'pipe.config.json
 delete offConfig.events
 writeFileSync(path.join(eventsOff, 'pipe.config.json'), JSON.stringify(offConfig))
 
-/** `pipe start` on a free port; resolves to the process and its URL once it serves. */
-function start(dir, args = [], env = {}) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [pipe, 'start', '--project', dir, ...args], {env: {...process.env, PORT: '0', NODE_ENV: 'production', EVENTS_URL: nats, EVENTS_PREFIX: 'apipe-bench.', ...env}, stdio: ['ignore', 'pipe', 'inherit']})
-    let output = ''
-    child.stdout.on('data', (chunk) => {
-      if (output === undefined) return
-      output += chunk
-      const match = /Serving on (http:\/\/localhost:\d+)/.exec(output)
-      if (match) {
-        output = undefined
-        resolve({child, url: match[1].replace('localhost', '127.0.0.1')})
-      }
-    })
-    child.once('exit', (code) => reject(new Error(`pipe start exited with ${code}`)))
-  })
+/**
+ * `pipe start` on a free port; resolves to the process and its URL once it serves. Its log goes to a file, as in
+ * production: a pipe into this process would make the benchmark's own event loop read every log line, on the cores
+ * the servers need.
+ */
+async function start(dir, args = [], env = {}) {
+  const log = path.join(dir, `server-${Date.now()}.log`)
+  const out = openSync(log, 'w')
+  const child = spawn(process.execPath, [pipe, 'start', '--project', dir, ...args], {env: {...process.env, PORT: '0', NODE_ENV: 'production', EVENTS_URL: nats, EVENTS_PREFIX: 'apipe-bench.', ...env}, stdio: ['ignore', out, 'inherit']})
+  closeSync(out)
+  let exited = false
+  child.once('exit', () => (exited = true))
+  for (let tries = 0; tries < 300 && !exited; tries++) {
+    const match = /Serving on (http:\/\/localhost:\d+)/.exec(readFileSync(log, 'utf8').slice(0, 4096))
+    if (match) return {child, url: match[1].replace('localhost', '127.0.0.1')}
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  child.kill()
+  throw new Error(`pipe start did not serve:\n${readFileSync(log, 'utf8').slice(0, 2000)}`)
 }
 
 const hasWrk = spawnSync('wrk', ['--version']).error === undefined
@@ -73,7 +76,7 @@ writeFileSync(ids, `local n = 0\nrequest = function()\n  n = n + 1\n  return wrk
 
 /** Reads with wrk: requests per second and the p99 latency in ms, as autocannon's result reports them. */
 async function wrk(url) {
-  // Asynchronously: the servers' logs go through this process's pipes, which must keep draining meanwhile.
+  // Asynchronously, like autocannon: the benchmark's own timers and children go on meanwhile.
   const child = spawn('wrk', ['-t1', '-c10', `-d${duration}s`, '--latency', '-s', ids, url], {stdio: ['ignore', 'pipe', 'inherit']})
   let stdout = ''
   child.stdout.on('data', (chunk) => (stdout += chunk))

@@ -8,7 +8,7 @@
  * One relay sends at a time per database: on PostgreSQL and MariaDB/MySQL a batch holds a database lock (other
  * instances skip that round); a SQLite project runs one relay (with `--workers`, in the first worker only), which
  * holds no transaction while it waits for the broker, since SQLite has one writer at a time. A batch goes to the
- * broker in one round trip, and a commit wakes the relay 10 ms later, so that events written together go together.
+ * broker in one round trip, and a commit wakes the relay 50 ms later, so that events written meanwhile go together.
  */
 import type {EntityManager} from '@mikro-orm/core'
 import type {DatabaseType} from '../config.js'
@@ -36,8 +36,11 @@ export interface RelayOptions {
   log?: (message: string) => void
 }
 
-/** Milliseconds between a commit and the relay's look at the outbox: events committed together go together. */
-const soon = 10
+/**
+ * Milliseconds between a commit and the relay's look at the outbox: events committed meanwhile go in the same batch,
+ * which is marked sent in one commit (under load, a look per write would double the commits).
+ */
+const soon = 50
 
 export class Relay {
   readonly #em: EntityManager
