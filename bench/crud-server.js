@@ -2,7 +2,8 @@
 // listening on 127.0.0.1:`BENCH_PORT`:
 //   apipe  - the contract blog (fixtures/blog-app) served by apipe (createApp, no request log)
 //   mikro  - (a) hand-written fastify routes calling MikroORM em.findOne / em.findAndCount / em.create + flush
-//   raw    - (b) fastify routes on raw prepared better-sqlite3 statements (the practical limit; SQLite only)
+//   raw    - (b) fastify routes on raw prepared statements (the practical limit): better-sqlite3, or on PostgreSQL
+//            node-postgres named statements over a pool of 10 connections (reads by id only)
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
 
@@ -43,6 +44,16 @@ if (mode === 'apipe') {
     const limit = Number(request.query.limit ?? 20)
     const [rows, total] = await orm.em.fork().findAndCount('post', {}, {limit, offset: 0, orderBy: {id: 'asc'}})
     return {data: rows.map((row) => wrap(row).toObject()), meta: {page: 1, limit, total, pages: Math.ceil(total / limit)}}
+  })
+} else if (mode === 'raw' && postgres) {
+  const {default: Fastify} = await import('fastify')
+  const {default: pg} = await import('pg')
+  const pool = new pg.Pool({connectionString: postgres, max: 10})
+  app = Fastify()
+  app.get('/posts/:id', async (request, reply) => {
+    const {rows} = await pool.query({name: 'post-by-id', text: 'select * from post where id = $1 and deleted_at is null', values: [Number(request.params.id)]})
+    if (rows.length === 0) return reply.code(404).send({status: 404})
+    return rows[0]
   })
 } else if (mode === 'raw') {
   const {default: Fastify} = await import('fastify')

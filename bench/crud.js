@@ -108,7 +108,7 @@ try {
 }
 const postgres = await seedPostgres(process.env.BENCH_PG ?? 'postgresql://postgres@127.0.0.1:5432/test')
 if (postgres.project) {
-  const pgServers = [['apipe', 4111], ['mikro', 4112]]
+  const pgServers = [['apipe', 4111], ['mikro', 4112], ['raw', 4113]]
   const pgChildren = []
   try {
     for (const [mode, port] of pgServers) pgChildren.push(await start(mode, port, {BENCH_PG: process.env.BENCH_PG ?? 'postgresql://postgres@127.0.0.1:5432/test', BENCH_PROJECT: postgres.project}))
@@ -124,15 +124,15 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.l
 const summary = (key) => ({rps: median(results[key].map((item) => item.rps)), p99: median(results[key].map((item) => item.p99))})
 const cell = ({rps, p99}) => `${Math.round(rps).toLocaleString('en-US')} req/s, p99 ${p99} ms`
 console.log(`CRUD benchmark: ${rows} posts, autocannon 10 connections x ${duration} s, ${rounds} interleaved rounds (median)`)
-console.log('| route | apipe | (a) fastify + MikroORM | (b) fastify + raw better-sqlite3 | apipe / (a) | apipe / (b) |')
+console.log('| route | apipe | (a) fastify + MikroORM | (b) fastify + raw prepared statements | apipe / (a) | apipe / (b) |')
 console.log('| --- | --- | --- | --- | --- | --- |')
 for (const [kind, label] of [['id', '`GET /posts/{id}`'], ['list', '`GET /posts?limit=20`'], ['write', '`POST /tags` (a write)']]) {
   const [apipe, mikro, raw] = ['apipe', 'mikro', 'raw'].map((mode) => summary(`${mode} ${kind}`))
   console.log(`| ${label}, SQLite | ${cell(apipe)} | ${cell(mikro)} | ${cell(raw)} | ${(apipe.rps / mikro.rps).toFixed(2)}x | ${(apipe.rps / raw.rps).toFixed(2)}x |`)
 }
 if (postgres.project) {
-  const [apipe, mikro] = ['pg apipe id', 'pg mikro id'].map(summary)
-  console.log(`| \`GET /posts/{id}\`, PostgreSQL | ${cell(apipe)} | ${cell(mikro)} | (SQLite only) | ${(apipe.rps / mikro.rps).toFixed(2)}x | |`)
+  const [apipe, mikro, raw] = ['pg apipe id', 'pg mikro id', 'pg raw id'].map(summary)
+  console.log(`| \`GET /posts/{id}\`, PostgreSQL | ${cell(apipe)} | ${cell(mikro)} | ${cell(raw)} (node-postgres) | ${(apipe.rps / mikro.rps).toFixed(2)}x | ${(apipe.rps / raw.rps).toFixed(2)}x |`)
 } else {
   console.log(`| \`GET /posts/{id}\`, PostgreSQL | not measured: ${postgres.missing} | | | | |`)
 }
