@@ -3,28 +3,20 @@
  * without losing the port, and a graceful stop on SIGTERM that finishes the request in flight and exits 0.
  */
 import {spawn} from 'node:child_process'
-import {cpSync, mkdirSync, rmSync, symlinkSync, writeFileSync} from 'node:fs'
+import {writeFileSync} from 'node:fs'
 import path from 'node:path'
 import {test} from 'uvu'
 import * as assert from 'uvu/assert'
-import {temporaryProject} from './helpers/databases.js'
 import {root} from './helpers/fixtures.js'
-import {pipeBin, runPipe, servePipe as serve} from './helpers/run-pipe.js'
+import {pipeBin, projectCopy, runPipe, servePipe as serve} from './helpers/run-pipe.js'
 
-/** A copy of the example blog with its tables, and a slow route for the shutdown test. */
+/** A copy of the contract blog with its tables, and a slow route for the shutdown test. */
 async function blogCopy(): Promise<string> {
-  const dir = temporaryProject('serve')
-  cpSync(path.join(root, 'fixtures/blog-app'), dir, {recursive: true, filter: (source) => !source.includes(`${path.sep}data`)})
+  const dir = await projectCopy(path.join(root, 'fixtures/blog-app'))
   writeFileSync(
     path.join(dir, 'src/controller/slow.ts'),
     "import {defineController} from 'apipe-kit/runtime'\nexport default defineController('slow', {routes: {'GET /slow': 'wait'}, actions: {wait: () => new Promise((resolve) => setTimeout(() => resolve({waited: true}), 400))}})\n"
   )
-  // The project imports `apipe-kit/runtime`: this checkout, as `npm install` would link it.
-  rmSync(path.join(dir, 'node_modules'), {recursive: true, force: true})
-  mkdirSync(path.join(dir, 'node_modules'))
-  symlinkSync(root, path.join(dir, 'node_modules', 'apipe-kit'))
-  const migrated = await runPipe(['migrate', '--project', dir])
-  assert.is(migrated.code, 0, migrated.stderr)
   return dir
 }
 

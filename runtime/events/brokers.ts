@@ -62,6 +62,16 @@ function lazily<T>(open: () => Promise<T>, close: (value: T) => Promise<unknown>
   }
 }
 
+/** Whether a broker answers within a second: its connection, then `probe` on it (a failure drops the connection). */
+async function answers<T>(connection: ReturnType<typeof lazily<T>>, probe: (value: T) => Promise<boolean>): Promise<boolean> {
+  try {
+    return await within(connection.get().then(probe), 1000, 'a broker check')
+  } catch {
+    await connection.drop()
+    return false
+  }
+}
+
 function natsBroker(url: string, {timeout = 5000}: BrokerOptions): Broker {
   const streams = new Map<string, boolean>()
   const connection = lazily(
@@ -96,16 +106,7 @@ function natsBroker(url: string, {timeout = 5000}: BrokerOptions): Broker {
         throw error
       }
     },
-    async reachable() {
-      try {
-        const nc = await within(connection.get(), 1000, 'connecting to NATS')
-        await within(nc.flush(), 1000, 'a NATS flush')
-        return true
-      } catch {
-        await connection.drop()
-        return false
-      }
-    },
+    reachable: () => answers(connection, async (nc) => (await nc.flush(), true)),
     close: () => connection.drop()
   }
 }
@@ -138,15 +139,8 @@ function amqpBroker(url: string, {exchange = 'amq.topic', timeout = 5000}: Broke
         throw error
       }
     },
-    async reachable() {
-      try {
-        await within(connection.get(), 1000, 'connecting to AMQP')
-        return true
-      } catch {
-        await connection.drop()
-        return false
-      }
-    },
+    // A confirm channel that opened is an answer: AMQP has no ping of its own.
+    reachable: () => answers(connection, async () => true),
     close: () => connection.drop()
   }
 }
@@ -179,15 +173,7 @@ function redisBroker(url: string, {timeout = 5000}: BrokerOptions): Broker {
         throw error
       }
     },
-    async reachable() {
-      try {
-        const client = await within(connection.get(), 1000, 'connecting to Redis')
-        return (await within(client.ping(), 1000, 'a Redis PING')) === 'PONG'
-      } catch {
-        await connection.drop()
-        return false
-      }
-    },
+    reachable: () => answers(connection, async (client) => (await client.ping()) === 'PONG'),
     close: () => connection.drop()
   }
 }

@@ -52,7 +52,7 @@ export function scopeFilter(scope: RouteScope | undefined, model: EntityModel, c
     const segments = path.split('.')
     let node = filter
     for (const segment of segments.slice(0, -1)) node = (node[segment] ??= {}) as Row
-    node[segments.at(-1)!] = typedValue(model, segments, valueOf(source, context), context.models)
+    node[segments.at(-1)!] = typedValue(model, segments, sourceValue(source, context), context.models)
   }
   return filter as FilterQuery<Row>
 }
@@ -76,7 +76,7 @@ export function recordFilter(scope: RouteScope | undefined, model: EntityModel, 
 export async function applyScopeToCreate(scope: RouteScope | undefined, model: EntityModel, context: ScopeContext, em: EntityManager): Promise<void> {
   for (const [path, source] of Object.entries(scope?.where ?? {})) {
     const segments = path.split('.')
-    const value = typedValue(model, segments, valueOf(source, context), context.models)
+    const value = typedValue(model, segments, sourceValue(source, context), context.models)
     if (segments.length === 1) {
       context.data[path] = value
       continue
@@ -85,13 +85,16 @@ export async function applyScopeToCreate(scope: RouteScope | undefined, model: E
     const target = relation && context.models?.get(relation.entity)
     if (!target || segments.length !== 2 || !['many-to-one', 'one-to-one'].includes(relation!.kind)) continue
     const found = value === undefined ? null : ((await em.findOne(target.name, {[segments[1]]: value} as FilterQuery<object>)) as Row | null)
-    if (!found) throw notFound(`No ${target.name} \`${String(valueOf(source, context))}\``)
+    if (!found) throw notFound(`No ${target.name} \`${String(sourceValue(source, context))}\``)
     context.data[segments[0]] = found[target.primaryKey]
   }
 }
 
-/** The value a condition names: the current user's key or a field of theirs, a path parameter, or a literal. */
-function valueOf(source: string | number | boolean, context: ScopeContext): unknown {
+/**
+ * The value a source names — the current user's key or a field of theirs (`user`, `user.<field>`), a path parameter
+ * (`params.<name>`), or a literal — for a route's `where` and a definition's `from` alike.
+ */
+export function sourceValue(source: string | number | boolean, context: ScopeContext): unknown {
   if (typeof source !== 'string') return source
   if (source === 'user' || source.startsWith('user.')) {
     const user = context.user as {id: unknown; record?: Row} | null | undefined

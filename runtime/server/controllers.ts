@@ -6,13 +6,12 @@ import type {FastifyInstance} from 'fastify'
 import type {ContextFunction, Middleware} from '../context.js'
 import type {EntityModel} from '../http/model.js'
 import type {Project} from '../project.js'
-import {describeRoutes, type RouteInfo} from '../routes.js'
+import type {RouteInfo} from '../routes.js'
 import {routeHandler, type RoutePlan} from './request.js'
 import {HttpProblem} from '../http/problem.js'
 import {limitOf} from './security.js'
 
-export async function controllersPlugin(app: FastifyInstance, {project}: {project: Project}): Promise<void> {
-  const routes = describeRoutes(project.config, project.entities, project.controllers)
+export async function controllersPlugin(app: FastifyInstance, {project, routes}: {project: Project; routes: readonly RouteInfo[]}): Promise<void> {
   for (const controller of project.controllers) {
     const own = routes.filter((route) => route.controller === controller.definition.name)
     await app.register(async (scope) => {

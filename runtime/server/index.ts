@@ -51,12 +51,14 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
   try {
     await app.register(ormPlugin, {project, models, orm: options.orm, fastReads: options.fastReads})
     await app.register(problemsPlugin, {development: options.development ?? process.env.NODE_ENV === 'development', formatProblem: project.formatProblem})
-    const store = rateLimitStore(config, describeRoutes(config, project.entities, project.controllers).map((route) => route.rateLimit))
+    // Described once: the rate-limit store reads the routes' limits, the controllers plan from them.
+    const routes = describeRoutes(config, project.entities, project.controllers)
+    const store = rateLimitStore(config, routes.map((route) => route.rateLimit))
     await app.register(securityPlugin, {config, store, namespace: projectTitle(project.root)})
     await app.register(bodiesPlugin)
     await app.register(authenticationPlugin, {project, auth})
     await app.register(openapiRoute, {project})
-    await app.register(controllersPlugin, {project})
+    await app.register(controllersPlugin, {project, routes})
     await app.register(eventsPlugin, {project})
   } catch (error) {
     await app.close().catch(() => undefined)

@@ -10,6 +10,7 @@ import type {ContextFunction, Middleware, RequestContext} from '../context.js'
 import {present, runCrud, type CrudAction, type CrudContext} from '../http/crud.js'
 import {cloudEvent, type CloudEvent} from '../events/cloudevent.js'
 import {recordEvents} from '../events/outbox.js'
+import {sourceValue} from '../http/scope.js'
 import {validateBody} from '../http/errors.js'
 import {parseId, type EntityModel} from '../http/model.js'
 import {HttpProblem} from '../http/problem.js'
@@ -127,9 +128,8 @@ function fillFromServer(model: EntityModel, context: RequestContext): void {
     ...[...model.relations].filter(([, relation]) => relation.from).map(([name, relation]) => [name, relation.from!] as const)
   ]
   if (sources.length === 0) return
-  const user = context.user as AuthUser | undefined
-  if (!user) throw new HttpProblem(401, `Creating a ${model.name} needs an authenticated user: \`${sources[0][0]}\` is filled from it`, {headers: {'www-authenticate': 'Bearer'}})
-  for (const [name, source] of sources) context.data[name] = source === 'user' ? user.id : user.record?.[source.slice('user.'.length)]
+  if (!context.user) throw new HttpProblem(401, `Creating a ${model.name} needs an authenticated user: \`${sources[0][0]}\` is filled from it`, {headers: {'www-authenticate': 'Bearer'}})
+  for (const [name, source] of sources) context.data[name] = sourceValue(source, context)
 }
 
 /** Password strength of a create or update body (the e-mail comes from the body, else from the stored record). */

@@ -11,7 +11,7 @@
  * `npm test` runs 10 s at 20 connections; `npm run test:reliability` 60 s at 100 connections.
  */
 import {spawn, type ChildProcess} from 'node:child_process'
-import {cpSync, mkdirSync, readFileSync, rmSync, symlinkSync} from 'node:fs'
+import {readFileSync} from 'node:fs'
 import path from 'node:path'
 import autocannon from 'autocannon'
 import Database from 'better-sqlite3'
@@ -20,23 +20,14 @@ import v8 from 'node:v8'
 import {test} from 'uvu'
 import {createTestApp} from '../../runtime/testing.js'
 import * as assert from 'uvu/assert'
-import {temporaryProject} from '../helpers/databases.js'
 import {root} from '../helpers/fixtures.js'
-import {pipeBin, runPipe} from '../helpers/run-pipe.js'
+import {pipeBin, projectCopy} from '../helpers/run-pipe.js'
 
 const full = process.env.APIPE_RELIABILITY === 'full'
 const seconds = full ? 60 : 10
 const connections = full ? 100 : 20
 
-async function blog(): Promise<string> {
-  const dir = temporaryProject('load')
-  cpSync(path.join(root, 'fixtures/blog-app'), dir, {recursive: true, filter: (source) => !source.includes(`${path.sep}data`)})
-  rmSync(path.join(dir, 'node_modules'), {recursive: true, force: true})
-  mkdirSync(path.join(dir, 'node_modules'))
-  symlinkSync(root, path.join(dir, 'node_modules', 'apipe-kit'))
-  assert.is((await runPipe(['migrate', '--project', dir])).code, 0)
-  return dir
-}
+const blog = () => projectCopy(path.join(root, 'fixtures/blog-app'))
 
 function start(dir: string): Promise<{child: ChildProcess; url: string; exited: Promise<number | null>}> {
   return new Promise((resolve, reject) => {
