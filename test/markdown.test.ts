@@ -21,6 +21,14 @@ test('GFM tables, headings, emphasis and wrapped links become HTML; scripts, ima
   assert.not.match(html, /<img|<script|onclick|onerror|alert\(2\)|javascript:/)
 })
 
+test('task list items get a disabled checkbox, aligned columns an align, and a bare domain stays text', () => {
+  assert.is(markdownHtml('- [ ] todo\n- [x] done'), '<ul>\n<li><input type="checkbox" disabled> todo</li>\n<li><input type="checkbox" disabled checked> done</li>\n</ul>')
+  assert.match(markdownHtml('| a | b |\n|--:|---|\n| 1 | 2 |'), /<th align="right">a<\/th>\n<th>b<\/th>[^]*<td align="right">1<\/td>/)
+  assert.is(markdownHtml('Call api.example.com or https://api.example.com.'), '<p>Call api.example.com or <a href="https://api.example.com" target="_blank" rel="noopener noreferrer">https://api.example.com</a>.</p>')
+  assert.is(markdownHtml('[bad](javascript:alert(1)) [ok](/x "T") ![pic](https://x.example/p.png) **b**'), '<p><a>bad</a> <a href="/x" title="T" target="_blank" rel="noopener noreferrer">ok</a>  <strong>b</strong></p>')
+  assert.is(markdownHtml('```js\nlet a = 1 < 2\n```'), '<pre><code>let a = 1 &#x3C; 2\n</code></pre>')
+})
+
 test('a summary is one line of inline HTML: the first block only, line breaks and blocks dropped', () => {
   assert.is(inlineMarkdown('**Bold** summary with `code`\nand [a link](http://x.y)\n\n---\nmore'), '<strong>Bold</strong> summary with <code>code</code> and <a href="http://x.y" target="_blank" rel="noopener noreferrer">a link</a>')
   assert.is(inlineMarkdown('<p>Stripe <code>x</code></p>'), 'Stripe <code>x</code>')

@@ -128,11 +128,11 @@ export class SchemaTypes {
       const {type, nullable} = this.typeAndNullability(property, () => `${owner}${pascal(name)}`)
       const field: Field = {name, type, required: false}
       // A description beside a `$ref` (OpenAPI 3.1 allows it) says what this property is: it wins over the target's.
-      const description = text(record(property).description) ?? text(this.refs.resolve(property).value?.description)
+      const schema = this.refs.resolve(property).value ?? {}
+      const description = text(record(property).description) ?? text(schema.description)
       if (description) field.description = description.trim()
       if (nullable) field['x-nullable'] = true
       // Enum values of a property that is no named enum type, its default and its example, for the page's reference.
-      const schema = this.refs.resolve(property).value ?? {}
       if (Array.isArray(schema.enum) && schema.enum.length > 0 && !this.types.get(type)?.values && schema.enum.every((value) => value === null || ['string', 'number', 'boolean'].includes(typeof value))) field.enum = schema.enum as Field['enum']
       if (schema.default !== undefined) field.default = schema.default
       const example = schema.example ?? (Array.isArray(schema.examples) ? schema.examples[0] : undefined)
