@@ -6,8 +6,8 @@
  * it returns, else of its own name (`products: ProductConnection`, `productCreate: ProductCreatePayload`,
  * `deleteProduct: Boolean` -> `Product`). The group's label is that name; its id is its plural (`Products`), which
  * clashes neither with the type nor with an operation of that name. When that makes
- * more than `maxGroups` groups, entities fold into their first word (`ProductVariant` into `Product`), then the
- * largest are kept and the other operations go to `other`.
+ * more than `maxGroups` groups, entities fold into their first word (`ProductVariant` into `Product`), and when that
+ * is still too many, into their first or last word, largest groups first (see {@link pooled}), the rest in `Other`.
  */
 import {getNamedType, isInterfaceType, isObjectType, isUnionType, Kind, type GraphQLField, type GraphQLNamedType} from 'graphql'
 
@@ -26,7 +26,7 @@ const verbs = new Set([
   'fix', 'fulfill', 'select', 'initial', 'initiate', 'ack', 'acknowledge', 'and', 'or', 'by', 'for', 'with', 'to', 'from'
 ])
 /** Words of a type name that wrap the entity rather than name it. */
-const wrappers = new Set(['connection', 'edge', 'edges', 'payload', 'result', 'results', 'response', 'output', 'mutation', 'input'])
+const wrappers = new Set(['connection', 'edge', 'edges', 'payload', 'result', 'results', 'response', 'output', 'mutation', 'input', 'type'])
 
 /** The category a field declares through a directive, if any. */
 export function declaredGroup(field: GraphQLField<unknown, unknown>): string | undefined {
@@ -93,15 +93,63 @@ export function groupOperations(fields: Array<GraphQLField<unknown, unknown>>, r
     const heads = new Set(entities.map(head))
     // `Artworks` joins `Artwork` when both are there: one entity, named once.
     const singular = (word: string) => (word.endsWith('s') && heads.has(word.slice(0, -1)) ? word.slice(0, -1) : word)
-    entities = entities.map((entity, index) => (declared[index] === undefined ? singular(head(entity)) : entity))
-  }
-  if (count(entities) > maxGroups) {
-    const sizes = new Map<string, number>()
-    for (const entity of entities) sizes.set(entity, (sizes.get(entity) ?? 0) + 1)
-    const keepDeclared = new Set(declared.filter((name): name is string => name !== undefined))
-    const room = Math.max(maxGroups - keepDeclared.size - 1, 0)
-    const kept = new Set([...sizes].filter(([name]) => !keepDeclared.has(name)).sort((a, b) => b[1] - a[1]).slice(0, room).map(([name]) => name))
-    entities = entities.map((entity) => (keepDeclared.has(entity) || kept.has(entity) ? entity : 'Other'))
+    const folded = entities.map((entity, index) => (declared[index] === undefined ? singular(head(entity)) : entity))
+    entities = count(folded) > maxGroups ? pooled(entities, declared) : folded
   }
   return entities.map((entity, index) => ({id: declared[index] !== undefined || entity === 'Other' ? entity : groupId(entity), label: entity}))
+}
+
+/** The words of a name (`AppSecondFactor` -> `App`, `Second`, `Factor`; `CMSLastAccess` -> `CMS`, `Last`, `Access`). */
+function wordsOf(name: string): string[] {
+  return name.match(/[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+/g) ?? [name]
+}
+
+/** A word as groups compare it: case and a plural `s` aside (`Sets` and `set` are one). */
+function wordKey(word: string): string {
+  const lower = word.toLowerCase()
+  return lower.length > 3 && lower.endsWith('s') && !lower.endsWith('ss') ? lower.slice(0, -1) : lower
+}
+
+/**
+ * Groups for more entities than `maxGroups`: an operation may join the group of its entity's first word
+ * (`ProductVariant` -> `Product`) or of its last (`AppSecondFactor`, `SmsSecondFactor` -> `Factor`). The largest such
+ * group is taken first, with the operations not placed yet, then the next, until the room is used; what is left (and
+ * any group of one) goes to `Other`. A group is named by the words all its entities share at that end
+ * (`SecondFactor`), as the shortest of them writes them.
+ */
+function pooled(entities: string[], declared: Array<string | undefined>): string[] {
+  const ends = entities.map((entity, index) => {
+    if (declared[index] !== undefined) return []
+    const words = wordsOf(entity)
+    return [`first ${wordKey(words[0])}`, `last ${wordKey(words.at(-1)!)}`]
+  })
+  const members = new Map<string, number[]>()
+  ends.forEach((keys, index) => {
+    for (const key of new Set(keys)) members.set(key, [...(members.get(key) ?? []), index])
+  })
+  const chosen: Array<string | undefined> = entities.map((entity, index) => declared[index])
+  const room = Math.max(maxGroups - new Set(declared.filter(Boolean)).size - 1, 0)
+  for (let slot = 0; slot < room; slot++) {
+    let best: {key: string; free: number[]} | undefined
+    for (const [key, indexes] of members) {
+      const free = indexes.filter((index) => chosen[index] === undefined)
+      // Ties go to the first word, the one the names lead with.
+      if (!best || free.length > best.free.length || (free.length === best.free.length && key.startsWith('first') && best.key.startsWith('last'))) best = {key, free}
+    }
+    if (!best || best.free.length < 2) break
+    const label = sharedWords(best.free.map((index) => entities[index]), best.key.startsWith('first'))
+    for (const index of best.free) chosen[index] = label
+    members.delete(best.key)
+  }
+  return chosen.map((label) => label ?? 'Other')
+}
+
+/** The words that every name shares at its start (or end), as the name with fewest words writes them. */
+function sharedWords(names: string[], atStart: boolean): string {
+  const split = names.map((name) => (atStart ? wordsOf(name) : wordsOf(name).reverse()))
+  const shortest = split.reduce((a, b) => (b.length < a.length ? b : a))
+  let length = 0
+  while (length < shortest.length && split.every((words) => wordKey(words[length] ?? '') === wordKey(shortest[length]))) length++
+  const shared = shortest.slice(0, Math.max(length, 1))
+  return (atStart ? shared : shared.reverse()).map((word) => word[0].toUpperCase() + word.slice(1)).join('')
 }
