@@ -37,6 +37,21 @@ export interface BrokenRef {
   node: object
 }
 
+/** One `$ref` followed: the node it points at and the name it gives, or why it leads nowhere. */
+interface Step {
+  node: unknown
+  name: string | undefined
+  reason?: string
+}
+
+/** Where a chain of refs ends. */
+interface Followed {
+  target: unknown
+  name?: string
+  external?: string
+  missing?: string
+}
+
 const urlPattern = /^[a-z][\w+.-]*:\/\//i
 const usableName = /^[A-Za-z_][\w.-]*$/
 
@@ -47,8 +62,9 @@ export class JsonRefs {
   private readonly documents = new Map<string, unknown>()
   private readonly texts = new Map<string, string>()
   private readonly homes = new WeakMap<object, string>()
-  /** The target and name of each `file#pointer` followed so far: big documents point at the same schemas thousands of times. */
-  private readonly targets = new Map<string, {node: unknown; name: string | undefined; reason?: string}>()
+  /** The target and name of each pointer followed so far, by file: big documents point at the same schemas thousands of times. */
+  private readonly targets = new Map<string, Map<string, Step>>()
+  private readonly followed = new WeakMap<object, Followed>()
   private readonly paths = new Map<string, Map<object, JsonPath>>()
   private readonly files = new Map<string, string>()
   readonly rootFile: string
@@ -120,10 +136,21 @@ export class JsonRefs {
     walk(this.documents.get(this.rootFile))
   }
 
-  private follow(node: unknown): {target: unknown; name?: string; external?: string; missing?: string} {
-    let current = node
+  /** `follow`, once per object holding a `$ref`: importers ask for the same node several times. */
+  private follow(node: unknown): Followed {
+    if (!node || typeof node !== 'object' || typeof (node as Node).$ref !== 'string') return {target: node}
+    let result = this.followed.get(node)
+    if (!result) {
+      result = this.followChain(node as Node)
+      this.followed.set(node, result)
+    }
+    return result
+  }
+
+  private followChain(node: Node): Followed {
+    let current: unknown = node
     let name: string | undefined
-    let seen: Set<string> | undefined
+    let seen: Set<Step> | undefined
     while (current && typeof current === 'object' && typeof (current as Node).$ref === 'string') {
       const holder = current as Node
       const ref = holder.$ref as string
@@ -135,18 +162,19 @@ export class JsonRefs {
       const pointer = hash === -1 ? '' : ref.slice(hash + 1)
       const home = this.fileOf(holder)
       const file = target ? this.fileAt(home, target) : home
-      const key = `${file}#${pointer}`
-      seen ??= new Set()
-      if (seen.has(key)) return this.fail(holder, ref, home, 'it leads back to itself', name)
-      seen.add(key)
-      let step = this.targets.get(key)
+      let steps = this.targets.get(file)
+      if (!steps) this.targets.set(file, (steps = new Map()))
+      let step = steps.get(pointer)
       if (!step) {
         const document = this.load(file)
         const found = document === undefined ? undefined : at(document, pointer)
         const reason = document === undefined ? `cannot read \`${path.relative(path.dirname(home), file) || file}\`` : found === undefined ? `\`#${pointer}\` is not in ${target ? `\`${target}\`` : 'the document'}` : undefined
         step = {node: found, name: lastSegment(pointer) || (target ? fileName(found, target) : undefined), reason}
-        this.targets.set(key, step)
+        steps.set(pointer, step)
       }
+      seen ??= new Set()
+      if (seen.has(step)) return this.fail(holder, ref, home, 'it leads back to itself', name)
+      seen.add(step)
       if (step.reason) return this.fail(holder, ref, home, step.reason, step.name ?? name)
       name = step.name ?? name
       current = step.node

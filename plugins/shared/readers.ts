@@ -14,6 +14,8 @@ export function text(value: unknown): string | undefined {
 
 /** `create pet`, `/pets/{petId}` -> `CreatePet`, `PetsPetId`. */
 export function pascal(value: string): string {
+  // Most names asked for are built from names already in this form (`${owner}${pascal(field)}`): they stay as they are.
+  if (pascalShape.test(value)) return value
   let result = pascalCache.get(value)
   if (result === undefined) {
     result = toPascal(value)
@@ -21,6 +23,8 @@ export function pascal(value: string): string {
   }
   return result
 }
+
+const pascalShape = /^[A-Z][A-Za-z0-9]*$/
 
 /** Big documents name the same inline schemas over and over (Stripe: a few thousand names, asked for many times each). */
 const pascalCache = new Map<string, string>()

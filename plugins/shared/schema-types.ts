@@ -138,7 +138,8 @@ export class SchemaTypes {
       const example = schema.example ?? (Array.isArray(schema.examples) ? schema.examples[0] : undefined)
       if (example !== undefined) field.example = example
       // A later member refines an earlier one's field (the last definition wins, as in a merged schema).
-      fields.set(name, {...fields.get(name), ...field})
+      const earlier = fields.get(name)
+      fields.set(name, earlier ? {...earlier, ...field} : field)
     }
   }
 }
