@@ -198,26 +198,36 @@ function compareFields(oldType: TypeDef, newType: TypeDef, use: Use, types: Type
   const oldNames = new Set((oldType.fields ?? []).map((field) => field.name))
   const path = ['types', newType.name]
   const sent = use.direction === 'request'
-  const via = `, which ${use.what} ${sent ? 'takes' : use.direction === 'event' ? 'carries' : 'returns'}`
+  // Built only for a change: big APIs compare tens of thousands of unchanged fields.
+  const via = () => `, which ${use.what} ${sent ? 'takes' : use.direction === 'event' ? 'carries' : 'returns'}`
   for (const field of oldType.fields ?? []) {
     const partner = fields.get(field.name)
-    const location = `${newType.name}.${field.name}`
+    const location = () => `${newType.name}.${field.name}`
     if (!partner) {
       const code = sent ? 'request-field-removed' : use.direction === 'event' ? 'payload-field-removed' : 'response-field-removed'
-      add({code, location, message: `Removed field \`${field.name}\` of \`${newType.name}\`${via}`, path})
+      add({code, location: location(), message: `Removed field \`${field.name}\` of \`${newType.name}\`${via()}`, path})
       continue
     }
-    if (sent && partner.required && !field.required) add({code: 'request-field-became-required', location, message: `Field \`${field.name}\` of \`${newType.name}\` became required${via}`, path})
-    if (!sent && field.required && !partner.required) add({code: 'response-field-became-optional', location, message: `Field \`${field.name}\` of \`${newType.name}\` became optional${via}`, path})
-    compareType(field.type ?? 'string', partner.type ?? 'string', {...use, what: `field \`${field.name}\` of \`${newType.name}\``, location, path}, types, add, visited)
+    if (sent && partner.required && !field.required) add({code: 'request-field-became-required', location: location(), message: `Field \`${field.name}\` of \`${newType.name}\` became required${via()}`, path})
+    if (!sent && field.required && !partner.required) add({code: 'response-field-became-optional', location: location(), message: `Field \`${field.name}\` of \`${newType.name}\` became optional${via()}`, path})
+    const [was, now] = [field.type ?? 'string', partner.type ?? 'string']
+    // The same type that neither catalogue defines (`string`, `integer[]`) is unchanged.
+    if (was === now && !defined(was, types)) continue
+    compareType(was, now, {...use, what: `field \`${field.name}\` of \`${newType.name}\``, location: location(), path}, types, add, visited)
   }
   for (const field of newType.fields ?? []) {
     if (oldNames.has(field.name)) continue
     const location = `${newType.name}.${field.name}`
-    if (!sent) add({code: 'response-field-added', location, message: `Added field \`${field.name}\` to \`${newType.name}\`${via}`, path})
-    else if (field.required) add({code: 'request-required-field-added', location, message: `Added required field \`${field.name}\` to \`${newType.name}\`${via}`, path})
-    else add({code: 'request-field-added', location, message: `Added optional field \`${field.name}\` to \`${newType.name}\`${via}`, path})
+    if (!sent) add({code: 'response-field-added', location, message: `Added field \`${field.name}\` to \`${newType.name}\`${via()}`, path})
+    else if (field.required) add({code: 'request-required-field-added', location, message: `Added required field \`${field.name}\` to \`${newType.name}\`${via()}`, path})
+    else add({code: 'request-field-added', location, message: `Added optional field \`${field.name}\` to \`${newType.name}\`${via()}`, path})
   }
+}
+
+/** Whether either catalogue defines the (item) type of `type`. */
+function defined(type: string, types: Types): boolean {
+  const [item] = unwrap(type)
+  return types.old.has(item) || types.new.has(item)
 }
 
 /** The items only in `after`. */
