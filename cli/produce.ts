@@ -22,9 +22,11 @@ export interface Target {
 /** Resolves to the exit code and, when it is 0, the written outputs in the order of `targets`. */
 export async function produce(context: BaseContext, preset: Preset, input: string, targets: Target[], options: {quiet?: boolean} = {}): Promise<{code: number; outputs: VFile[]}> {
   // The nearest `.piperc*` applies here as in `pipe run` and `pipe validate`.
-  const [file] = await runPreset(preset, [input], {config: true})
-  const {fatal: errors, warn: warnings} = statistics([file])
-  if (errors + (options.quiet ? 0 : warnings) > 0) context.stderr.write(formatFindings([file], 'text', {quiet: options.quiet}))
+  // The input, then the files its refs led to, each with its own findings (a schema problem in `schemas/pet.yaml`).
+  const files = await runPreset(preset, [input], {config: true})
+  const [file] = files
+  const {fatal: errors, warn: warnings} = statistics(files)
+  if (errors + (options.quiet ? 0 : warnings) > 0) context.stderr.write(formatFindings(files, 'text', {quiet: options.quiet}))
   const outputs = targets.map((target) => file.data.outputs?.find((output) => output.extname === target.extension && (!target.name || output.basename === target.name)))
   if (errors > 0 || outputs.some((output) => output === undefined)) return {code: 1, outputs: []}
   const chosen = outputs as VFile[]

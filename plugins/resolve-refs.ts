@@ -2,8 +2,8 @@
  * resolve-refs: follow every `$ref` of an OpenAPI document once (local ones and refs to other files, nested across
  * folders; URLs are never fetched) and check the document against the OpenAPI/Swagger schema of its version. A ref
  * that cannot be followed is one `openapi-ref` warning at its place, in the file that holds it; schema violations
- * are `openapi-schema` warnings at the place they point to: real documents often break a rule or two and still
- * import well. The importer then reuses the same follower (`file.data.refs`), so no ref is read or reported twice.
+ * are `openapi-schema` warnings at the place they point to, in the file that holds it (what other files hold is
+ * checked where refs put it): real documents often break a rule or two and still import well. The importer then reuses the same follower (`file.data.refs`), so no ref is read or reported twice.
  */
 import {readFileSync} from 'node:fs'
 import path from 'node:path'
@@ -13,7 +13,8 @@ import type {ParsedTree} from './parse.js'
 import {ruleSet, defineRule, type RuleSetting} from '../pipeline/rule.js'
 import {checkDocument, type DocumentProblem} from './import-openapi/parser-adapter.js'
 import type {OpenApiTree} from '../pipeline/data.js'
-import {JsonRefs, type BrokenRef} from './shared/json-refs.js'
+import {bundleForCheck} from './shared/bundle-refs.js'
+import {JsonRefs} from './shared/json-refs.js'
 
 /** Options of resolve-refs. */
 export interface Options {
@@ -41,14 +42,19 @@ export const openapiRef = defineRule<OpenApiTree>({id: 'openapi-ref', severity: 
   if (!refs) return
   const related = new Map<string, VFile>()
   for (const broken of refs.broken.values()) {
-    const at = broken.file === refs.rootFile ? undefined : relatedFile(file, refs, broken, related)
+    const at = broken.file === refs.rootFile ? undefined : relatedFile(file, refs, broken.file, related)
     report(`Cannot follow \`$ref\` \`${broken.ref}\`: ${broken.reason}; what it names is left out (a type behind it is \`object\`)`, {path: [...refs.pathOf(broken.node), '$ref'], file: at})
   }
 })
 
 /** Rule `openapi-schema` (warning): the document breaks the OpenAPI or Swagger schema. */
 export const openapiSchema = defineRule<OpenApiTree>({id: 'openapi-schema', severity: 'warn'}, (_tree, file, report) => {
-  for (const problem of file.data.schemaProblems ?? []) report(problem.reason, {path: problem.path})
+  const refs = file.data.refs
+  const related = new Map<string, VFile>()
+  for (const problem of file.data.schemaProblems ?? []) {
+    const at = refs && problem.file && problem.file !== refs.rootFile ? relatedFile(file, refs, problem.file, related) : undefined
+    report(problem.reason, {path: problem.path, file: at})
+  }
 })
 
 /** Follow the refs of OpenAPI trees and check them. */
@@ -61,8 +67,7 @@ export default function resolveRefs(this: Processor, options: Options = {}) {
     file.data.refs = refs
     if (options.check !== false) {
       try {
-        const problems = await checkDocument(withFollowedRefs(tree.document, refs), file.path ? path.resolve(file.cwd, file.path) : undefined)
-        file.data.schemaProblems = [...problems.errors, ...problems.warnings]
+        file.data.schemaProblems = await schemaCheck(tree.document, refs, options.followAll === false || refs.loaded().size > 1, file.path ? path.resolve(file.cwd, file.path) : undefined)
       } catch (error) {
         // Only the fallback parser (a version without a compiled schema) throws, on a ref it cannot follow: that ref
         // is an `openapi-ref` finding already.
@@ -73,50 +78,38 @@ export default function resolveRefs(this: Processor, options: Options = {}) {
   }
 }
 
-const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']
-
 /**
- * The document as the importer reads it, for the schema check: path items, operations and webhooks that are `$ref`s
- * (legal or not, every mainstream tool follows them) and descriptions that are `$ref`s to Markdown files are
- * replaced by what they point to, so that the check does not flag what is followed. A shallow copy: the document
- * itself is not changed.
+ * The schema problems of `document` where they are written. The document is checked with its path items and
+ * operations in place, refs elsewhere as written (so that a ref where OpenAPI allows none is a problem); when it
+ * has other files, it is checked again with everything they hold in place, for the problems inside them. Each
+ * problem is reported once, in the file that holds it (a file that many refs lead to is checked at every place).
  */
-function withFollowedRefs(document: Record<string, unknown>, refs: JsonRefs): Record<string, unknown> {
-  const followItems = (items: unknown) => {
-    if (!items || typeof items !== 'object' || Array.isArray(items)) return items
-    const copy: Record<string, unknown> = {}
-    for (const [key, raw] of Object.entries(items)) {
-      const item = refs.resolve(raw).value
-      if (!item) {
-        copy[key] = raw
-        continue
-      }
-      const followed: Record<string, unknown> = {...item}
-      for (const method of methods) if (followed[method] !== undefined) followed[method] = refs.resolve(followed[method]).value ?? followed[method]
-      copy[key] = followed
+async function schemaCheck(document: Record<string, unknown>, refs: JsonRefs, multiFile: boolean, filePath: string | undefined): Promise<DocumentProblem[]> {
+  const kept = new Map<string, DocumentProblem>()
+  const check = async (deep: boolean) => {
+    const bundled = bundleForCheck(document, refs, deep)
+    const {errors, warnings} = await checkDocument(bundled.document, filePath)
+    for (const problem of [...errors, ...warnings]) {
+      const {file, path: at} = bundled.locate(problem.path)
+      if (deep && file === refs.rootFile) continue
+      kept.set(`${file}\0${JSON.stringify(at)}\0${problem.reason}`, {...problem, path: at, file})
     }
-    return copy
   }
-  const copy: Record<string, unknown> = {...document, paths: followItems(document.paths)}
-  if (document.webhooks !== undefined) copy.webhooks = followItems(document.webhooks)
-  const info = document.info && typeof document.info === 'object' ? (document.info as Record<string, unknown>) : undefined
-  if (info && typeof info.description === 'object') copy.info = {...info, description: refs.text(info.description) ?? info.description}
-  if (Array.isArray(document.tags)) {
-    copy.tags = document.tags.map((tag: unknown) => (tag && typeof tag === 'object' && typeof (tag as Record<string, unknown>).description === 'object' ? {...tag, description: refs.text((tag as Record<string, unknown>).description)} : tag))
-  }
-  return copy
+  await check(false)
+  if (multiFile) await check(true)
+  return [...kept.values()]
 }
 
-/** The file that holds a broken ref, as a related file of the one imported (findings there point into it). */
-function relatedFile(file: VFile, refs: JsonRefs, broken: BrokenRef, related: Map<string, VFile>): VFile {
-  let at = related.get(broken.file)
+/** A file a `$ref` led to, as a related file of the one imported (findings there point into it). */
+function relatedFile(file: VFile, refs: JsonRefs, holder: string, related: Map<string, VFile>): VFile {
+  let at = related.get(holder) ?? file.data.related?.find((candidate) => path.resolve(candidate.cwd, candidate.path) === holder)
   if (!at) {
-    at = new VFile({path: path.relative(file.cwd, broken.file), cwd: file.cwd, value: refs.sourceOf(broken.file) ?? safeRead(broken.file)})
-    at.data.syntax = /\.json$/i.test(broken.file) ? 'json' : 'yaml'
+    at = new VFile({path: path.relative(file.cwd, holder), cwd: file.cwd, value: refs.sourceOf(holder) ?? safeRead(holder)})
+    at.data.syntax = /\.json$/i.test(holder) ? 'json' : 'yaml'
     at.data.relatedTo = file.path
     ;(file.data.related ??= []).push(at)
-    related.set(broken.file, at)
   }
+  related.set(holder, at)
   return at
 }
 

@@ -16,6 +16,17 @@ test('pipe import openapi writes the catalogue and says what it wrote', async ()
   assert.is(readFileSync(output, 'utf8'), readFileSync(fixture('import-openapi', 'v2-swagger', 'output.endpoints.json'), 'utf8'))
 })
 
+test('pipe import openapi reports a problem inside a file a $ref led to in that file, at its place there', async () => {
+  const output = path.join(temp(), 'pets.endpoints.json')
+  const input = fixture('import-openapi', 'invalid-in-other-file', 'input.yaml')
+  const result = await runPipe(['import', 'openapi', input, output], {cwd: path.dirname(input)})
+  assert.is(result.code, 0)
+  assert.is(result.stdout, `Wrote ${output} (2 endpoints, 2 types)\n`)
+  assert.ok(result.stderr.includes('schemas/pet.yaml: warning openapi-schema properties.name.type Unexpected value: it must be string\n'), result.stderr)
+  assert.ok(result.stderr.includes('paths/pets.yaml: warning openapi-schema get.responses["200"] Missing required property `description`\n'), result.stderr)
+  assert.ok(result.stderr.endsWith('0 error(s), 5 warning(s)\n'), result.stderr)
+})
+
 test('findings about an imported catalogue point at the operation in the OpenAPI source', async () => {
   const {pipeline} = await import('../index.js')
   const [file] = await pipeline('openapi', [fixture('import-openapi', 'v3-rules', 'input.yaml')])

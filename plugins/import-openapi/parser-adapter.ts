@@ -13,13 +13,15 @@ import {jsonc} from '../../pipeline/lazy.js'
 export interface DocumentProblem {
   reason: string
   path: JsonPath
+  /** Absolute path of the file the problem is in, when it is not the document checked (a file a `$ref` led to). */
+  file?: string
 }
 
 type Document = Record<string, unknown>
 
 /**
- * Check a Swagger 2.0, OpenAPI 3.0 or 3.1 document against the official schema of its version, as written (refs are
- * Reference objects the schema allows; what other files hold is followed by the importer, not checked here), with
+ * Check a Swagger 2.0, OpenAPI 3.0 or 3.1 document against the official schema of its version, as given (refs are
+ * Reference objects the schema allows; resolve-refs puts what other files hold in place before), with
  * validators compiled at build time: ~50 ms for Stripe where dereferencing first takes ~1 s. Other versions, or a
  * build without validators, are checked by @readme/openapi-parser, which dereferences and follows the refs
  * (rejecting when one cannot be resolved).
