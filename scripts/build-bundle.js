@@ -2,25 +2,28 @@
 // one file per lazily imported part of it. Node's module loader pays for every file it resolves, reads and links:
 // `pipe map` loaded 52 of apipe's files, about 40 ms of every command. Packages stay external, loaded as installed,
 // so user plugins and code that import `apipe` or `apipe-kit/runtime` share them with the CLI — except the Markdown
-// stack of the page (remark, rehype and the ~200 small modules under them, which only render-html uses, through
-// processors of its own): bundled into the page's chunk, it loads in one file instead of costing every `pipe render`
-// and `pipe map` about 150 ms of module resolution.
+// stack of the page (markdown-it, rehype and parse5, and the many small modules under them, which only render-html
+// uses, through processors of its own): bundled into the page's chunk, it loads in one file instead of costing every
+// `pipe render` and `pipe map` tens of milliseconds of module resolution.
 import {build} from 'esbuild'
 import path from 'node:path'
 
-/** The packages the page's Markdown module imports, whose whole dependency trees are bundled with it. */
-const markdownRoots = /^(remark-parse|remark-gfm|remark-rehype|rehype-raw|rehype-sanitize|rehype-stringify)$/
+/**
+ * The packages bundled with their whole dependency trees: the page's Markdown stack, and clipanion, the command
+ * line parser, which only the CLI uses (28 files when loaded as installed).
+ */
+const bundledRoots = /^(markdown-it|rehype-parse|rehype-sanitize|rehype-stringify|clipanion)$/
 
-/** esbuild plugin: every package import is external, but the Markdown stack and what it imports. */
-const externalButMarkdown = {
-  name: 'external-but-markdown',
+/** esbuild plugin: every package import is external, but the bundled roots and what they import. */
+const externalButBundled = {
+  name: 'external-but-bundled',
   setup(context) {
     context.onResolve({filter: /^[^./]/}, (args) => {
       if (args.kind === 'entry-point' || path.isAbsolute(args.path)) return undefined
       const fromPackage = args.importer.split(path.sep).includes('node_modules')
       const name = args.path.startsWith('@') ? args.path.split('/').slice(0, 2).join('/') : args.path.split('/')[0]
       // node: built-ins and what our own modules import stay external; what a bundled package imports is bundled.
-      if (args.path.startsWith('node:') || (!fromPackage && !markdownRoots.test(name))) return {path: args.path, external: true}
+      if (args.path.startsWith('node:') || (!fromPackage && !bundledRoots.test(name))) return {path: args.path, external: true}
       return undefined
     })
   }
@@ -34,6 +37,8 @@ await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  plugins: [externalButMarkdown],
+  plugins: [externalButBundled],
+  // clipanion is CommonJS: its `require('tty')` needs a `require` in these ES modules.
+  banner: {js: "import {createRequire as __createRequire} from 'node:module'; const require = __createRequire(import.meta.url);"},
   logLevel: 'warning'
 })

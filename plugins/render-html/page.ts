@@ -30,7 +30,11 @@ function compiledTemplate(source: string): object | undefined {
 }
 
 function loadAssets() {
-  const nunjucks = require('nunjucks') as typeof import('nunjucks')
+  const read = (name: string) => readFileSync(path.join(assetDir, name), 'utf8')
+  const source = read('page.njk')
+  const compiled = compiledTemplate(source)
+  // A compiled template needs only nunjucks' runtime: its one-file build, where the package loads two dozen files.
+  const nunjucks = require(compiled ? 'nunjucks/browser/nunjucks-slim.js' : 'nunjucks') as typeof import('nunjucks')
   const env = new nunjucks.Environment(null, environmentOptions)
   // Markup repeated thousands of times on a big page is built by filters, which escape every value they print:
   // a loop in the template costs nunjucks a frame and seven loop variables per item.
@@ -45,9 +49,6 @@ function loadAssets() {
     })
     return new nunjucks.runtime.SafeString(markup.join(''))
   })
-  const read = (name: string) => readFileSync(path.join(assetDir, name), 'utf8')
-  const source = read('page.njk')
-  const compiled = compiledTemplate(source)
   // nunjucks takes compiled code as `{type: 'code', obj}` where its types say string.
   const template = compiled
     ? new nunjucks.Template({type: 'code', obj: compiled} as unknown as string, env, 'page.njk')
