@@ -6,6 +6,7 @@
 // uses, through processors of its own): bundled into the page's chunk, it loads in one file instead of costing every
 // `pipe render` and `pipe map` tens of milliseconds of module resolution.
 import {build} from 'esbuild'
+import {rmSync} from 'node:fs'
 import path from 'node:path'
 
 /**
@@ -28,6 +29,9 @@ const externalButBundled = {
     })
   }
 }
+
+// Chunk names carry content hashes: what an earlier build wrote would stay beside the new files.
+rmSync('dist/bundle', {recursive: true, force: true})
 
 await build({
   entryPoints: {main: 'dist/cli/main.js'},
