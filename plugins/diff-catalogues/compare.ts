@@ -137,7 +137,9 @@ function compareParams(before: Endpoint, after: Endpoint, where: string, at: Arr
     const path = [...at, 'params', newParams.indexOf(partner)]
     if (partner.required && !param.required) add({code: 'param-became-required', location, message: `${capital(describe(partner))} of \`${display(after)}\` became ${partner.in === 'arg' ? 'non-null' : 'required'}`, path})
     if (!partner.required && param.required) add({code: 'param-became-optional', location, message: `${capital(describe(partner))} of \`${display(after)}\` became optional`, path})
-    compareType(param.type ?? 'string', partner.type ?? 'string', {direction: 'request', what: `${describe(partner)} of \`${display(after)}\``, location, path}, types, add)
+    const use: Use = {direction: 'request', what: `${describe(partner)} of \`${display(after)}\``, location, path}
+    compareEnum(param.enum, partner.enum, use, add)
+    compareType(param.type ?? 'string', partner.type ?? 'string', use, types, add)
   }
   for (const param of newParams) {
     if (oldKeys.has(key(param, newParams))) continue
@@ -210,6 +212,7 @@ function compareFields(oldType: TypeDef, newType: TypeDef, use: Use, types: Type
     }
     if (sent && partner.required && !field.required) add({code: 'request-field-became-required', location: location(), message: `Field \`${field.name}\` of \`${newType.name}\` became required${via()}`, path})
     if (!sent && field.required && !partner.required) add({code: 'response-field-became-optional', location: location(), message: `Field \`${field.name}\` of \`${newType.name}\` became optional${via()}`, path})
+    compareEnum(field.enum, partner.enum, {...use, what: `field \`${field.name}\` of \`${newType.name}\``, location: location(), path}, add)
     const [was, now] = [field.type ?? 'string', partner.type ?? 'string']
     // The same type that neither catalogue defines (`string`, `integer[]`) is unchanged.
     if (was === now && !defined(was, types)) continue
@@ -244,6 +247,22 @@ function compareValues(oldType: TypeDef, newType: TypeDef, use: Use, add: Add): 
   }
   for (const value of onlyIn(oldType.values, newType.values)) {
     add({code: `${side}-enum-value-removed`, location: `${newType.name}.${value}`, message: `Removed value \`${value}\` of enum \`${newType.name}\` of ${use.what}`, path})
+  }
+}
+
+/**
+ * The values of an enum written on a field or param itself (`status: {type: string, enum: [...]}`, no named type),
+ * judged like a named enum's; located at the field or param, then the value (`Pet.status.reserved`).
+ */
+function compareEnum(was: unknown[] | undefined, now: unknown[] | undefined, use: Use, add: Add): void {
+  if (!Array.isArray(was) || !Array.isArray(now)) return
+  const side = use.direction === 'request' ? 'request' : 'response'
+  const [before, after] = [was.map(String), now.map(String)]
+  for (const value of onlyIn(after, before)) {
+    add({code: `${side}-enum-value-added`, location: `${use.location}.${value}`, message: `Added value \`${value}\` to the values of ${use.what}`, path: use.path})
+  }
+  for (const value of onlyIn(before, after)) {
+    add({code: `${side}-enum-value-removed`, location: `${use.location}.${value}`, message: `Removed value \`${value}\` of the values of ${use.what}`, path: use.path})
   }
 }
 
