@@ -27,7 +27,7 @@ export interface CrudContext {
   headers?: Record<string, string>
   /** The request path, for `Location`. */
   path: string
-  /** Prepared-statement reads (SQLite file, no hook on the route): see fast-read.ts. */
+  /** Prepared-statement reads (SQLite file or PostgreSQL, no hook on the route): see fast-read.ts. */
   fast?: FastReader
   /** `$ilike` on PostgreSQL, whose LIKE is case-sensitive; `$like` elsewhere. */
   likeOperator?: '$like' | '$ilike'
@@ -144,7 +144,7 @@ export async function runCrud(action: CrudAction, model: EntityModel, context: C
       const populate = query.populate === undefined && query.fields === undefined ? {populate: [] as string[], fields: undefined} : parseListQuery(pick(query, ['populate', 'fields']), model)
       const id = action === 'read' ? plainId(model, context) : undefined
       if (id !== undefined && context.fast?.supports(model) && model.computed.size === 0 && !populate.fields && populate.populate.length === 0) {
-        const row = context.fast.read(model, id)
+        const row = await context.fast.read(model, id)
         if (!row) throw notFound(named(model, context))
         return row
       }
@@ -249,7 +249,7 @@ async function listAction(
   const query = parseListQuery(given, model, false, options)
   query.where = withScope(query.where, scopeFilter(context.route, model, context))
   if (context.fast?.supports(model) && model.computed.size === 0 && Object.keys(query.where).length === 0 && !query.fields && query.populate.length === 0) {
-    const {rows, total} = context.fast.list(model, {limit: query.limit, offset: query.offset, orderBy: query.orderBy, count: query.count})
+    const {rows, total} = await context.fast.list(model, {limit: query.limit, offset: query.offset, orderBy: query.orderBy, count: query.count})
     return {data: rows, meta: pageMeta(query, total)}
   }
   const findOptions = {
