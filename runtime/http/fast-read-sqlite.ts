@@ -14,6 +14,9 @@ const toDate: Convert = (value) => {
 }
 const toJson: Convert = (value) => (typeof value === 'string' ? JSON.parse(value) : value)
 
+/** How better-sqlite3 answers the types whose values differ from the entity path's JSON. */
+export const sqliteAnswers = {datetime: toDate, boolean: Boolean, json: toJson}
+
 /** The driver of the SQLite file `file`. */
 export function sqliteFastReads(file: string): FastReadDriver {
   const db = new Database(file, {readonly: true, fileMustExist: true})
@@ -28,7 +31,7 @@ export function sqliteFastReads(file: string): FastReadDriver {
   }
   return {
     placeholder: () => '?',
-    convert: {datetime: toDate, boolean: Boolean, json: toJson},
+    convert: sqliteAnswers,
     one: (sql, values) => prepare(sql).get(...values) as Record<string, unknown> | undefined,
     all: (sql, values) => prepare(sql).all(...values) as Array<Record<string, unknown>>,
     close: () => void db.close()

@@ -27,10 +27,46 @@ export interface FastReadDriver {
   close(): void | Promise<void>
 }
 
-interface Column {
+/** One column of an answer: the property it shows as, and how its value is converted. */
+export interface Column {
   property: string
   column: string
   convert?: Convert
+}
+
+/** Every entity's model by name, for the key column of a relation (`author_id`, `sample_code`). */
+export type Models = ReadonlyMap<string, EntityModel>
+
+/** The foreign-key column of a many-to-one relation of `model`, named after the target's key as the ORM names it. */
+export function foreignKeyColumn(models: Models, model: EntityModel, name: string): string {
+  const target = models.get(model.relations.get(name)!.entity)
+  return relationColumn(name, fieldColumn(target?.primaryKey ?? 'id'))
+}
+
+/**
+ * The columns of a model's answers, in the order of the entity path's: the visible fields, the many-to-one keys, then
+ * the timestamps.
+ */
+export function answerColumns(model: EntityModel, convert: FastReadDriver['convert'], models: Models): Column[] {
+  const list: Column[] = []
+  const add = (field: ApiField) => list.push({property: field.name, column: fieldColumn(field.name), convert: convert[field.type]})
+  const stamps = ['createdAt', 'updatedAt']
+  for (const field of model.fields.values()) if (field.visible && !(model.definition.timestamps && stamps.includes(field.name))) add(field)
+  for (const [name, relation] of model.relations) {
+    if (relation.kind === 'many-to-one') list.push({property: name, column: foreignKeyColumn(models, model, name)})
+  }
+  if (model.definition.timestamps) for (const name of stamps) add(model.fields.get(name)!)
+  return list
+}
+
+/** A row as the entity path's JSON shows the record. */
+export function presentRow(columns: readonly Column[], row: Row): Row {
+  const out: Row = {}
+  for (const {property, column, convert} of columns) {
+    const value = row[column]
+    out[property] = convert && value !== null && value !== undefined ? convert(value) : (value ?? null)
+  }
+  return out
 }
 
 /** A date as the entity path's JSON shows it (a `Date` serialises to its ISO string). */
@@ -39,11 +75,13 @@ export const toIsoDate: Convert = (value) => (value instanceof Date ? value.toIS
 /** The fast reads of one database. */
 export class FastReader {
   readonly #driver: FastReadDriver
+  readonly #models: Models
   readonly #columns = new Map<string, Column[]>()
   readonly #reads = new Map<string, {columns: Column[]; sql: string}>()
 
-  constructor(driver: FastReadDriver) {
+  constructor(driver: FastReadDriver, models: Models) {
     this.#driver = driver
+    this.#models = models
   }
 
   async close(): Promise<void> {
@@ -52,28 +90,11 @@ export class FastReader {
 
   #columnsOf(model: EntityModel): Column[] {
     let columns = this.#columns.get(model.name)
-    if (columns) return columns
-    // The order of the entity path's answers: the fields, the many-to-one keys, then the timestamps.
-    const list: Column[] = []
-    const add = (field: ApiField) => list.push({property: field.name, column: fieldColumn(field.name), convert: this.#driver.convert[field.type]})
-    const stamps = ['createdAt', 'updatedAt']
-    for (const field of model.fields.values()) if (field.visible && !(model.definition.timestamps && stamps.includes(field.name))) add(field)
-    for (const [name, relation] of model.relations) {
-      if (relation.kind === 'many-to-one') list.push({property: name, column: relationColumn(name)})
+    if (!columns) {
+      columns = answerColumns(model, this.#driver.convert, this.#models)
+      this.#columns.set(model.name, columns)
     }
-    if (model.definition.timestamps) for (const name of stamps) add(model.fields.get(name)!)
-    columns = list
-    this.#columns.set(model.name, columns)
     return columns
-  }
-
-  #present(columns: Column[], row: Row): Row {
-    const out: Row = {}
-    for (const {property, column, convert} of columns) {
-      const value = row[column]
-      out[property] = convert && value !== null && value !== undefined ? convert(value) : (value ?? null)
-    }
-    return out
   }
 
   /** Whether the fast path can answer for the model: not with a one-to-one or a relation answered `by` a field (the entity path shows those). */
@@ -96,7 +117,7 @@ export class FastReader {
       this.#reads.set(model.name, cached)
     }
     const row = await this.#driver.one(cached.sql, [id])
-    return row && this.#present(cached.columns, row)
+    return row && presentRow(cached.columns, row)
   }
 
   /** One page, sorted (default: by key), and the total when asked. */
@@ -108,10 +129,10 @@ export class FastReader {
     const from = this.#from(model)
     const {placeholder} = this.#driver
     const pageSql = `select ${select} ${from} order by ${orderBy} limit ${placeholder(1)} offset ${placeholder(2)}`
-    if (!page.count) return {rows: (await this.#driver.all(pageSql, [page.limit, page.offset])).map((row) => this.#present(columns, row))}
+    if (!page.count) return {rows: (await this.#driver.all(pageSql, [page.limit, page.offset])).map((row) => presentRow(columns, row))}
     // Both statements at once: on a pool they run side by side.
     const [rows, counted] = await Promise.all([this.#driver.all(pageSql, [page.limit, page.offset]), this.#driver.one(`select count(*) as "total" ${from}`, [])])
     // PostgreSQL answers a count as a bigint, which node-postgres gives as text.
-    return {rows: rows.map((row) => this.#present(columns, row)), total: Number(counted!.total)}
+    return {rows: rows.map((row) => presentRow(columns, row)), total: Number(counted!.total)}
   }
 }

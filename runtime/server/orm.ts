@@ -1,6 +1,7 @@
 /**
  * The ORM plugin: opens the project's database (or takes a connected ORM, as tests share one), decorates the app
- * with it, the entity models and the prepared-statement reader (a SQLite file, or PostgreSQL), and closes what it
+ * with it, the entity models, the prepared-statement reader (a SQLite file, or PostgreSQL) and writer (a SQLite
+ * file), and closes what it
  * opened when the app closes, a failed start included.
  */
 import type {FastifyInstance} from 'fastify'
@@ -8,6 +9,7 @@ import fp from 'fastify-plugin'
 import type {Project} from '../project.js'
 import {openDatabase, type Orm} from '../database.js'
 import {FastReader, type FastReadDriver} from '../http/fast-read.js'
+import {FastWriter} from '../http/fast-write.js'
 import type {EntityModel} from '../http/model.js'
 
 declare module 'fastify' {
@@ -17,6 +19,8 @@ declare module 'fastify' {
     models: ReadonlyMap<string, EntityModel>
     /** Prepared-statement reads on a SQLite file or PostgreSQL, when enabled. */
     fastReader?: FastReader
+    /** Prepared-statement creates on a SQLite file, when enabled. */
+    fastWriter?: FastWriter
     /** `$ilike` on PostgreSQL, whose LIKE is case-sensitive; `$like` elsewhere. */
     likeOperator: '$like' | '$ilike'
   }
@@ -31,10 +35,12 @@ export interface OrmOptions {
   orm?: Orm
   /** Answer hook-free reads on a SQLite file or PostgreSQL with prepared statements (default: true). */
   fastReads?: boolean
+  /** Answer hook-free creates of plain records on a SQLite file with one prepared insert (default: true). */
+  fastWrites?: boolean
 }
 
 export const ormPlugin = fp<OrmOptions>(
-  async (app, {project, models, orm: given, fastReads}) => {
+  async (app, {project, models, orm: given, fastReads, fastWrites}) => {
     const {config, entities} = project
     app.decorate('models', models)
     const orm = given ?? (await openDatabase(config, entities))
@@ -43,10 +49,11 @@ export const ormPlugin = fp<OrmOptions>(
     app.decorate('likeOperator', orm.em.getPlatform().constructor.name.startsWith('PostgreSql') ? '$ilike' : '$like')
     const driver = fastReads === false ? undefined : await fastReadDriver(app, config.database, orm)
     if (driver) {
-      const reader = new FastReader(driver)
+      const reader = new FastReader(driver, models)
       app.addHook('onClose', async () => reader.close())
       app.decorate('fastReader', reader)
     }
+    if (fastWrites !== false && config.database.type === 'sqlite' && config.database.url !== ':memory:') app.decorate('fastWriter', new FastWriter(orm, models))
   },
   {name: 'apipe-orm'}
 )
