@@ -17,7 +17,7 @@ export interface ResolvedConfig extends ProjectConfig {
   port: number
   /** The address to listen on (`HOST` wins); undefined: `pipe dev` listens on 127.0.0.1, `pipe start` on 0.0.0.0. */
   host?: string
-  database: {type: DatabaseType; url: string; synchronous?: 'normal' | 'full'}
+  database: {type: DatabaseType; url: string; synchronous?: string}
   entities: string
   controllers: string
   migrations: string

@@ -62,7 +62,11 @@ export async function ormOptions(database: ResolvedConfig['database'], root: str
   }
   if (database.type === 'sqlite') {
     options.dbName = sqlitePath(database.url, root)
-    if (options.dbName !== ':memory:') options.pool = {afterCreate: sqliteSettings(database.synchronous ?? 'normal')}
+    const synchronous = (database.synchronous || 'normal').toLowerCase()
+    if (synchronous !== 'normal' && synchronous !== 'full') {
+      throw new ApipeError('APIPE_ERR_DATABASE', [database.type, describeDatabase(database, root), `\`database.synchronous\` is \`${database.synchronous}\`; expected \`normal\` or \`full\``])
+    }
+    if (options.dbName !== ':memory:') options.pool = {afterCreate: sqliteSettings(synchronous)}
   } else {
     if (!database.url) throw new ApipeError('APIPE_ERR_DATABASE', [database.type, '(no url)', '`database.url` is empty in pipe.config.json'])
     options.clientUrl = database.url

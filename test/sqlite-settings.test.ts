@@ -8,7 +8,7 @@ import {resolveConfig} from '../runtime/config.js'
 import {openDatabase} from '../runtime/database.js'
 import {temporaryProject} from './helpers/databases.js'
 
-async function pragmas(synchronous?: 'normal' | 'full') {
+async function pragmas(synchronous?: string) {
   const root = temporaryProject('sqlite-settings')
   const config = resolveConfig({database: {url: './data/app.sqlite', ...(synchronous ? {synchronous} : {})}}, root)
   const orm = await openDatabase(config, [])
@@ -26,8 +26,17 @@ test('a SQLite file is opened in WAL mode with synchronous NORMAL and a busy tim
 })
 
 test('`database.synchronous: "full"` makes every commit wait for the disk', async () => {
-  const {journal, synchronous} = await pragmas('full')
+  const {journal, synchronous} = await pragmas('FULL')
   assert.equal([journal, synchronous], ['wal', 2])
+})
+
+test('any other `database.synchronous` is refused, never silently taken as normal', async () => {
+  try {
+    await pragmas('off')
+    assert.unreachable('opened')
+  } catch (error) {
+    assert.match((error as Error).message, '`database.synchronous` is `off`; expected `normal` or `full`')
+  }
 })
 
 test.run()

@@ -29,9 +29,9 @@ export interface ProjectConfig {
      */
     url?: string
     /**
-     * SQLite only: when a commit waits for the disk (default: `normal`). The file is in WAL mode; with `normal` a commit survives a crash of the process, and only a crash of the machine or a power loss can undo the last commits (the file is never corrupted); `full` waits for the disk on every commit, so that no commit is lost even then, at several times the cost of a write.
+     * SQLite only: when a commit waits for the disk (default: `normal`). The file is in WAL mode; with `normal` a commit survives a crash of the process, and only a crash of the machine or a power loss can undo the last commits (the file is never corrupted); `full` waits for the disk on every commit, so that no commit is lost even then, at several times the cost of a write. A variable may choose it: `${SQLITE_SYNCHRONOUS:-normal}`.
      */
-    synchronous?: 'normal' | 'full'
+    synchronous?: string
   }
   /**
    * Folder of entity definitions (default: `src/entities`).
