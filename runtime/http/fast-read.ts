@@ -24,6 +24,7 @@ export interface FastReadDriver {
   one(sql: string, values: unknown[]): Row | undefined | Promise<Row | undefined>
   /** Every row of a statement. */
   all(sql: string, values: unknown[]): Row[] | Promise<Row[]>
+  /** Release the connection or the pool (when the server closes). */
   close(): void | Promise<void>
 }
 
@@ -84,6 +85,7 @@ export class FastReader {
     this.#models = models
   }
 
+  /** Release the driver's connection or pool. */
   async close(): Promise<void> {
     await this.#driver.close()
   }
