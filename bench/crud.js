@@ -4,6 +4,10 @@
 // (`BENCH_PG`, default the machine's 127.0.0.1:5432/test; its blog tables are dropped and made again). Each server
 // runs in its own process; autocannon (10 connections, 127.0.0.1) runs them interleaved, round after round; the table
 // shows the median req/s and p99 latency of the rounds.
+// The SQLite file is in WAL mode: apipe's `pipe migrate` opens it so and WAL stays set in the file. (a) and (b) open
+// it as any better-sqlite3 user would, which for a WAL file means `synchronous = NORMAL` (better-sqlite3 is built
+// with SQLITE_DEFAULT_WAL_SYNCHRONOUS=1), the setting apipe sets itself: the three run the same journal and syncs,
+// and the run prints what the file and a plain connection say.
 import {fork, spawnSync} from 'node:child_process'
 import {cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
@@ -33,6 +37,7 @@ db.transaction(() => {
     insert.run(`Post number ${index}`, `post-${index}`, 'Lorem ipsum dolor sit amet. '.repeat(4), index % 3 ? 'published' : 'draft', index % 1000, (index % 50) / 10, Date.now(), Date.now())
   }
 })()
+const journal = `journal_mode = ${db.pragma('journal_mode', {simple: true})}, a plain connection's synchronous = ${db.pragma('synchronous', {simple: true})} (1 = NORMAL)`
 db.close()
 
 async function start(mode, port, extra = {}) {
@@ -123,7 +128,7 @@ rmSync(dir, {recursive: true, force: true})
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
 const summary = (key) => ({rps: median(results[key].map((item) => item.rps)), p99: median(results[key].map((item) => item.p99))})
 const cell = ({rps, p99}) => `${Math.round(rps).toLocaleString('en-US')} req/s, p99 ${p99} ms`
-console.log(`CRUD benchmark: ${rows} posts, autocannon 10 connections x ${duration} s, ${rounds} interleaved rounds (median)`)
+console.log(`CRUD benchmark: ${rows} posts, autocannon 10 connections x ${duration} s, ${rounds} interleaved rounds (median); SQLite file: ${journal}`)
 console.log('| route | apipe | (a) fastify + MikroORM | (b) fastify + raw prepared statements | apipe / (a) | apipe / (b) |')
 console.log('| --- | --- | --- | --- | --- | --- |')
 for (const [kind, label] of [['id', '`GET /posts/{id}`'], ['list', '`GET /posts?limit=20`'], ['write', '`POST /tags` (a write)']]) {

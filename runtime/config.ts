@@ -17,7 +17,7 @@ export interface ResolvedConfig extends ProjectConfig {
   port: number
   /** The address to listen on (`HOST` wins); undefined: `pipe dev` listens on 127.0.0.1, `pipe start` on 0.0.0.0. */
   host?: string
-  database: {type: DatabaseType; url: string}
+  database: {type: DatabaseType; url: string; synchronous?: string}
   entities: string
   controllers: string
   migrations: string
@@ -81,7 +81,7 @@ export function resolveConfig(config: ProjectConfig, root: string, environment: 
     root,
     port,
     host,
-    database: {type, url},
+    database: {type, url, ...(expanded.database?.synchronous ? {synchronous: expanded.database.synchronous} : {})},
     entities: expanded.entities ?? 'src/entities',
     controllers: expanded.controllers ?? 'src/controller',
     migrations: expanded.migrations ?? 'migrations',

@@ -62,11 +62,37 @@ export async function ormOptions(database: ResolvedConfig['database'], root: str
   }
   if (database.type === 'sqlite') {
     options.dbName = sqlitePath(database.url, root)
+    const synchronous = (database.synchronous || 'normal').toLowerCase()
+    if (synchronous !== 'normal' && synchronous !== 'full') {
+      throw new ApipeError('APIPE_ERR_DATABASE', [database.type, describeDatabase(database, root), `\`database.synchronous\` is \`${database.synchronous}\`; expected \`normal\` or \`full\``])
+    }
+    if (options.dbName !== ':memory:') options.pool = {afterCreate: sqliteSettings(synchronous)}
   } else {
     if (!database.url) throw new ApipeError('APIPE_ERR_DATABASE', [database.type, '(no url)', '`database.url` is empty in pipe.config.json'])
     options.clientUrl = database.url
   }
   return options
+}
+
+/**
+ * How every connection to a SQLite file works: WAL, so that readers (the fast reads' own connection, other workers)
+ * never wait for a writer and a commit appends to the log instead of rewriting pages through a rollback journal;
+ * `synchronous` (default `normal`: a commit waits for no fsync, the log is synced at checkpoints, so a crash of the
+ * process loses nothing and the file never corrupts, while a power loss can undo the last commits; `full`: an fsync
+ * per commit); and a busy timeout, so that a second process waits for the write lock instead of failing at once.
+ * WAL stays set in the file; `synchronous` is per connection.
+ */
+function sqliteSettings(synchronous: 'normal' | 'full') {
+  return (connection: {pragma(source: string): unknown}, done: (error: Error | null, connection: unknown) => void) => {
+    try {
+      connection.pragma('busy_timeout = 5000')
+      connection.pragma('journal_mode = WAL')
+      connection.pragma(`synchronous = ${synchronous === 'full' ? 'FULL' : 'NORMAL'}`)
+      done(null, connection)
+    } catch (error) {
+      done(error as Error, connection)
+    }
+  }
 }
 
 /** Connect to a project's database (creating the SQLite file and its folder on first use). */

@@ -22,6 +22,8 @@ export interface TestAppOptions {
   database?: {type: DatabaseType; url: string}
   /** Prepared-statement reads on a SQLite file (default: true), as `createApp`'s option. */
   fastReads?: boolean
+  /** Prepared-statement creates on a SQLite file (default: true), as `createApp`'s option. */
+  fastWrites?: boolean
 }
 
 /** The app of the project on a fresh database; `await app.close()` drops it. */
@@ -45,7 +47,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<Fasti
   } else {
     await orm.schema.refreshDatabase()
   }
-  const app = await createApp({...project, config: {...project.config, database}}, {orm, fastReads: options.fastReads})
+  const app = await createApp({...project, config: {...project.config, database}}, {orm, fastReads: options.fastReads, fastWrites: options.fastWrites})
   app.addHook('onClose', async () => orm.close(true))
   return app
 }

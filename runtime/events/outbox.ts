@@ -37,11 +37,15 @@ export function declaredWrites(entity: EntityDefinition): Array<'created' | 'upd
   return Array.isArray(entity.events) ? entity.events : []
 }
 
-/** Insert events into the outbox inside the caller's transaction (`em` is the transaction's entity manager). */
+/**
+ * Insert events into the outbox inside the caller's transaction (`em` is the transaction's entity manager). One
+ * native insert: the rows are never read back as entities, and a second flush would compute change sets for every
+ * entity the write loaded (in bench/scale.js on SQLite in WAL mode, writes with events went from 0.67x to 0.74x of
+ * the same writes without).
+ */
 export async function recordEvents(em: EntityManager, events: ReadonlyArray<{event: CloudEvent; key: string}>): Promise<void> {
   if (events.length === 0) return
-  for (const {event, key} of events) em.create(outboxEntity, {type: event.type, key, payload: JSON.stringify(event), attempts: 0})
-  await em.flush()
+  await em.insertMany(outboxEntity, events.map(({event, key}) => ({type: event.type, key, payload: JSON.stringify(event), attempts: 0})))
 }
 
 /** Internal entities (the outbox) are tables, not API: no routes, no types, no catalogue rows. */

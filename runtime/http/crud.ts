@@ -10,6 +10,7 @@ import {HttpProblem, notFound} from './problem.js'
 import {computedSql as computedSql_, fillComputed} from './computed.js'
 import {parseListQuery, type ListQuery, type QueryOptions} from './query.js'
 import type {FastReader} from './fast-read.js'
+import type {FastWriter} from './fast-write.js'
 import {applyScopeToCreate, recordFilter, routeQuery, scopeFilter, type RouteScope} from './scope.js'
 import {answeredBy, byRelations, resolveByRelations} from './relations-by.js'
 
@@ -27,8 +28,10 @@ export interface CrudContext {
   headers?: Record<string, string>
   /** The request path, for `Location`. */
   path: string
-  /** Prepared-statement reads (SQLite file, no hook on the route): see fast-read.ts. */
+  /** Prepared-statement reads (SQLite file or PostgreSQL, no hook on the route): see fast-read.ts. */
   fast?: FastReader
+  /** A prepared-statement create (SQLite file, a plain model, no hook or event on the route): see fast-write.ts. */
+  fastWrite?: FastWriter
   /** `$ilike` on PostgreSQL, whose LIKE is case-sensitive; `$like` elsewhere. */
   likeOperator?: '$like' | '$ilike'
   /** Every entity's model, for filters through relations. */
@@ -144,7 +147,7 @@ export async function runCrud(action: CrudAction, model: EntityModel, context: C
       const populate = query.populate === undefined && query.fields === undefined ? {populate: [] as string[], fields: undefined} : parseListQuery(pick(query, ['populate', 'fields']), model)
       const id = action === 'read' ? plainId(model, context) : undefined
       if (id !== undefined && context.fast?.supports(model) && model.computed.size === 0 && !populate.fields && populate.populate.length === 0) {
-        const row = context.fast.read(model, id)
+        const row = await context.fast.read(model, id)
         if (!row) throw notFound(named(model, context))
         return row
       }
@@ -153,17 +156,8 @@ export async function runCrud(action: CrudAction, model: EntityModel, context: C
       if (action !== 'read') await linkViewer(db(), model, entity, action, context)
       return finish(present(model, entity, populate.fields, populate.populate), populate.fields, populate.populate)
     }
-    case 'create': {
-      const em = db()
-      await applyScopeToCreate(context.route, model, context, em)
-      await resolveByRelations(em, model, context.data)
-      const entity = em.create(model.name, withDefaults(model, context.data))
-      context.entity = entity as Row
-      await em.flush()
-      context.status = 201
-      context.headers = {location: locationOf(model, entity as Row, context)}
-      return answerWrite(entity)
-    }
+    case 'create':
+      return createAction(model, context, answerWrite)
     case 'update':
     case 'replace': {
       const em = db()
@@ -189,6 +183,26 @@ export async function runCrud(action: CrudAction, model: EntityModel, context: C
       return undefined
     }
   }
+}
+
+/** The create action: a prepared insert when the route allows one (see fast-write.ts), else through the entity. */
+async function createAction(model: EntityModel, context: CrudContext, answerWrite: (entity: object) => Promise<Row>): Promise<Row> {
+  if (context.fastWrite?.accepts(model, context.data)) {
+    const row = await context.fastWrite.create(model, withDefaults(model, context.data))
+    context.entity = row
+    context.status = 201
+    context.headers = {location: locationOf(model, row, context)}
+    return row
+  }
+  const em = context.db
+  await applyScopeToCreate(context.route, model, context, em)
+  await resolveByRelations(em, model, context.data)
+  const entity = em.create(model.name, withDefaults(model, context.data))
+  context.entity = entity as Row
+  await em.flush()
+  context.status = 201
+  context.headers = {location: locationOf(model, entity as Row, context)}
+  return answerWrite(entity)
 }
 
 /** Add or remove the current user in the route's many-to-many relation of the record (a favorite, a follow). */
@@ -249,7 +263,7 @@ async function listAction(
   const query = parseListQuery(given, model, false, options)
   query.where = withScope(query.where, scopeFilter(context.route, model, context))
   if (context.fast?.supports(model) && model.computed.size === 0 && Object.keys(query.where).length === 0 && !query.fields && query.populate.length === 0) {
-    const {rows, total} = context.fast.list(model, {limit: query.limit, offset: query.offset, orderBy: query.orderBy, count: query.count})
+    const {rows, total} = await context.fast.list(model, {limit: query.limit, offset: query.offset, orderBy: query.orderBy, count: query.count})
     return {data: rows, meta: pageMeta(query, total)}
   }
   const findOptions = {

@@ -1,83 +1,102 @@
 /**
  * Reads that need no entity: `GET /posts/{id}` and plain pages of `GET /posts` (page, limit, sort; no filter,
- * populate or field selection) when no hook runs, on a file SQLite database. They run prepared statements on a
- * read-only better-sqlite3 connection of their own and turn rows into the same JSON the entity path answers,
- * skipping hydration. SQLite is synchronous in this process, so a read here always sees every committed write.
+ * populate or field selection) when no hook runs. They run prepared statements through a connection of their own and
+ * turn rows into the same JSON the entity path answers, skipping hydration. This module is the dialect-neutral part
+ * (which columns, in which order, the SQL, rows -> JSON); a small driver per database runs the statements and says how
+ * its client answers each column type: fast-read-sqlite.ts (better-sqlite3, synchronous) and fast-read-postgres.ts
+ * (node-postgres named statements on a pool).
  */
-import Database from 'better-sqlite3'
 import {fieldColumn, relationColumn} from '../entity-schema.js'
-import type {EntityModel} from './model.js'
+import type {ApiField, EntityModel} from './model.js'
 
 type Row = Record<string, unknown>
-type Convert = (value: unknown) => unknown
 
-interface Column {
+/** Turns a value as the database client answers it into the value the entity path's JSON shows. */
+export type Convert = (value: unknown) => unknown
+
+/** What one database needs to give the fast reads. */
+export interface FastReadDriver {
+  /** The text of the `index`-th (1-based) statement parameter: `?` or `$1`. */
+  placeholder(index: number): string
+  /** Converters for the field types whose client value differs from the entity path's JSON (others pass as they are). */
+  convert: Partial<Record<ApiField['type'], Convert>>
+  /** The first row of a statement, or undefined. */
+  one(sql: string, values: unknown[]): Row | undefined | Promise<Row | undefined>
+  /** Every row of a statement. */
+  all(sql: string, values: unknown[]): Row[] | Promise<Row[]>
+  /** Release the connection or the pool (when the server closes). */
+  close(): void | Promise<void>
+}
+
+/** One column of an answer: the property it shows as, and how its value is converted. */
+export interface Column {
   property: string
   column: string
   convert?: Convert
 }
 
+/** Every entity's model by name, for the key column of a relation (`author_id`, `sample_code`). */
+export type Models = ReadonlyMap<string, EntityModel>
 
-/** SQLite keeps a datetime as epoch milliseconds (or, from a column default, `YYYY-MM-DD HH:MM:SS` in UTC). */
-const toDate: Convert = (value) => {
-  if (value === null || value === undefined) return null
-  if (typeof value === 'number') return new Date(value).toISOString()
-  const text = String(value)
-  return new Date(/^\d{4}-\d{2}-\d{2} \d/.test(text) ? `${text.replace(' ', 'T')}Z` : text).toISOString()
+/** The foreign-key column of a many-to-one relation of `model`, named after the target's key as the ORM names it. */
+export function foreignKeyColumn(models: Models, model: EntityModel, name: string): string {
+  const target = models.get(model.relations.get(name)!.entity)
+  return relationColumn(name, fieldColumn(target?.primaryKey ?? 'id'))
 }
-const toBoolean: Convert = (value) => (value === null || value === undefined ? null : Boolean(value))
-const toJson: Convert = (value) => (typeof value === 'string' ? JSON.parse(value) : value)
 
-/** The fast reads of one database file. */
+/**
+ * The columns of a model's answers, in the order of the entity path's: the visible fields, the many-to-one keys, then
+ * the timestamps.
+ */
+export function answerColumns(model: EntityModel, convert: FastReadDriver['convert'], models: Models): Column[] {
+  const list: Column[] = []
+  const add = (field: ApiField) => list.push({property: field.name, column: fieldColumn(field.name), convert: convert[field.type]})
+  const stamps = ['createdAt', 'updatedAt']
+  for (const field of model.fields.values()) if (field.visible && !(model.definition.timestamps && stamps.includes(field.name))) add(field)
+  for (const [name, relation] of model.relations) {
+    if (relation.kind === 'many-to-one') list.push({property: name, column: foreignKeyColumn(models, model, name)})
+  }
+  if (model.definition.timestamps) for (const name of stamps) add(model.fields.get(name)!)
+  return list
+}
+
+/** A row as the entity path's JSON shows the record. */
+export function presentRow(columns: readonly Column[], row: Row): Row {
+  const out: Row = {}
+  for (const {property, column, convert} of columns) {
+    const value = row[column]
+    out[property] = convert && value !== null && value !== undefined ? convert(value) : (value ?? null)
+  }
+  return out
+}
+
+/** A date as the entity path's JSON shows it (a `Date` serialises to its ISO string). */
+export const toIsoDate: Convert = (value) => (value instanceof Date ? value.toISOString() : value)
+
+/** The fast reads of one database. */
 export class FastReader {
-  readonly #db: Database.Database
+  readonly #driver: FastReadDriver
+  readonly #models: Models
   readonly #columns = new Map<string, Column[]>()
-  readonly #statements = new Map<string, Database.Statement>()
-  readonly #reads = new Map<string, {columns: Column[]; statement: Database.Statement}>()
+  readonly #reads = new Map<string, {columns: Column[]; sql: string}>()
 
-  constructor(file: string) {
-    this.#db = new Database(file, {readonly: true, fileMustExist: true})
+  constructor(driver: FastReadDriver, models: Models) {
+    this.#driver = driver
+    this.#models = models
   }
 
-  close(): void {
-    this.#db.close()
+  /** Release the driver's connection or pool. */
+  async close(): Promise<void> {
+    await this.#driver.close()
   }
 
   #columnsOf(model: EntityModel): Column[] {
     let columns = this.#columns.get(model.name)
-    if (columns) return columns
-    // The order of the entity path's answers: the fields, the many-to-one keys, then the timestamps.
-    columns = []
-    const add = (field: EntityModel['fields'] extends Map<string, infer F> ? F : never) => {
-      const convert = field.type === 'datetime' ? toDate : field.type === 'boolean' ? toBoolean : field.type === 'json' ? toJson : undefined
-      columns!.push({property: field.name, column: fieldColumn(field.name), convert})
+    if (!columns) {
+      columns = answerColumns(model, this.#driver.convert, this.#models)
+      this.#columns.set(model.name, columns)
     }
-    const stamps = ['createdAt', 'updatedAt']
-    for (const field of model.fields.values()) if (field.visible && !(model.definition.timestamps && stamps.includes(field.name))) add(field)
-    for (const [name, relation] of model.relations) {
-      if (relation.kind === 'many-to-one') columns.push({property: name, column: relationColumn(name)})
-    }
-    if (model.definition.timestamps) for (const name of stamps) add(model.fields.get(name)!)
-    this.#columns.set(model.name, columns)
     return columns
-  }
-
-  #prepare(sql: string): Database.Statement {
-    let statement = this.#statements.get(sql)
-    if (!statement) {
-      statement = this.#db.prepare(sql)
-      this.#statements.set(sql, statement)
-    }
-    return statement
-  }
-
-  #present(columns: Column[], row: Row): Row {
-    const out: Row = {}
-    for (const {property, column, convert} of columns) {
-      const value = row[column]
-      out[property] = convert ? convert(value) : value
-    }
-    return out
   }
 
   /** Whether the fast path can answer for the model: not with a one-to-one or a relation answered `by` a field (the entity path shows those). */
@@ -90,29 +109,32 @@ export class FastReader {
   }
 
   /** One record by key, or undefined. */
-  read(model: EntityModel, id: unknown): Row | undefined {
+  async read(model: EntityModel, id: unknown): Promise<Row | undefined> {
     let cached = this.#reads.get(model.name)
     if (!cached) {
       const columns = this.#columnsOf(model)
       const from = this.#from(model)
-      const sql = `select ${columns.map(({column}) => `"${column}"`).join(', ')} ${from}${from.includes(' where ') ? ' and' : ' where'} "${fieldColumn(model.primaryKey)}" = ?`
-      cached = {columns, statement: this.#db.prepare(sql)}
+      const sql = `select ${columns.map(({column}) => `"${column}"`).join(', ')} ${from}${from.includes(' where ') ? ' and' : ' where'} "${fieldColumn(model.primaryKey)}" = ${this.#driver.placeholder(1)}`
+      cached = {columns, sql}
       this.#reads.set(model.name, cached)
     }
-    const row = cached.statement.get(id) as Row | undefined
-    return row && this.#present(cached.columns, row)
+    const row = await this.#driver.one(cached.sql, [id])
+    return row && presentRow(cached.columns, row)
   }
 
   /** One page, sorted (default: by key), and the total when asked. */
-  list(model: EntityModel, page: {limit: number; offset: number; orderBy: Record<string, 'asc' | 'desc'>; count: boolean}): {rows: Row[]; total?: number} {
+  async list(model: EntityModel, page: {limit: number; offset: number; orderBy: Record<string, 'asc' | 'desc'>; count: boolean}): Promise<{rows: Row[]; total?: number}> {
     const columns = this.#columnsOf(model)
     const select = columns.map(({column}) => `"${column}"`).join(', ')
     const order = Object.keys(page.orderBy).length > 0 ? page.orderBy : {[model.primaryKey]: 'asc' as const}
     const orderBy = Object.entries(order).map(([name, direction]) => `"${fieldColumn(name)}" ${direction}`).join(', ')
     const from = this.#from(model)
-    const rows = (this.#prepare(`select ${select} ${from} order by ${orderBy} limit ? offset ?`).all(page.limit, page.offset) as Row[]).map((row) => this.#present(columns, row))
-    if (!page.count) return {rows}
-    const {total} = this.#prepare(`select count(*) as total ${from}`).get() as {total: number}
-    return {rows, total}
+    const {placeholder} = this.#driver
+    const pageSql = `select ${select} ${from} order by ${orderBy} limit ${placeholder(1)} offset ${placeholder(2)}`
+    if (!page.count) return {rows: (await this.#driver.all(pageSql, [page.limit, page.offset])).map((row) => presentRow(columns, row))}
+    // Both statements at once: on a pool they run side by side.
+    const [rows, counted] = await Promise.all([this.#driver.all(pageSql, [page.limit, page.offset]), this.#driver.one(`select count(*) as "total" ${from}`, [])])
+    // PostgreSQL answers a count as a bigint, which node-postgres gives as text.
+    return {rows: rows.map((row) => presentRow(columns, row)), total: Number(counted!.total)}
   }
 }

@@ -29,8 +29,10 @@ export interface AppOptions {
   development?: boolean
   /** Largest accepted body in bytes (default: `bodyLimit` in pipe.config.json, else 1 MiB). */
   bodyLimit?: number
-  /** Answer hook-free reads on a SQLite file with prepared statements (default: true). */
+  /** Answer hook-free reads on a SQLite file or PostgreSQL with prepared statements (default: true). */
   fastReads?: boolean
+  /** Answer hook-free creates of plain records on a SQLite file with one prepared insert (default: true). */
+  fastWrites?: boolean
 }
 
 /** Build the app of a project; a failed start closes whatever it had opened (the database) before it throws. */
@@ -49,7 +51,7 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
     frameworkErrors
   })
   try {
-    await app.register(ormPlugin, {project, models, orm: options.orm, fastReads: options.fastReads})
+    await app.register(ormPlugin, {project, models, orm: options.orm, fastReads: options.fastReads, fastWrites: options.fastWrites})
     await app.register(problemsPlugin, {development: options.development ?? process.env.NODE_ENV === 'development', formatProblem: project.formatProblem})
     // Described once: the rate-limit store reads the routes' limits, the controllers plan from them.
     const routes = describeRoutes(config, project.entities, project.controllers)

@@ -1,12 +1,15 @@
 /**
  * The ORM plugin: opens the project's database (or takes a connected ORM, as tests share one), decorates the app
- * with it, the entity models and the prepared-statement reader of a SQLite file, and closes what it opened when the
- * app closes, a failed start included.
+ * with it, the entity models, the prepared-statement reader (a SQLite file, or PostgreSQL) and writer (a SQLite
+ * file), and closes what it
+ * opened when the app closes, a failed start included.
  */
+import type {FastifyInstance} from 'fastify'
 import fp from 'fastify-plugin'
 import type {Project} from '../project.js'
 import {openDatabase, type Orm} from '../database.js'
-import {FastReader} from '../http/fast-read.js'
+import {FastReader, type FastReadDriver} from '../http/fast-read.js'
+import {FastWriter} from '../http/fast-write.js'
 import type {EntityModel} from '../http/model.js'
 
 declare module 'fastify' {
@@ -14,8 +17,10 @@ declare module 'fastify' {
     orm: Orm
     /** The project's entities as the HTTP layer sees them, by name. */
     models: ReadonlyMap<string, EntityModel>
-    /** Prepared-statement reads on a SQLite file, when enabled. */
+    /** Prepared-statement reads on a SQLite file or PostgreSQL, when enabled. */
     fastReader?: FastReader
+    /** Prepared-statement creates on a SQLite file, when enabled. */
+    fastWriter?: FastWriter
     /** `$ilike` on PostgreSQL, whose LIKE is case-sensitive; `$like` elsewhere. */
     likeOperator: '$like' | '$ilike'
   }
@@ -28,24 +33,43 @@ export interface OrmOptions {
   models: ReadonlyMap<string, EntityModel>
   /** A connected ORM to use instead of opening the project's database (it is not closed with the app). */
   orm?: Orm
-  /** Answer hook-free reads on a SQLite file with prepared statements (default: true). */
+  /** Answer hook-free reads on a SQLite file or PostgreSQL with prepared statements (default: true). */
   fastReads?: boolean
+  /** Answer hook-free creates of plain records on a SQLite file with one prepared insert (default: true). */
+  fastWrites?: boolean
 }
 
 export const ormPlugin = fp<OrmOptions>(
-  async (app, {project, models, orm: given, fastReads}) => {
+  async (app, {project, models, orm: given, fastReads, fastWrites}) => {
     const {config, entities} = project
     app.decorate('models', models)
     const orm = given ?? (await openDatabase(config, entities))
     if (!given) app.addHook('onClose', async () => orm.close())
     app.decorate('orm', orm)
     app.decorate('likeOperator', orm.em.getPlatform().constructor.name.startsWith('PostgreSql') ? '$ilike' : '$like')
-    const sqliteFile = config.database.type === 'sqlite' && config.database.url !== ':memory:' ? (orm.config.get('dbName') as string) : undefined
-    if (fastReads !== false && sqliteFile) {
-      const reader = new FastReader(sqliteFile)
+    const driver = fastReads === false ? undefined : await fastReadDriver(app, config.database, orm)
+    if (driver) {
+      const reader = new FastReader(driver, models)
       app.addHook('onClose', async () => reader.close())
       app.decorate('fastReader', reader)
     }
+    if (fastWrites !== false && config.database.type === 'sqlite' && config.database.url !== ':memory:') app.decorate('fastWriter', new FastWriter(orm, models))
   },
   {name: 'apipe-orm'}
 )
+
+/**
+ * The fast reads' driver of the database: a SQLite file, or PostgreSQL (loaded on demand, so SQLite projects never
+ * load node-postgres); none for in-memory SQLite (a second connection would see another database) and MySQL/MariaDB.
+ */
+async function fastReadDriver(app: FastifyInstance, database: Project['config']['database'], orm: Orm): Promise<FastReadDriver | undefined> {
+  if (database.type === 'sqlite' && database.url !== ':memory:') {
+    const {sqliteFastReads} = await import('../http/fast-read-sqlite.js')
+    return sqliteFastReads(orm.config.get('dbName') as string)
+  }
+  if (database.type === 'postgresql') {
+    const {postgresFastReads} = await import('../http/fast-read-postgres.js')
+    return postgresFastReads({url: orm.config.get('clientUrl') as string, onError: (error) => app.log.warn({err: error}, 'fast-read connection failed')})
+  }
+  return undefined
+}

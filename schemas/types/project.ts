@@ -28,6 +28,10 @@ export interface ProjectConfig {
      * File path for SQLite, relative to the project (default: `./data/app.sqlite`, created on first use); a connection URL for the servers (`postgresql://user@127.0.0.1:5432/app`, `mysql://root@127.0.0.1:3306/app`).
      */
     url?: string
+    /**
+     * SQLite only: when a commit waits for the disk (default: `normal`). The file is in WAL mode; with `normal` a commit survives a crash of the process, and only a crash of the machine or a power loss can undo the last commits (the file is never corrupted); `full` waits for the disk on every commit, so that no commit is lost even then, at several times the cost of a write. A variable may choose it: `${SQLITE_SYNCHRONOUS:-normal}`.
+     */
+    synchronous?: string
   }
   /**
    * Folder of entity definitions (default: `src/entities`).
