@@ -4,7 +4,8 @@
  * that is down delays events and loses none, across a restart of the app; `/health` and `/ready`; the events in
  * `pipe map` and `pipe asyncapi`, read back by `pipe import asyncapi`.
  */
-import {readFileSync} from 'node:fs'
+import {mkdtempSync, readFileSync} from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import type {FastifyInstance} from 'fastify'
 import {test} from 'uvu'
@@ -19,13 +20,16 @@ import {testWhen} from './helpers/skip.js'
 const fixture = path.join(root, 'fixtures/events-app')
 let run = 0
 
-/** The events app on a fresh in-memory database, publishing to `url` under a prefix of its own. */
-async function eventsApp(url: string): Promise<{app: FastifyInstance; prefix: string}> {
+/**
+ * The events app on a fresh in-memory database (or a SQLite file, where creates take the prepared insert),
+ * publishing to `url` under a prefix of its own.
+ */
+async function eventsApp(url: string, file?: string): Promise<{app: FastifyInstance; prefix: string}> {
   const prefix = `apipe-test-${process.pid}-${++run}.`
   process.env.EVENTS_URL = url
   process.env.EVENTS_PREFIX = prefix
   try {
-    return {app: await createTestApp({root: fixture}), prefix}
+    return {app: await createTestApp({root: fixture, ...(file ? {database: {type: 'sqlite', url: file}} : {})}), prefix}
   } finally {
     delete process.env.EVENTS_URL
     delete process.env.EVENTS_PREFIX
@@ -34,9 +38,9 @@ async function eventsApp(url: string): Promise<{app: FastifyInstance; prefix: st
 
 const post = (app: FastifyInstance, url: string, payload?: object) => app.inject({method: 'POST', url, payload, headers: payload ? {} : {'content-type': 'application/json'}})
 
-for (const kind of ['nats', 'amqp', 'redis'] as BrokerKind[]) {
-  testWhen(test, await brokerMissing(kind), `${kind}: each committed write is one CloudEvent, in commit order; a rolled-back write is none`, async () => {
-    const {app, prefix} = await eventsApp(brokerUrls[kind])
+for (const [kind, onFile] of [['nats', false], ['amqp', false], ['redis', false], ['nats', true]] as Array<[BrokerKind, boolean]>) {
+  testWhen(test, await brokerMissing(kind), `${kind}${onFile ? ' on a SQLite file (prepared creates)' : ''}: each committed write is one CloudEvent, in commit order; a rolled-back write is none`, async () => {
+    const {app, prefix} = await eventsApp(brokerUrls[kind], onFile ? path.join(mkdtempSync(path.join(os.tmpdir(), 'apipe-events-')), 'events.sqlite') : undefined)
     const consumer = await consume(kind, prefix)
     try {
       assert.is((await post(app, '/books', {title: 'Dune', secret: 'not for events'})).statusCode, 201)

@@ -10,6 +10,7 @@ import {HttpProblem, notFound} from './problem.js'
 import {computedSql as computedSql_, fillComputed} from './computed.js'
 import {parseListQuery, type ListQuery, type QueryOptions} from './query.js'
 import type {FastReader} from './fast-read.js'
+import type {OutboxEvent} from '../events/outbox.js'
 import type {FastWriter} from './fast-write.js'
 import {applyScopeToCreate, recordFilter, routeQuery, scopeFilter, type RouteScope} from './scope.js'
 import {answeredBy, byRelations, resolveByRelations} from './relations-by.js'
@@ -30,8 +31,10 @@ export interface CrudContext {
   path: string
   /** Prepared-statement reads (SQLite file or PostgreSQL, no hook on the route): see fast-read.ts. */
   fast?: FastReader
-  /** A prepared-statement create (SQLite file, a plain model, no hook or event on the route): see fast-write.ts. */
+  /** A prepared-statement create (SQLite file, a plain model, no hook on the route): see fast-write.ts. */
   fastWrite?: FastWriter
+  /** The events of a prepared create's answer, written to the outbox in its transaction. */
+  createdEvents?: (answer: Row) => ReadonlyArray<OutboxEvent>
   /** `$ilike` on PostgreSQL, whose LIKE is case-sensitive; `$like` elsewhere. */
   likeOperator?: '$like' | '$ilike'
   /** Every entity's model, for filters through relations. */
@@ -188,7 +191,7 @@ export async function runCrud(action: CrudAction, model: EntityModel, context: C
 /** The create action: a prepared insert when the route allows one (see fast-write.ts), else through the entity. */
 async function createAction(model: EntityModel, context: CrudContext, answerWrite: (entity: object) => Promise<Row>): Promise<Row> {
   if (context.fastWrite?.accepts(model, context.data)) {
-    const row = await context.fastWrite.create(model, withDefaults(model, context.data))
+    const row = await context.fastWrite.create(model, withDefaults(model, context.data), context.createdEvents)
     context.entity = row
     context.status = 201
     context.headers = {location: locationOf(model, row, context)}

@@ -9,10 +9,11 @@
  * Only models whose create is plain data take it: no password (hashed by an entity hook), no list relation a body
  * sets, no one-to-one, no relation answered `by` a field, no computed field, no field the server fills (`from`,
  * `readOnly`), a generated key; and only routes without `where` or populated `defaults`. The route planner also
- * keeps hooks and entity events on the entity path.
+ * keeps hooks on the entity path. The entity's `created` event is written to the outbox in the insert's transaction.
  */
 import {randomUUID} from 'node:crypto'
-import type {Statement} from 'better-sqlite3'
+import type {Database, Statement} from 'better-sqlite3'
+import {outboxEntity, type OutboxEvent} from '../events/outbox.js'
 import type {Orm} from '../database.js'
 import {fieldColumn} from '../entity-schema.js'
 import {answerColumns, foreignKeyColumn, presentRow, type Column, type Models} from './fast-read.js'
@@ -51,6 +52,9 @@ function stored(field: ApiField): Input {
 }
 
 const serverStamps = new Set(['createdAt', 'updatedAt', 'deletedAt'])
+
+/** An outbox row, as recordEvents writes it (outbox.ts). */
+const outboxInsert = `insert into "${outboxEntity}" ("type", "key", "payload", "attempts") values (?, ?, ?, 0)`
 
 /** The fast creates of one SQLite database, on the ORM's connection. */
 export class FastWriter {
@@ -123,18 +127,30 @@ export class FastWriter {
     return plan
   }
 
-  /** Insert one record (its body with the defaults filled in) and answer it as the entity path would. */
-  async create(model: EntityModel, data: Row): Promise<Row> {
+  /**
+   * Insert one record (its body with the defaults filled in) and answer it as the entity path would. `eventsOf`
+   * gives the events of the answer (the entity's `created`): they go to the outbox in the insert's transaction.
+   */
+  async create(model: EntityModel, data: Row, eventsOf?: (answer: Row) => ReadonlyArray<OutboxEvent>): Promise<Row> {
     const plan = this.#plan(model)
     const now = Date.now()
     const values = plan.inputs.map((input) => input(data, now))
     const client = this.#orm.em.getKnex().client
     const connection = await client.acquireConnection()
     try {
-      const answer = presentRow(plan.columns, this.#statement(connection, plan.sql).get(...values) as Row)
-      // As the entity path answers a create: a many-to-one the body did not name is left out (its reads show null).
-      for (const name of plan.relations) if (data[name] === undefined) delete answer[name]
-      return answer
+      const write = () => {
+        const answer = presentRow(plan.columns, this.#statement(connection, plan.sql).get(...values) as Row)
+        // As the entity path answers a create: a many-to-one the body did not name is left out (its reads show null).
+        for (const name of plan.relations) if (data[name] === undefined) delete answer[name]
+        const events = eventsOf?.(answer) ?? []
+        if (events.length > 0) {
+          const insert = this.#statement(connection, outboxInsert)
+          for (const {event, key} of events) insert.run(event.type, key, JSON.stringify(event))
+        }
+        return answer
+      }
+      // better-sqlite3's transactions are synchronous: nothing else runs on the connection in between.
+      return eventsOf ? (connection.transaction(write)() as Row) : write()
     } catch (error) {
       throw this.#orm.em.getPlatform().getExceptionConverter().convertException(error as Error)
     } finally {
@@ -143,7 +159,7 @@ export class FastWriter {
   }
 
   /** A statement is prepared once per connection (the pool may replace its connection). */
-  #statement(connection: {prepare(sql: string): Statement}, sql: string): Statement {
+  #statement(connection: Database, sql: string): Statement {
     let statements = this.#statements.get(connection)
     if (!statements) {
       statements = new Map()

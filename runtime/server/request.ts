@@ -42,9 +42,7 @@ export function routeHandler(app: FastifyInstance, project: Project, plan: Route
     // A read without hooks publishes nothing: it gets no events of its own (one allocation less per read).
     const events = readOnly ? noEvents : eventsOf(app, route, context)
     if (app.fastReader && !before && !after) context.fast = app.fastReader
-    // A create that takes the prepared insert is one atomic statement: it needs no transaction of its own.
-    const fastCreate = plainCreate && !app.events.writes.get(model!.name)?.has('created')
-    if (fastCreate) context.fastWrite = app.fastWriter
+    let fastCreate = false
     let body: unknown
     await runMiddleware(middleware, context, async () => {
       if (route.auth === 'optional') {
@@ -61,6 +59,18 @@ export function routeHandler(app: FastifyInstance, project: Project, plan: Route
         await checkPasswords(app, model, context)
         if (route.kind === 'create') fillFromServer(model, context)
       }
+      // A create that takes the prepared insert is one atomic statement, with its outbox rows in the same transaction:
+      // it needs no transaction of the entity manager.
+      fastCreate = plainCreate && app.fastWriter!.accepts(model!, context.data)
+      if (fastCreate) {
+        context.fastWrite = app.fastWriter
+        if (app.events.recording && app.events.writes.get(model!.name)?.has('created')) {
+          context.createdEvents = (answer) => {
+            events.ofWrite(model!, 'create', answer)
+            return events.pending
+          }
+        }
+      }
       const run = async (em?: EntityManager) => {
         if (em) context.db = em
         if (before) await before(context)
@@ -71,9 +81,10 @@ export function routeHandler(app: FastifyInstance, project: Project, plan: Route
           const changed = await after({...context, result: body})
           if (changed !== undefined) body = changed
         }
-        if (model && route.crud) events.ofWrite(model, route.kind, body)
+        // A prepared create has written its event with its row (createdEvents).
+        if (model && route.crud && !context.createdEvents) events.ofWrite(model, route.kind, body)
         // In the write's transaction: a rolled-back write records nothing, a committed one cannot lose its events.
-        if (app.events.recording && events.pending.length > 0) await recordEvents(context.db as unknown as EntityManager, events.pending)
+        if (app.events.recording && events.pending.length > 0 && !context.createdEvents) await recordEvents(context.db as unknown as EntityManager, events.pending)
       }
       if (readOnly || fastCreate) await run()
       else await context.db.transactional(run)
