@@ -55,13 +55,16 @@ export function bundleForCheck(document: Node, refs: JsonRefs, deep: boolean): B
     let byTarget = copies.get(place)
     if (!byTarget) copies.set(place, (byTarget = new Map()))
     let copy = byTarget.get(target)
-    if (copy === undefined) {
-      inlining.add(target)
-      copy = walk(target, place, deep)
-      inlining.delete(target)
-      byTarget.set(target, copy)
-      origins.set(copy, target)
+    if (copy !== undefined) {
+      // Once is enough to check what another file holds: put in at every place a ref leads to it, a schema shared
+      // by many others would be checked once per path to it, and those multiply with depth (openEHR: 5 s).
+      return always ? copy : undefined
     }
+    inlining.add(target)
+    copy = walk(target, place, deep)
+    inlining.delete(target)
+    byTarget.set(target, copy)
+    origins.set(copy, target)
     return copy
   }
 
