@@ -25,6 +25,8 @@ type Direction = 'request' | 'response' | 'event'
 
 const graphqlMethods = new Set(['QUERY', 'MUTATION', 'SUBSCRIPTION'])
 const objectKinds = new Set(['object', 'input', 'interface'])
+/** Kinds whose pairs are compared once per direction (see `Types.compared`). */
+const pairedKinds = new Set(['enum', 'union', 'object', 'input', 'interface'])
 
 /** Every change from `previous` to `next`, in the order of `previous`'s endpoints, then added endpoints. */
 export function compareCatalogues(previous: Catalogue, next: Catalogue): Change[] {
@@ -169,7 +171,7 @@ function compareType(was: string, now: string, use: Use, types: Types, add: Add,
     const oldType = types.old.get(oldItem)
     const newType = types.new.get(newItem)
     const structural = oldType && newType && (oldType.kind === newType.kind || (objectKinds.has(oldType.kind ?? 'object') && objectKinds.has(newType.kind ?? 'object')))
-    if (structural && ['enum', 'union', 'object', 'input', 'interface', undefined].includes(oldType.kind)) {
+    if (structural && (oldType.kind === undefined || pairedKinds.has(oldType.kind))) {
       const pair = `${use.direction} ${oldItem} ${newItem}`
       if (types.compared.has(pair)) return
       types.compared.add(pair)

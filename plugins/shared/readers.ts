@@ -40,5 +40,7 @@ function toPascal(value: string): string {
  * (`[]`, `!`, `?`) and spaces: `Resource[Item]` -> `ResourceOfItem`, `List<Pet>` -> `ListOfPet`, `my type` -> `my_type`.
  */
 export function typeName(name: string): string {
+  // Most names have none of these characters: one test instead of three replacements (asked for at every `$ref`).
+  if (name !== '' && !/[[\]<>!?\s,]/.test(name)) return name
   return name.replace(/[[<]/g, 'Of').replace(/[\]>]/g, '').replace(/[!?\s,]+/g, '_') || 'Unnamed'
 }

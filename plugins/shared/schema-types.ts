@@ -60,7 +60,7 @@ export class SchemaTypes {
 
   private named(schema: Schema, name: string | undefined, fallback: string | (() => string)): string {
     const fallbackName = () => (typeof fallback === 'function' ? fallback() : fallback)
-    const unsupported = ['not', 'if'].filter((keyword) => schema[keyword] !== undefined)
+    const unsupported = schema.not === undefined && schema.if === undefined ? [] : ['not', 'if'].filter((keyword) => schema[keyword] !== undefined)
     if (unsupported.length > 0 && this.onDropped && !this.reported.has(schema)) {
       this.reported.add(schema)
       this.onDropped(`Left out \`${unsupported.join('`, `')}\` of schema \`${name ?? fallbackName()}\`: the catalogue has no ${unsupported[0] === 'not' ? 'negated' : 'conditional'} types`, schema)
