@@ -128,7 +128,8 @@ export class Relay {
   }
 
   async #send(em: EntityManager): Promise<{sent: number; failed: boolean}> {
-    const rows = (await em.find(outboxEntity, {sentAt: null}, {orderBy: {id: 'asc'}, limit: this.#options.batch})) as OutboxRow[]
+    // A native select: the rows are read once and never changed as entities (hydrating them was most of a batch's time).
+    const rows = (await execute(em, `select id, type, payload, attempts from ${outboxEntity} where sent_at is null order by id limit ?`, [this.#options.batch])).map((row) => ({...row, id: Number(row.id), attempts: Number(row.attempts)})) as unknown as OutboxRow[]
     let sent = 0
     try {
       sent = await this.#broker.publishAll(rows.map((row) => ({subject: this.#options.prefix + row.type, event: JSON.parse(row.payload) as CloudEvent})))
@@ -157,6 +158,6 @@ export class Relay {
   }
 }
 
-function execute(em: EntityManager, sql: string): Promise<Array<Record<string, unknown>>> {
-  return (em as unknown as {execute(sql: string): Promise<Array<Record<string, unknown>>>}).execute(sql)
+function execute(em: EntityManager, sql: string, params: unknown[] = []): Promise<Array<Record<string, unknown>>> {
+  return (em as unknown as {execute(sql: string, params: unknown[]): Promise<Array<Record<string, unknown>>>}).execute(sql, params)
 }
