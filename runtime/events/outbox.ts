@@ -52,10 +52,22 @@ export function declaredWrites(entity: EntityDefinition): Array<'created' | 'upd
 export async function recordEvents(em: EntityManager, events: ReadonlyArray<OutboxEvent>): Promise<void> {
   if (events.length === 0) return
   // Plain SQL with parameters: building the insert through the query builder cost more than running it.
-  const quote = (name: string) => em.getPlatform().quoteIdentifier(name)
-  const sql = `insert into ${quote(outboxEntity)} (${['type', 'key', 'payload', 'attempts'].map(quote).join(', ')}) values ${events.map(() => '(?, ?, ?, 0)').join(', ')}`
-  const values = events.flatMap(({event, key}) => [event.type, key, JSON.stringify(event)])
-  await (em as unknown as {execute(sql: string, params: unknown[], method: 'run'): Promise<unknown>}).execute(sql, values, 'run')
+  await execute(em, outboxInsert(events.length, (name) => em.getPlatform().quoteIdentifier(name)), outboxValues(events), 'run')
+}
+
+/** The insert of `count` outbox rows, identifiers quoted by `quote`; its parameters are {@link outboxValues}. */
+export function outboxInsert(count: number, quote: (name: string) => string): string {
+  return `insert into ${quote(outboxEntity)} (${['type', 'key', 'payload', 'attempts'].map(quote).join(', ')}) values ${Array.from({length: count}, () => '(?, ?, ?, 0)').join(', ')}`
+}
+
+/** The parameters of {@link outboxInsert} for `events`. */
+export function outboxValues(events: ReadonlyArray<OutboxEvent>): unknown[] {
+  return events.flatMap(({event, key}) => [event.type, key, JSON.stringify(event)])
+}
+
+/** SQL with parameters on `em`'s connection (in its transaction, when it has one): rows for `all`, nothing for `run`. */
+export function execute(em: EntityManager, sql: string, params: unknown[] = [], method: 'all' | 'run' = 'all'): Promise<Array<Record<string, unknown>>> {
+  return (em as unknown as {execute(sql: string, params: unknown[], method: string): Promise<Array<Record<string, unknown>>>}).execute(sql, params, method)
 }
 
 /** Internal entities (the outbox) are tables, not API: no routes, no types, no catalogue rows. */

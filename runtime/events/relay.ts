@@ -14,7 +14,7 @@ import type {EntityManager} from '@mikro-orm/core'
 import type {DatabaseType} from '../config.js'
 import type {Broker} from './brokers.js'
 import type {CloudEvent} from './cloudevent.js'
-import {outboxEntity} from './outbox.js'
+import {execute, outboxEntity} from './outbox.js'
 
 interface OutboxRow {
   id: number
@@ -161,8 +161,4 @@ export class Relay {
   async #unlock(em: EntityManager): Promise<void> {
     if (this.#options.database === 'mysql' || this.#options.database === 'mariadb') await execute(em, "select release_lock('apipe_outbox_relay')")
   }
-}
-
-function execute(em: EntityManager, sql: string, params: unknown[] = [], method: 'all' | 'run' = 'all'): Promise<Array<Record<string, unknown>>> {
-  return (em as unknown as {execute(sql: string, params: unknown[], method: string): Promise<Array<Record<string, unknown>>>}).execute(sql, params, method)
 }

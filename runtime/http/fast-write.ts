@@ -13,7 +13,7 @@
  */
 import {randomUUID} from 'node:crypto'
 import type {Database, Statement} from 'better-sqlite3'
-import {outboxEntity, type OutboxEvent} from '../events/outbox.js'
+import {outboxInsert, outboxValues, type OutboxEvent} from '../events/outbox.js'
 import type {Orm} from '../database.js'
 import {fieldColumn} from '../entity-schema.js'
 import {answerColumns, foreignKeyColumn, presentRow, type Column, type Models} from './fast-read.js'
@@ -52,9 +52,6 @@ function stored(field: ApiField): Input {
 }
 
 const serverStamps = new Set(['createdAt', 'updatedAt', 'deletedAt'])
-
-/** An outbox row, as recordEvents writes it (outbox.ts). */
-const outboxInsert = `insert into "${outboxEntity}" ("type", "key", "payload", "attempts") values (?, ?, ?, 0)`
 
 /** The fast creates of one SQLite database, on the ORM's connection. */
 export class FastWriter {
@@ -143,10 +140,7 @@ export class FastWriter {
         // As the entity path answers a create: a many-to-one the body did not name is left out (its reads show null).
         for (const name of plan.relations) if (data[name] === undefined) delete answer[name]
         const events = eventsOf?.(answer) ?? []
-        if (events.length > 0) {
-          const insert = this.#statement(connection, outboxInsert)
-          for (const {event, key} of events) insert.run(event.type, key, JSON.stringify(event))
-        }
+        if (events.length > 0) this.#statement(connection, outboxInsert(events.length, (name) => this.#orm.em.getPlatform().quoteIdentifier(name))).run(...outboxValues(events))
         return answer
       }
       // better-sqlite3's transactions are synchronous: nothing else runs on the connection in between.
