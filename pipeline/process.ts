@@ -5,7 +5,6 @@
 import {unified, type Preset, type Processor, type Settings} from 'unified'
 import type {Node} from 'unist'
 import type {VFile} from 'vfile'
-import {VFileMessage} from 'vfile-message'
 import {readInput, type Input} from './read.js'
 import {docsUrl, source} from './rule.js'
 import {hasErrors, withRelated} from './data.js'
@@ -54,8 +53,10 @@ export async function transformTree(processor: Processor<Node, Node, Node>, tree
 
 /** What a stage threw becomes a fatal finding: its own message when it is one, else a `crash` finding. */
 function crashed(file: VFile, error: unknown): void {
-  if (error instanceof VFileMessage && file.messages.includes(error)) {
-    error.fatal = true
+  // Identity, not class: a plugin may make its finding with another copy of vfile-message than the CLI's bundled one.
+  const own = file.messages.find((message) => message === error)
+  if (own) {
+    own.fatal = true
     return
   }
   const message = file.message(`Cannot process file: ${crashReason(error)}`, {cause: error as Error, ruleId: 'crash', source})
