@@ -214,11 +214,14 @@ function compareFields(oldType: TypeDef, newType: TypeDef, use: Use, types: Type
     }
     if (sent && partner.required && !field.required) add({code: 'request-field-became-required', location: location(), message: `Field \`${field.name}\` of \`${newType.name}\` became required${via()}`, path})
     if (!sent && field.required && !partner.required) add({code: 'response-field-became-optional', location: location(), message: `Field \`${field.name}\` of \`${newType.name}\` became optional${via()}`, path})
-    compareEnum(field.enum, partner.enum, {...use, what: `field \`${field.name}\` of \`${newType.name}\``, location: location(), path}, add)
     const [was, now] = [field.type ?? 'string', partner.type ?? 'string']
+    const enums = Array.isArray(field.enum) && Array.isArray(partner.enum)
     // The same type that neither catalogue defines (`string`, `integer[]`) is unchanged.
-    if (was === now && !defined(was, types)) continue
-    compareType(was, now, {...use, what: `field \`${field.name}\` of \`${newType.name}\``, location: location(), path}, types, add, visited)
+    const typed = was !== now || defined(was, types)
+    if (!enums && !typed) continue
+    const fieldUse = {...use, what: `field \`${field.name}\` of \`${newType.name}\``, location: location(), path}
+    if (enums) compareEnum(field.enum, partner.enum, fieldUse, add)
+    if (typed) compareType(was, now, fieldUse, types, add, visited)
   }
   for (const field of newType.fields ?? []) {
     if (oldNames.has(field.name)) continue
@@ -257,7 +260,7 @@ function compareValues(oldType: TypeDef, newType: TypeDef, use: Use, add: Add): 
  * judged like a named enum's; located at the field or param, then the value (`Pet.status.reserved`).
  */
 function compareEnum(was: unknown[] | undefined, now: unknown[] | undefined, use: Use, add: Add): void {
-  if (!Array.isArray(was) || !Array.isArray(now)) return
+  if (!Array.isArray(was) || !Array.isArray(now) || sameValues(was, now)) return
   const side = use.direction === 'request' ? 'request' : 'response'
   const [before, after] = [was.map(String), now.map(String)]
   for (const value of onlyIn(after, before)) {
@@ -266,6 +269,11 @@ function compareEnum(was: unknown[] | undefined, now: unknown[] | undefined, use
   for (const value of onlyIn(before, after)) {
     add({code: `${side}-enum-value-removed`, location: `${use.location}.${value}`, message: `Removed value \`${value}\` of the values of ${use.what}`, path: use.path})
   }
+}
+
+/** Whether two lists of enum values are the same, in the same order (as they are when nothing changed). */
+function sameValues(was: unknown[], now: unknown[]): boolean {
+  return was.length === now.length && was.every((value, index) => value === now[index])
 }
 
 function compareMembers(oldType: TypeDef, newType: TypeDef, use: Use, add: Add): void {

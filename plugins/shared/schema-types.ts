@@ -8,7 +8,7 @@
  * AsyncAPI import uses it for message payloads, which are JSON Schema too.
  */
 import type {Field, TypeDefinition} from '../../schemas/types/endpoints.js'
-import type {JsonRefs} from './json-refs.js'
+import type {JsonRefs, Resolved} from './json-refs.js'
 import {pascal, record, text, typeName as catalogueName} from './readers.js'
 
 type Schema = Record<string, unknown>
@@ -39,7 +39,11 @@ export class SchemaTypes {
 
   /** `typeOf`, and whether the schema also allows `null` (`nullable`, `anyOf: [X, {type: 'null'}]`, `type: [x, 'null']`). */
   typeAndNullability(node: unknown, fallback: string | (() => string)): {type: string; nullable: boolean} {
-    const resolved = this.refs.resolve(node)
+    return this.typeOfResolved(this.refs.resolve(node), fallback)
+  }
+
+  /** `typeAndNullability` of a node already resolved (a field's property is resolved once for its type and its words). */
+  private typeOfResolved(resolved: Resolved, fallback: string | (() => string)): {type: string; nullable: boolean} {
     const schema = resolved.value
     const name = resolved.name === undefined ? undefined : catalogueName(resolved.name)
     if (resolved.external && name) {
@@ -114,34 +118,44 @@ export class SchemaTypes {
     const required = new Set<string>()
     this.collectFields(schema, owner, fields, required, new Set())
     // `required` may sit in another `allOf` member than the property it names: it counts wherever it is.
-    return [...fields.values()].map((field) => (required.has(field.name) ? {...field, required: true} : field))
+    const list = [...fields.values()]
+    for (const field of list) if (required.has(field.name)) field.required = true
+    return list
   }
 
   private collectFields(schema: Schema, owner: string, fields: Map<string, Field>, required: Set<string>, visiting: Set<Schema>): void {
     if (visiting.has(schema)) return
     visiting.add(schema)
-    for (const part of (schema.allOf as unknown[] | undefined) ?? []) this.collectFields(this.refs.resolve(part).value ?? {}, owner, fields, required, visiting)
-    for (const name of Array.isArray(schema.required) ? schema.required : []) if (typeof name === 'string') required.add(name)
-    for (const [name, property] of Object.entries(record(schema.properties))) {
+    if (Array.isArray(schema.allOf)) for (const part of schema.allOf) this.collectFields(this.refs.resolve(part).value ?? {}, owner, fields, required, visiting)
+    if (Array.isArray(schema.required)) for (const name of schema.required) if (typeof name === 'string') required.add(name)
+    const properties = record(schema.properties)
+    for (const name in properties) {
       // A property named "" cannot be a field (its name would be empty); such keys are left out.
-      if (name === '') continue
-      const {type, nullable} = this.typeAndNullability(property, () => `${owner}${pascal(name)}`)
+      if (name === '' || !Object.hasOwn(properties, name)) continue
+      const property = properties[name]
+      const resolved = this.refs.resolve(property)
+      const {type, nullable} = this.typeOfResolved(resolved, () => `${owner}${pascal(name)}`)
       const field: Field = {name, type, required: false}
       // A description beside a `$ref` (OpenAPI 3.1 allows it) says what this property is: it wins over the target's.
-      const schema = this.refs.resolve(property).value ?? {}
-      const description = text(record(property).description) ?? text(schema.description)
+      const target = resolved.value ?? {}
+      const description = text(record(property).description) ?? text(target.description)
       if (description) field.description = description.trim()
       if (nullable) field['x-nullable'] = true
       // Enum values of a property that is no named enum type, its default and its example, for the page's reference.
-      if (Array.isArray(schema.enum) && schema.enum.length > 0 && !this.types.get(type)?.values && schema.enum.every((value) => value === null || ['string', 'number', 'boolean'].includes(typeof value))) field.enum = schema.enum as Field['enum']
-      if (schema.default !== undefined) field.default = schema.default
-      const example = schema.example ?? (Array.isArray(schema.examples) ? schema.examples[0] : undefined)
+      if (Array.isArray(target.enum) && target.enum.length > 0 && !this.types.get(type)?.values && target.enum.every(isEnumValue)) field.enum = target.enum as Field['enum']
+      if (target.default !== undefined) field.default = target.default
+      const example = target.example ?? (Array.isArray(target.examples) ? target.examples[0] : undefined)
       if (example !== undefined) field.example = example
       // A later member refines an earlier one's field (the last definition wins, as in a merged schema).
       const earlier = fields.get(name)
       fields.set(name, earlier ? {...earlier, ...field} : field)
     }
   }
+}
+
+/** A value the page can list as one of a field's values. */
+function isEnumValue(value: unknown): boolean {
+  return value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
 }
 
 /** The one schema that `schema` only wraps to allow null or add words: `allOf: [X]`, `anyOf`/`oneOf: [X, null]`. */
