@@ -1,6 +1,7 @@
 import {chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync} from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import {inflateRawSync} from 'node:zlib'
 import {test} from 'uvu'
 import * as assert from 'uvu/assert'
 import {root} from './helpers/fixtures.js'
@@ -54,3 +55,23 @@ test('pipe render --open uses the system opener, and says so when there is none'
 })
 
 test.run()
+
+test('pipe render cleans raw HTML wherever it is written, even only in one field description of one type', async () => {
+  // The HTML sanitizer loads only for catalogues with a `<` in them: the search for one must reach every field.
+  const dir = temp()
+  const spec = {
+    schema_version: 1,
+    diagram_type: 'endpoints',
+    meta: {title: 'Shop', version: '1.0.0', api_kind: 'rest'},
+    endpoints: [{id: 'getPet', method: 'GET', path: '/pets/{id}', summary: 'Get a pet', response: 'Pet', params: [{name: 'id', in: 'path', type: 'string', required: true}]}],
+    types: [{name: 'Pet', kind: 'object', fields: [{name: 'name', type: 'string', required: true, description: 'The <code>name</code><script>alert(1)</script> <a href="javascript:alert(2)">x</a>'}]}]
+  }
+  writeFileSync(path.join(dir, 'shop.endpoints.json'), JSON.stringify(spec))
+  const result = await runPipe(['render', 'shop.endpoints.json', '--quiet'], {cwd: dir})
+  assert.is(result.code, 0)
+  const html = readFileSync(path.join(dir, 'shop.endpoints.html'), 'utf8')
+  const packed = /<script type="application\/octet-stream" id="apipe-type-cards">([^<]*)<\/script>/.exec(html)?.[1] ?? ''
+  const cards = inflateRawSync(Buffer.from(packed, 'base64')).toString('utf8')
+  assert.match(cards, /<p>The <code>name<\/code> <a>x<\/a><\/p>/)
+  assert.not.match(cards, /script|javascript/)
+})

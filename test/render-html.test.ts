@@ -26,8 +26,8 @@ const row = (html: string, id: string) => new RegExp(`<a class="row[^"]*" id="${
  * lead, the group descriptions and the types section (`types.html`). `UPDATE_FIXTURES=1` rewrites them.
  */
 for (const fixture of fixtureCases('render-html')) {
-  test(`fixture ${fixture.name}: the rows, descriptions and types of its page`, () => {
-    const html = renderPage(JSON.parse(readFileSync(fixture.input, 'utf8')) as Catalogue)
+  test(`fixture ${fixture.name}: the rows, descriptions and types of its page`, async () => {
+    const html = await renderPage(JSON.parse(readFileSync(fixture.input, 'utf8')) as Catalogue)
     const rows = [...html.matchAll(/<a class="row[^"]*" id="[^"]+"[\s\S]*?<\/a>/g)].map((match) => match[0]).join('\n') + '\n'
     assert.fixture(rows, fixture.expected('rows.html', rows))
     const lead = /<div id="apipe-lead"[\s\S]*?<\/div>/.exec(html)?.[0] ?? ''
@@ -50,8 +50,8 @@ test('no page is produced for a catalogue with errors', async () => {
   assert.is(file.data.outputs, undefined)
 })
 
-test('the page is one self-contained file: inline style and script, no external resource', () => {
-  const html = renderPage(shop)
+test('the page is one self-contained file: inline style and script, no external resource', async () => {
+  const html = await renderPage(shop)
   assert.ok(html.startsWith('<!doctype html>'))
   assert.is(count(html, /<script/), 3, 'the data, the deflated type cards and the inline script')
   assert.is(count(html, /<script[^>]* src=/), 0)
@@ -62,8 +62,8 @@ test('the page is one self-contained file: inline style and script, no external 
   assert.match(html, /@media print/)
 })
 
-test('the header shows title, version, base URL, API kind and the search hint', () => {
-  const html = renderPage(shop)
+test('the header shows title, version, base URL, API kind and the search hint', async () => {
+  const html = await renderPage(shop)
   assert.match(html, /<h1>Shop<\/h1>/)
   assert.match(html, /<span class="chip version">v2\.1\.0<\/span>/)
   assert.match(html, /<span class="chip kind">mixed<\/span>/)
@@ -71,14 +71,14 @@ test('the header shows title, version, base URL, API kind and the search hint', 
   assert.match(html, /<code>method:GET<\/code>/)
 })
 
-test('the page data cannot close its script element, whatever the spec says', () => {
-  const data = /<script type="application\/json" id="apipe-data">([\s\S]*?)<\/script>/.exec(renderPage(shop))![1]
+test('the page data cannot close its script element, whatever the spec says', async () => {
+  const data = /<script type="application\/json" id="apipe-data">([\s\S]*?)<\/script>/.exec(await renderPage(shop))![1]
   assert.not.match(data, /<\/script/i)
   assert.is(JSON.parse(data).endpoints.length, 11)
 })
 
-test('the page data lists the endpoints in the order of their rows, which the script pairs them by (statuses tell them apart)', () => {
-  const html = renderPage(shop)
+test('the page data lists the endpoints in the order of their rows, which the script pairs them by (statuses tell them apart)', async () => {
+  const html = await renderPage(shop)
   const data = JSON.parse(/id="apipe-data">([\s\S]*?)<\/script>/.exec(html)![1])
   const rows = [...html.matchAll(/<a class="row[^"]*" id="([^"]+)"/g)].map((match) => match[1])
   const statuses = (id: string) => [...(shop.endpoints.find((endpoint) => endpoint.id === id)!.status ?? [])].sort((a, b) => a - b)
@@ -86,22 +86,22 @@ test('the page data lists the endpoints in the order of their rows, which the sc
   assert.is.not(rows.join(), shop.endpoints.map((endpoint) => endpoint.id).join(), 'two columns reorder the shop')
 })
 
-test('params shared by endpoints are stored once in the page data', () => {
+test('params shared by endpoints are stored once in the page data', async () => {
   const param = {name: 'pretty', in: 'query' as const, type: 'boolean'}
   const endpoints = Array.from({length: 3}, (_, index) => ({id: `e${index}`, method: 'GET' as const, path: `/e${index}`, summary: 'E', params: [param]}))
-  const data = JSON.parse(/id="apipe-data">([\s\S]*?)<\/script>/.exec(renderPage(catalogue(endpoints)))![1])
+  const data = JSON.parse(/id="apipe-data">([\s\S]*?)<\/script>/.exec(await renderPage(catalogue(endpoints)))![1])
   assert.equal(data.params, [param])
   assert.equal(data.endpoints.map((endpoint: {params: number[]}) => endpoint.params), [[0], [0], [0]])
 })
 
-test('group cards are dealt into the layout columns, each to the shortest column so far', () => {
-  const columns = [...renderPage(shop).matchAll(/<div class="column">([\s\S]*?)<\/div>\s*(?=<div class="column">|<\/section>)/g)]
+test('group cards are dealt into the layout columns, each to the shortest column so far', async () => {
+  const columns = [...(await renderPage(shop)).matchAll(/<div class="column">([\s\S]*?)<\/div>\s*(?=<div class="column">|<\/section>)/g)]
   assert.equal(columns.map((column) => [...column[1].matchAll(/data-group="([^"]+)"/g)].map((match) => match[1])), [['orders', 'events'], ['customers', 'graphql', 'default']])
 })
 
-test('a group far longer than a column\'s share is cut into consecutive cards, marked continued with their rows; a huge one into pieces of 60', () => {
+test('a group far longer than a column\'s share is cut into consecutive cards, marked continued with their rows; a huge one into pieces of 60', async () => {
   const untagged = Array.from({length: 120}, (_, index) => ({id: `e${index}`, method: 'GET' as const, path: `/e${index}`, summary: 'E'}))
-  const html = renderPage(catalogue([...untagged, {id: 'pet', method: 'GET', path: '/pet', summary: 'P', group: 'pets'}], {groups: [{id: 'pets', description: 'Pets'}], layout: {columns: 3}}))
+  const html = await renderPage(catalogue([...untagged, {id: 'pet', method: 'GET', path: '/pet', summary: 'P', group: 'pets'}], {groups: [{id: 'pets', description: 'Pets'}], layout: {columns: 3}}))
   const cards = [...html.matchAll(/<article class="card" data-group="([^"]+)"(?: id="[^"]+")?>\s*<h2>([^<]*)<span class="count">([^<]*)<\/span>(?: <span class="count rows-range">([^<]*)<\/span>)?<\/h2>([\s\S]*?)<\/article>/g)]
   // Page order is column by column: the three cards of `default` in consecutive columns, the first under `pets`.
   assert.equal(cards.map((card) => [card[1], card[3], card[4], count(card[5], /<a class="row/)]), [
@@ -113,28 +113,28 @@ test('a group far longer than a column\'s share is cut into consecutive cards, m
   const ids = [...html.matchAll(/<a class="row[^"]*" id="([^"]+)"/g)].map((match) => match[1])
   assert.equal(ids.filter((id) => id !== 'pet'), untagged.map((endpoint) => endpoint.id), 'the cards keep the group\'s order')
   // A group under 40 endpoints, or under about twice a column's share, stays one card.
-  assert.is(count(renderPage(catalogue(untagged.slice(0, 39), {layout: {columns: 3}})), /<article class="card"/), 1)
+  assert.is(count(await renderPage(catalogue(untagged.slice(0, 39), {layout: {columns: 3}})), /<article class="card"/), 1)
   // A very large group is cut into pieces of at most 60 rows, more than the columns, all in the group's order.
   const stripe = Array.from({length: 417}, (_, index) => ({id: `s${index}`, method: 'GET' as const, path: `/s${index}`, summary: 'S'}))
-  const big = renderPage(catalogue(stripe, {layout: {columns: 3}}))
+  const big = await renderPage(catalogue(stripe, {layout: {columns: 3}}))
   assert.equal([...big.matchAll(/<span class="count rows-range">([^<]*)<\/span>/g)].map((match) => match[1]).sort((a, b) => parseInt(a) - parseInt(b)), ['1–60', '61–120', '121–180', '181–240', '241–300', '301–360', '361–417'])
 })
 
-test('layout: columns and card width reach the masonry; 1 and 4 columns', () => {
-  assert.match(renderPage(shop), /style="--columns: 2; --card-width: 460px"/)
-  const one = renderPage(catalogue([{id: 'a', method: 'GET', path: '/a', summary: 'A'}], {layout: {columns: 1}}))
+test('layout: columns and card width reach the masonry; 1 and 4 columns', async () => {
+  assert.match(await renderPage(shop), /style="--columns: 2; --card-width: 460px"/)
+  const one = await renderPage(catalogue([{id: 'a', method: 'GET', path: '/a', summary: 'A'}], {layout: {columns: 1}}))
   assert.match(one, /--columns: 1; --card-width: 420px/)
-  const four = renderPage(catalogue([{id: 'a', method: 'GET', path: '/a', summary: 'A'}], {layout: {columns: 4, card_width: 300}}))
+  const four = await renderPage(catalogue([{id: 'a', method: 'GET', path: '/a', summary: 'A'}], {layout: {columns: 4, card_width: 300}}))
   assert.match(four, /--columns: 4; --card-width: 300px/)
 })
 
-test('show_types: false hides the types section, which stays in the page for the details panel', () => {
-  assert.match(renderPage(shop), /<section id="apipe-types" class="types" aria-label="Types">/)
-  assert.match(renderPage({...shop, layout: {show_types: false}}), /<section id="apipe-types" class="types" aria-label="Types" hidden>/)
+test('show_types: false hides the types section, which stays in the page for the details panel', async () => {
+  assert.match(await renderPage(shop), /<section id="apipe-types" class="types" aria-label="Types">/)
+  assert.match(await renderPage({...shop, layout: {show_types: false}}), /<section id="apipe-types" class="types" aria-label="Types" hidden>/)
 })
 
-test('a type card shows the first block of its description, its fields with descriptions, enum values and defaults, and links to field types', () => {
-  const html = renderPage(catalogue([{id: 'a', method: 'GET', path: '/a', summary: 'A', response: 'T'}], {
+test('a type card shows the first block of its description, its fields with descriptions, enum values and defaults, and links to field types', async () => {
+  const html = await renderPage(catalogue([{id: 'a', method: 'GET', path: '/a', summary: 'A', response: 'T'}], {
     types: [
       {name: 'T', description: 'First *one*.\n\nSecond block.', fields: [{name: 'u', type: 'U[]', required: true, description: 'The **u**.'}, {name: 'n', type: 'string', enum: ['a', 'b'], default: 'a'}]},
       {name: 'U'}
@@ -148,15 +148,15 @@ test('a type card shows the first block of its description, its fields with desc
   assert.not.match(cards, /Second block/)
 })
 
-test('the group index lists every group with its count and links to its first card', () => {
-  const html = renderPage(shop)
+test('the group index lists every group with its count and links to its first card', async () => {
+  const html = await renderPage(shop)
   const entries = [...html.matchAll(/<li data-group="([^"]+)"><a href="#group-\1">([^<]+)<\/a> <span class="count">(\d+)<\/span><\/li>/g)].map((match) => [match[1], Number(match[3])])
   assert.equal(entries.map(([id]) => id).sort(), ['customers', 'default', 'events', 'graphql', 'orders'])
   for (const [id, n] of entries) assert.match(html, new RegExp(`<article class="card" data-group="${id}" id="group-${id}">[\\s\\S]*?<span class="count">${n}</span>`))
 })
 
-test('the tables dashboard lists, per table, the endpoints that name it', () => {
-  const html = renderPage(shop)
+test('the tables dashboard lists, per table, the endpoints that name it', async () => {
+  const html = await renderPage(shop)
   const tables = [...html.matchAll(/<div class="table" data-table="([^"]+)">[\s\S]*?<\/div>/g)]
   assert.equal(tables.map((match) => match[1]), ['customers', 'order_items', 'orders'])
   assert.is(count(tables[0][0], /<li>/), 2)

@@ -38,8 +38,8 @@ export default function renderHtml(options: Options = {}) {
     const specPath = catalogue?.path ?? (file.path || 'catalogue.json')
     // The page module (with the Markdown stack under it) is loaded only when a page is written: commands that turn
     // the page off (`pipe import`) do not pay for it.
-    return import('./page.js').then(({renderPage}) => {
-      addOutput(file, new VFile({cwd: file.cwd, path: pagePath(specPath), value: renderPage(withLayout(tree.spec, options), file)}))
+    return import('./page.js').then(async ({renderPage}) => {
+      addOutput(file, new VFile({cwd: file.cwd, path: pagePath(specPath), value: await renderPage(withLayout(tree.spec, options), file)}))
     })
   }
 }

@@ -1,23 +1,19 @@
 /**
  * Descriptions as the page shows them: CommonMark with the GFM tables, strikethrough, literal URLs and e-mail
  * addresses, and task lists, parsed by markdown-it (several times faster than remark on big APIs, where thousands of
- * descriptions are rendered), raw HTML in them allowed (OpenAPI allows it; Stripe writes `<p>` and `<code>`); the
- * HTML is then parsed by rehype-parse, cleaned by rehype-sanitize with an allow-list and serialized by
- * rehype-stringify. The sanitizer is the one judge of what may stay: markdown-it's own link check is off, so a
- * Markdown link and an HTML one meet the same rules. All of it runs when the page is built, so the page script only
- * places HTML that is already safe.
+ * descriptions are rendered), raw HTML in them allowed (OpenAPI allows it; Stripe writes `<p>` and `<code>`); such
+ * HTML is then parsed, cleaned with an allow-list and serialized by rehype (raw-html.ts, loaded only for catalogues
+ * with a `<` in them: call `prepareDescriptions` first). The allow-list is the one judge of what may stay:
+ * markdown-it's own link check is off, so a Markdown link and an HTML one meet the same rules. All of it runs when the
+ * page is built, so the page script only places HTML that is already safe.
  *
  * The allow-list keeps text structure only: no script, style, form, image or frame element (an image would be a
  * network request), no `on*` handler, no `id`, `class` or `style` (they could clash with the page's own), and links
  * whose target is http(s), mailto or relative. Links open in a new tab without an opener.
  */
-import type {Element, ElementContent, Root, RootContent} from 'hast'
 import MarkdownIt from 'markdown-it'
 import type {StateCore, Token} from 'markdown-it'
-import rehypeParse from 'rehype-parse'
-import rehypeSanitize, {type Options as SanitizeSchema} from 'rehype-sanitize'
-import rehypeStringify from 'rehype-stringify'
-import {unified} from 'unified'
+import type {Options as SanitizeSchema} from 'rehype-sanitize'
 
 /** Past this length a description is not read as Markdown: it is shown as the text it is (default: 20,000). */
 export const markdownLimit = 20_000
@@ -40,21 +36,6 @@ export const sanitizeSchema: SanitizeSchema = {
   },
   protocols: {href: ['http', 'https', 'mailto']},
   required: {input: {type: 'checkbox', disabled: true}}
-}
-
-/** rehype plugin: links open in a new tab, without access to the page that opened them. */
-function rehypeExternalLinks() {
-  const visit = (node: Root | Element) => {
-    for (const child of node.children) {
-      if (child.type !== 'element') continue
-      if (child.tagName === 'a' && typeof child.properties.href === 'string') {
-        child.properties.target = '_blank'
-        child.properties.rel = ['noopener', 'noreferrer']
-      }
-      visit(child)
-    }
-  }
-  return (tree: Root) => visit(tree)
 }
 
 /**
@@ -86,12 +67,29 @@ markdown.validateLink = () => true
 markdown.linkify.set({fuzzyLink: false})
 markdown.core.ruler.push('gfm-details', gfmDetails)
 
-/** Raw HTML is parsed and judged by the allow-list, with the Markdown around it. */
-const sanitizer = unified().use(rehypeParse, {fragment: true}).use(rehypeSanitize, sanitizeSchema).use(rehypeExternalLinks).use(rehypeStringify)
+/** The HTML sanitizer, once a catalogue with a `<` in it asked for it. */
+let rawHtml: typeof import('./raw-html.js') | undefined
 
-/** A description with raw HTML in it as a sanitized HTML tree. */
-function toTree(text: string): Root {
-  return sanitizer.runSync(sanitizer.parse(markdown.render(text))) as Root
+/**
+ * Load what the descriptions of `value` need before they are rendered: the HTML sanitizer when any string in it has a
+ * `<` (rehype and parse5, ~20 ms to load, which catalogues without HTML, most of them, do not pay for).
+ */
+export async function prepareDescriptions(value: unknown): Promise<void> {
+  if (!rawHtml && hasAngleBracket(value)) rawHtml = await import('./raw-html.js')
+}
+
+function hasAngleBracket(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('<')
+  if (!value || typeof value !== 'object') return false
+  if (Array.isArray(value)) return value.some(hasAngleBracket)
+  for (const key in value) if (hasAngleBracket((value as Record<string, unknown>)[key])) return true
+  return false
+}
+
+/** The sanitizer of descriptions with raw HTML, which `prepareDescriptions` loaded. */
+function sanitizer(): typeof import('./raw-html.js') {
+  if (!rawHtml) throw new Error('Descriptions with HTML need `prepareDescriptions` first')
+  return rawHtml
 }
 
 const allowedTags = new Set(sanitizeSchema.tagNames)
@@ -167,7 +165,7 @@ export function markdownHtml(text: string): string {
 
 /** A description through markdown-it and the sanitizer, without the shortcut for plain prose. */
 export function parsedHtml(text: string): string {
-  if (text.includes('<')) return sanitizer.stringify(toTree(text)).trim()
+  if (text.includes('<')) return sanitizer().sanitizedBlocks(markdown.render(text))
   return markdown.renderer.render(cleanTokensOf(text), markdown.options, {}).trim()
 }
 
@@ -199,11 +197,8 @@ function firstChunk(text: string): string {
 
 /** The inline content of the first block of `text`, through markdown-it and the sanitizer, as one line. */
 export function parsedInline(text: string): string {
-  if (!text.includes('<')) return tokensInline(cleanTokensOf(text)).replace(/\s+/g, ' ').trim()
-  const tree = toTree(text)
-  const first = tree.children.find((node): node is Element => node.type === 'element')
-  const inline = first ? firstInline(first) : []
-  return sanitizer.stringify({type: 'root', children: oneLine(inline)}).replace(/\s+/g, ' ').trim()
+  if (text.includes('<')) return sanitizer().sanitizedInline(markdown.render(text))
+  return tokensInline(cleanTokensOf(text)).replace(/\s+/g, ' ').trim()
 }
 
 /** The inline content of the first block among markdown-it's tokens, without line breaks (a rule gives none). */
@@ -214,20 +209,4 @@ function tokensInline(tokens: Token[]): string {
     if (token.type === 'hr') return ''
   }
   return ''
-}
-
-const blockTags = new Set(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'li', 'td', 'th', 'dt', 'dd', 'summary'])
-
-/** The inline children of the first text block inside `node` (a list's first item, a table's first cell). */
-function firstInline(node: Element): ElementContent[] {
-  if (blockTags.has(node.tagName) && !node.children.some((child) => child.type === 'element' && (child.tagName === 'p' || child.tagName === 'ul' || child.tagName === 'ol'))) return node.children
-  for (const child of node.children) {
-    if (child.type === 'element' && child.tagName !== 'br') return firstInline(child)
-  }
-  return node.children
-}
-
-/** Inline nodes without line breaks. */
-function oneLine(nodes: ElementContent[]): RootContent[] {
-  return nodes.filter((node) => !(node.type === 'element' && node.tagName === 'br'))
 }

@@ -7,6 +7,7 @@ import {createRequire} from 'node:module'
 import path from 'node:path'
 import {VFile} from 'vfile'
 import type {Catalogue} from '../../schemas/types/endpoints.js'
+import {prepareDescriptions} from './markdown.js'
 import {assetDir, compiledPath, environmentOptions} from './template.js'
 import {pageModel, pathParts, pieceWords} from './model.js'
 
@@ -14,7 +15,8 @@ const require = createRequire(import.meta.url)
 let assets: {template: import('nunjucks').Template; css: string; js: string} | undefined
 
 /** The page of a valid catalogue, as a string. */
-export function renderPage(spec: Catalogue, file: VFile = new VFile()): string {
+export async function renderPage(spec: Catalogue, file: VFile = new VFile()): Promise<string> {
+  await prepareDescriptions(spec)
   assets ??= loadAssets()
   return assets.template.render({...pageModel(spec, file), css: assets.css, js: assets.js})
 }
