@@ -6,6 +6,7 @@
  * may only narrow. Each change has a code; the rules (rules.ts) decide which count as breaking.
  */
 import type {Catalogue} from '../../schemas/types/endpoints.js'
+import {routeKey} from '../shared/route-key.js'
 
 type Endpoint = Catalogue['endpoints'][number]
 type Param = NonNullable<Endpoint['params']>[number]
@@ -40,12 +41,12 @@ export function compareCatalogues(previous: Catalogue, next: Catalogue): Change[
   }
   const types: Types = {old: byName(previous.types ?? []), new: byName(next.types ?? []), compared: new Set()}
   const nextIndex = new Map(next.endpoints.map((endpoint, index) => [endpoint, index]))
-  const nextByRoute = new Map(next.endpoints.map((endpoint) => [routeKey(endpoint), endpoint]))
+  const nextByRoute = new Map(next.endpoints.map((endpoint) => [endpointKey(endpoint), endpoint]))
   const matched = new Set<Endpoint>()
   const unmatched: Endpoint[] = []
   const pairs: Array<[Endpoint, Endpoint]> = []
   for (const endpoint of previous.endpoints) {
-    const partner = nextByRoute.get(routeKey(endpoint))
+    const partner = nextByRoute.get(endpointKey(endpoint))
     if (partner && !matched.has(partner)) {
       matched.add(partner)
       pairs.push([endpoint, partner])
@@ -64,7 +65,7 @@ export function compareCatalogues(previous: Catalogue, next: Catalogue): Change[
     if (partner.method !== endpoint.method) {
       add({code: 'method-changed', location: `${route(endpoint)}.method`, message: `Method of \`${endpoint.id}\` changed from \`${endpoint.method}\` to \`${partner.method}\``, path: [...at, 'method']})
     }
-    if (routeKey({...partner, method: endpoint.method}) !== routeKey(endpoint)) {
+    if (endpointKey({...partner, method: endpoint.method}) !== endpointKey(endpoint)) {
       add({code: 'path-changed', location: `${route(endpoint)}.path`, message: `Path of \`${endpoint.id}\` changed from \`${endpoint.path}\` to \`${partner.path}\``, path: [...at, 'path']})
     }
     pairs.push([endpoint, partner])
@@ -310,10 +311,9 @@ function routeName(endpoint: Endpoint): string {
   return endpoint.path
 }
 
-/** What makes two endpoints the same to a client: the method and the route with anonymous placeholders. */
-function routeKey(endpoint: Endpoint): string {
-  const name = routeName(endpoint)
-  return `${endpoint.method} ${graphqlMethods.has(endpoint.method) ? name : name.replace(/\{[^}]*\}|(?<=\/):[^/]+/g, '{}').replace(/\/+$/, '')}`
+/** What makes two endpoints the same to a client: a GraphQL operation's name, else the method and the route (route-key.ts). */
+function endpointKey(endpoint: Endpoint): string {
+  return graphqlMethods.has(endpoint.method) ? `${endpoint.method} ${routeName(endpoint)}` : routeKey(endpoint.method, endpoint.path)
 }
 
 /** The location of an endpoint in a change line: `GET:/pets/{petId}`, `QUERY:pet`, `EVENT:pet.created`. */

@@ -1,20 +1,13 @@
 /**
  * Rule `duplicate-route` (warning): two endpoints with the same method and path (placeholders compared by position,
- * so `/pets/{id}` and `/pets/{petId}` are the same route, as are `:id` and `{id}`). A server can only route one.
+ * so `/pets/{id}` and `/pets/{petId}` are the same route, as are `:id` and `{id}`; a callback's runtime expression
+ * such as `{$request.body#/url}` is no placeholder). A server can only route one.
  */
 import type {CatalogueTree} from '../../../pipeline/data.js'
 import {formatJsonPath} from '../../../pipeline/json-path.js'
 import {defineRule} from '../../../pipeline/rule.js'
+import {routeKey} from '../../shared/route-key.js'
 import {endpointsOf, text} from '../walk.js'
-
-/** The route key of an endpoint: method and path with placeholders blanked and no trailing slash. */
-export function routeKey(method: string, path: string): string {
-  const normalized = path.replace(/\{[^{}]*\}/g, '{}').replace(/\/:[^/]+/g, '/{}')
-  // Trailing slashes cut by hand: a pattern anchored at the end retries from every slash of a long run.
-  let end = normalized.length
-  while (end > 1 && normalized[end - 1] === '/') end--
-  return `${method.toUpperCase()} ${normalized.slice(0, end)}`
-}
 
 export const duplicateRoute = defineRule<CatalogueTree>({id: 'duplicate-route', severity: 'warn'}, (tree, _file, report) => {
   const first = new Map<string, number>()
