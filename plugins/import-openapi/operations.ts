@@ -12,7 +12,7 @@ import {authOf} from './auth.js'
 import type {JsonRefs} from '../shared/json-refs.js'
 import {pascal, record, text} from '../shared/readers.js'
 import type {SchemaTypes} from '../shared/schema-types.js'
-import {exampleOf, preferredMedia, responsesOf, schemaFacts} from './responses.js'
+import {exampleOf, preferredMedia, responsesOf} from './responses.js'
 
 /** The HTTP methods a path item can hold, as catalogue methods. */
 export const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch'] as const
@@ -54,10 +54,11 @@ export function operationEndpoint(context: Context, method: string, path: string
     if (response) endpoint.response = response
   }
   const requestBody = context.refs.resolve(operation.requestBody).value
-  const requestDescription = context.refs.text(requestBody?.description)?.trim()
-  if (requestDescription) endpoint.request_description = requestDescription
   const bodyParam = bodyParams.find((parameter) => parameter.in === 'body')
-  const requestExample = requestBody ? exampleOf(context.refs, preferredMedia(context.refs, requestBody.content)) : bodyParam ? schemaFacts(context.refs, bodyParam.schema).example : undefined
+  // OpenAPI 3 describes the request body on `requestBody`, Swagger 2 on its `body` param.
+  const requestDescription = context.refs.text(requestBody?.description ?? bodyParam?.description)?.trim()
+  if (requestDescription) endpoint.request_description = requestDescription
+  const requestExample = requestBody ? exampleOf(context.refs, preferredMedia(context.refs, requestBody.content)) : bodyParam ? context.types.factsOf(context.refs.resolve(bodyParam.schema).value, '').example : undefined
   if (requestExample !== undefined) endpoint.request_example = requestExample
   const responses = responsesOf(context.refs, context.types, operation, id)
   if (responses.length > 0) endpoint.responses = responses
@@ -86,7 +87,7 @@ function parameters(context: Context, item: Record<string, unknown>, operation: 
     param.type = schema ? context.types.typeOf(schema, () => pascal(`${String(parameter.name)} param`)) : 'string'
     param.required = parameter.required === true || location === 'path'
     if (text(parameter.description)) param.description = String(parameter.description).trim()
-    Object.assign(param, schemaFacts(context.refs, schema))
+    Object.assign(param, context.types.factsOf(context.refs.resolve(schema).value, param.type))
     if (parameter.example !== undefined) param.example = parameter.example
     if (location === 'cookie') param['x-in'] = 'cookie'
     params.push(param)

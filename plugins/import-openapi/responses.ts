@@ -32,18 +32,6 @@ export function exampleOf(refs: JsonRefs, media: Node | undefined): unknown {
   return schema?.example
 }
 
-/** Enum values, default and example of a schema (or a Swagger 2 parameter), where it gives them. */
-export function schemaFacts(refs: JsonRefs, node: unknown): {enum?: Array<string | number | boolean | null>; default?: unknown; example?: unknown} {
-  const schema = refs.resolve(node).value
-  if (!schema) return {}
-  const facts: {enum?: Array<string | number | boolean | null>; default?: unknown; example?: unknown} = {}
-  if (Array.isArray(schema.enum) && schema.enum.length > 0 && schema.enum.every((value) => value === null || ['string', 'number', 'boolean'].includes(typeof value))) facts.enum = schema.enum as Array<string | number | boolean | null>
-  if (schema.default !== undefined) facts.default = schema.default
-  const example = schema.example ?? (Array.isArray(schema.examples) ? schema.examples[0] : undefined)
-  if (example !== undefined) facts.example = example
-  return facts
-}
-
 /** Each documented response of an operation, in the source's order. */
 export function responsesOf(refs: JsonRefs, types: SchemaTypes, operation: Node, id: string): Response[] {
   const result: Response[] = []

@@ -13,6 +13,13 @@ import {pascal, record, text, typeName as catalogueName} from './readers.js'
 
 type Schema = Record<string, unknown>
 
+/** Enum values, default and example of a field or param. */
+export interface SchemaFacts {
+  enum?: Array<string | number | boolean | null>
+  default?: unknown
+  example?: unknown
+}
+
 /** Collects types while the importer asks for the type of each schema it meets. */
 export class SchemaTypes {
   readonly types = new Map<string, TypeDefinition>()
@@ -105,6 +112,20 @@ export class SchemaTypes {
     return primitive
   }
 
+  /**
+   * What a field or param of type `type` says beside its type, for the page's reference: its enum values (unless the
+   * type is a named enum, which lists them itself), its default and its example.
+   */
+  factsOf(schema: Schema | undefined, type: string): SchemaFacts {
+    const facts: SchemaFacts = {}
+    if (!schema) return facts
+    if (Array.isArray(schema.enum) && schema.enum.length > 0 && !this.types.get(type)?.values && schema.enum.every(isEnumValue)) facts.enum = schema.enum as SchemaFacts['enum']
+    if (schema.default !== undefined) facts.default = schema.default
+    const example = schema.example ?? (Array.isArray(schema.examples) ? schema.examples[0] : undefined)
+    if (example !== undefined) facts.example = example
+    return facts
+  }
+
   /** A name for `schema`: `wanted`, or `wanted2`, `wanted3`… when another schema has it (two files named `Item.yml`). */
   private claim(schema: Schema, wanted: string): string {
     let candidate = wanted
@@ -141,11 +162,7 @@ export class SchemaTypes {
       const description = text(record(property).description) ?? text(target.description)
       if (description) field.description = description.trim()
       if (nullable) field['x-nullable'] = true
-      // Enum values of a property that is no named enum type, its default and its example, for the page's reference.
-      if (Array.isArray(target.enum) && target.enum.length > 0 && !this.types.get(type)?.values && target.enum.every(isEnumValue)) field.enum = target.enum as Field['enum']
-      if (target.default !== undefined) field.default = target.default
-      const example = target.example ?? (Array.isArray(target.examples) ? target.examples[0] : undefined)
-      if (example !== undefined) field.example = example
+      Object.assign(field, this.factsOf(target, type))
       // A later member refines an earlier one's field (the last definition wins, as in a merged schema).
       const earlier = fields.get(name)
       fields.set(name, earlier ? {...earlier, ...field} : field)
