@@ -21,7 +21,7 @@ import type {Processor} from 'unified'
 import type {JsonPath} from '../../pipeline/json-path.js'
 import {translatePaths} from '../../pipeline/position.js'
 import type {Catalogue, Endpoint, Group} from '../../schemas/types/endpoints.js'
-import {methods, operationEndpoint, type Context} from './operations.js'
+import {methodsOf, operationEndpoint, type Context} from './operations.js'
 import {JsonRefs} from '../shared/json-refs.js'
 import {pascal, record, text} from '../shared/readers.js'
 import {SchemaTypes} from '../shared/schema-types.js'
@@ -105,8 +105,7 @@ export function openapiCatalogue(document: Record<string, unknown>, options: Opt
     const item = refs.resolve(rawItem).value ?? {}
     // TRACE has no catalogue method: said, not silently skipped.
     if (item.trace) dropped.push({reason: `Left out operation \`trace\` of \`${route}\`: the catalogue has no TRACE method`, path: ['paths', route, 'trace']})
-    for (const method of methods) {
-      if (!item[method]) continue
+    for (const method of methodsOf(item)) {
       // Operation-level `$ref` (`get: {$ref: ./operations/list.yaml}`) is not OpenAPI 3.0 but common: followed.
       const operation = refs.resolve(item[method]).value
       if (!operation) continue
@@ -126,7 +125,7 @@ export function openapiCatalogue(document: Record<string, unknown>, options: Opt
     }
     for (const [name, rawItem] of Object.entries(record(document[key]))) {
       const item = refs.resolve(rawItem).value ?? {}
-      const operations = methods.filter((method) => item[method])
+      const operations = methodsOf(item)
       if (operations.length === 0) dropped.push({reason: `Left out webhook \`${name}\`: expected a path item with at least one operation (\`post\`, …)`, path: [key, name]})
       for (const method of operations) {
         const operation = refs.resolve(item[method]).value
@@ -184,7 +183,7 @@ function callbacks(context: Context, operation: Record<string, unknown>, parent:
     const callback = context.refs.resolve(rawCallback).value ?? {}
     for (const [expression, rawItem] of Object.entries(callback)) {
       const item = context.refs.resolve(rawItem).value ?? {}
-      for (const method of methods) {
+      for (const method of methodsOf(item)) {
         const callbackOperation = context.refs.resolve(item[method]).value
         if (!callbackOperation || seen.has(callbackOperation)) continue
         seen.add(callbackOperation)

@@ -15,7 +15,12 @@ import type {SchemaTypes} from '../shared/schema-types.js'
 import {exampleOf, preferredMedia, responsesOf} from './responses.js'
 
 /** The HTTP methods a path item can hold, as catalogue methods. */
-export const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch'] as const
+const methodNames = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch'])
+
+/** The methods a path item has operations for, in the order the document writes them (as readers of it see them). */
+export function methodsOf(item: Record<string, unknown>): string[] {
+  return Object.keys(item).filter((key) => methodNames.has(key) && item[key])
+}
 
 /** What building an endpoint needs. */
 export interface Context {
