@@ -219,11 +219,14 @@ function compareFields(oldType: TypeDef, newType: TypeDef, use: Use, types: Type
     const enums = Array.isArray(field.enum) && Array.isArray(partner.enum)
     // The same type that neither catalogue defines (`string`, `integer[]`) is unchanged.
     const typed = was !== now || defined(was, types)
-    if (!enums && !typed) continue
+    const maps = field['x-map-values'] !== undefined && partner['x-map-values'] !== undefined
+    if (!enums && !typed && !maps) continue
     const fieldUse = {...use, what: `field \`${field.name}\` of \`${newType.name}\``, location: location(), path}
     if (enums) compareEnum(field.enum, partner.enum, fieldUse, add)
     if (typed) compareType(was, now, fieldUse, types, add, visited)
+    if (maps) compareMapValues(field['x-map-values'], partner['x-map-values'], fieldUse, types, add, visited)
   }
+  compareMapValues(oldType['x-map-values'], newType['x-map-values'], {...use, what: `\`${newType.name}\``, location: newType.name, path}, types, add, visited)
   for (const field of newType.fields ?? []) {
     if (oldNames.has(field.name)) continue
     const location = `${newType.name}.${field.name}`
@@ -231,6 +234,15 @@ function compareFields(oldType: TypeDef, newType: TypeDef, use: Use, types: Type
     else if (field.required) add({code: 'request-required-field-added', location, message: `Added required field \`${field.name}\` to \`${newType.name}\`${via()}`, path})
     else add({code: 'request-field-added', location, message: `Added optional field \`${field.name}\` to \`${newType.name}\`${via()}`, path})
   }
+}
+
+/**
+ * The values of a map (`x-map-values`: a field or type whose keys are any names) compared like a field's type, at
+ * `<location>.*`. A map that appeared or went away is not judged (as an enum written on a field only now).
+ */
+function compareMapValues(was: unknown, now: unknown, use: Use, types: Types, add: Add, visited: Set<string>): void {
+  if (typeof was !== 'string' || typeof now !== 'string' || (was === now && !defined(was, types))) return
+  compareType(was, now, {...use, what: `${use.what} (its values)`, location: `${use.location}.*`}, types, add, visited)
 }
 
 /** Whether either catalogue defines the (item) type of `type`. */

@@ -17,6 +17,8 @@ export interface TypeView {
   rowsHtml: string
   values: string[]
   members: Array<{name: string; linked: boolean}>
+  /** The line that says what a map holds under each key, as markup (empty for other types). */
+  mapHtml: string
   /** How many endpoints name the type in a request, response or param. */
   usedBy: number
 }
@@ -60,8 +62,13 @@ function fieldRows(field: Field, names: ReadonlySet<string>): string {
   // The value a sample body gives the field (the copyable curl line): its example, else its default.
   const sample = field.example ?? field.default
   const head = `<tr${sample === undefined ? '' : ` data-sample="${escapeHtml(JSON.stringify(sample))}"`}><th>${escapeHtml(field.name)}<td>${field.type ? typeHtml(field.type, names) : ''}<td>${field.required ? 'required' : ''}`
-  const about = (field.description ? markdownHtml(field.description) : '') + constraintsHtml(field.enum, field.default)
+  const about = (field.description ? markdownHtml(field.description) : '') + mapHtml(field['x-map-values'], names) + constraintsHtml(field.enum, field.default)
   return about ? `${head}<tr class="about"><td colspan="3">${about}` : head
+}
+
+/** The line under a map (a field or type with `x-map-values`): the type of the value under each key. */
+function mapHtml(values: unknown, names: ReadonlySet<string>): string {
+  return typeof values === 'string' && values ? `<p class="map">Values by key: ${typeHtml(values, names)}</p>` : ''
 }
 
 /** How many endpoints name each type (request, response, responses, params), by type name. */
@@ -89,6 +96,7 @@ export function typeViews(spec: Catalogue): TypeView[] {
     rowsHtml: (type.fields ?? []).map((field) => fieldRows(field, names)).join(''),
     values: type.values ?? [],
     members: (type.members ?? []).map((member) => ({name: member, linked: names.has(member)})),
+    mapHtml: mapHtml(type['x-map-values'], names),
     usedBy: counts.get(type.name) ?? 0
   }))
 }
@@ -99,6 +107,7 @@ function typeCardHtml(type: TypeView): string {
   const parts = [`<article class="type" id="type-${name}"><h3><span class="type-name">${typeNameHtml(type.name)}</span> <span class="chip kind">${escapeHtml(type.kind)}</span></h3>`]
   if (type.descriptionHtml) parts.push(`<p>${type.descriptionHtml}</p>`)
   if (type.rowsHtml) parts.push(`<table class="fields">${type.rowsHtml}</table>`)
+  if (type.mapHtml) parts.push(type.mapHtml)
   if (type.values.length) parts.push(`<p class="values">${type.values.map((value) => `<code>${escapeHtml(value)}</code>`).join(' ')}</p>`)
   if (type.members.length) {
     parts.push(`<p class="members">${type.members.map((member) => (member.linked ? `<a class="chip type-chip" href="#type-${escapeHtml(member.name)}">${typeNameHtml(member.name)}</a>` : `<code>${escapeHtml(member.name)}</code>`)).join(' ')}</p>`)

@@ -4,8 +4,9 @@
  * `oneOf`/`anyOf` -> `union`; a named primitive (`Timestamp: {type: string, format: date-time}`) -> `scalar`.
  * Arrays are `X[]`; an unnamed primitive is its JSON type. Each schema object is one type, visited once (so cycles
  * end), and two schemas never share a name. "An X or null" around one schema is X (the field gets `x-nullable`);
- * `allOf` members merge their properties and their `required`. The
- * AsyncAPI import uses it for message payloads, which are JSON Schema too.
+ * `allOf` members merge their properties and their `required`. A map (`additionalProperties` with a schema) keeps
+ * its values' type as `x-map-values`, on its type or, written inline, on the field. The AsyncAPI import uses it for
+ * message payloads, which are JSON Schema too.
  */
 import type {Field, TypeDefinition} from '../../schemas/types/endpoints.js'
 import type {JsonRefs, Resolved} from './json-refs.js'
@@ -98,8 +99,11 @@ export class SchemaTypes {
     if (schema.type === 'object' || schema.properties || schema.allOf || schema.additionalProperties) {
       if (!schema.properties && !schema.allOf && !name) return 'object'
       const typeName = this.claim(schema, name ?? pascal(fallbackName()))
-      this.types.set(typeName, {name: typeName, kind: 'object', ...described(schema), fields: []})
-      this.types.get(typeName)!.fields = this.fieldsOf(schema, typeName)
+      const type: TypeDefinition = {name: typeName, kind: 'object', ...described(schema), fields: []}
+      this.types.set(typeName, type)
+      type.fields = this.fieldsOf(schema, typeName)
+      const values = this.mapValues(schema, `${typeName}Value`)
+      if (values) type['x-map-values'] = values
       return typeName
     }
     const primitive = simple ?? (schema.type === undefined ? constantType(schema) : 'object')
@@ -124,6 +128,16 @@ export class SchemaTypes {
     const example = schema.example ?? (Array.isArray(schema.examples) ? schema.examples[0] : undefined)
     if (example !== undefined) facts.example = example
     return facts
+  }
+
+  /**
+   * The type of the values of a map (`additionalProperties` with a schema: keys of any name, each such a value), which
+   * the catalogue keeps as `x-map-values` beside `object`; none for a free-form object (`true`, `{}`).
+   */
+  private mapValues(schema: Schema, fallback: string): string | undefined {
+    const values = schema.additionalProperties
+    if (!values || typeof values !== 'object' || Array.isArray(values) || Object.keys(values).length === 0) return undefined
+    return this.typeOf(values, fallback)
   }
 
   /** A name for `schema`: `wanted`, or `wanted2`, `wanted3`… when another schema has it (two files named `Item.yml`). */
@@ -162,6 +176,10 @@ export class SchemaTypes {
       const description = text(record(property).description) ?? text(target.description)
       if (description) field.description = description.trim()
       if (nullable) field['x-nullable'] = true
+      // A map written inline (`{type: object, additionalProperties: {type: integer}}`) is typed `object`; the type of
+      // its values is said beside.
+      const values = type === 'object' ? this.mapValues(target, `${owner}${pascal(name)}Value`) : undefined
+      if (values) field['x-map-values'] = values
       Object.assign(field, this.factsOf(target, type))
       // A later member refines an earlier one's field (the last definition wins, as in a merged schema).
       const earlier = fields.get(name)
