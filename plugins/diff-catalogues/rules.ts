@@ -61,14 +61,15 @@ function changeRule(code: string, breaking: boolean): Rule<CatalogueTree> {
 
 /**
  * `version-not-bumped`: a breaking change (after the other rules' settings) without a major bump of `meta.version`
- * (for `0.x` versions, a minor bump counts, as semver allows any change there).
+ * (for `0.x` versions, a minor bump counts, as semver allows any change there). Versions without a version on either
+ * side (a GraphQL schema has none) have nothing to bump.
  */
 export const versionNotBumped = defineRule<CatalogueTree>({id: 'version-not-bumped', severity: 'error'}, (tree, file, report) => {
   const breaking = file.messages.filter((message) => message.fatal === true && message.source === 'apipe').length
   if (breaking === 0) return
   const was = file.data.previousVersion
   const now = tree.spec.meta?.version
-  if (majorBumped(was, now)) return
+  if ((was === undefined && now === undefined) || majorBumped(was, now)) return
   const message = report(`${breaking} breaking change(s) without a major version bump: \`meta.version\` went from \`${was ?? 'none'}\` to \`${now ?? 'none'}\``, {path: ['meta', 'version']})
   message.jsonPath = 'meta.version'
 })
