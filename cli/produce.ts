@@ -25,8 +25,9 @@ export async function produce(context: BaseContext, preset: Preset, input: strin
   // The input, then the files its refs led to, each with its own findings (a schema problem in `schemas/pet.yaml`).
   const files = await runPreset(preset, [input], {config: true})
   const [file] = files
-  const {fatal: errors, warn: warnings} = statistics(files)
-  if (errors + (options.quiet ? 0 : warnings) > 0) context.stderr.write(formatFindings(files, 'text', {quiet: options.quiet}))
+  const {fatal: errors, warn: warnings, info: notes} = statistics(files)
+  // Notes count too: an import that leaves something out says so even when nothing else is wrong.
+  if (errors + (options.quiet ? 0 : warnings + notes) > 0) context.stderr.write(formatFindings(files, 'text', {quiet: options.quiet}))
   const outputs = targets.map((target) => file.data.outputs?.find((output) => output.extname === target.extension && (!target.name || output.basename === target.name)))
   if (errors > 0 || outputs.some((output) => output === undefined)) return {code: 1, outputs: []}
   const chosen = outputs as VFile[]

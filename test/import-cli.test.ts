@@ -114,6 +114,17 @@ test('pipe import asyncapi follows relative refs and writes the events', async (
   assert.equal(JSON.parse(readFileSync(output, 'utf8')).endpoints[0].response, 'commentLikedPayload')
 })
 
+test('pipe import asyncapi says what it left out (the operations the application receives), even when nothing is wrong', async () => {
+  const dir = temp()
+  writeFileSync(path.join(dir, 'events.yaml'), ['asyncapi: 2.6.0', "info: {title: Events, version: '1.0.0'}", 'channels:', '  orders:', '    publish:', '      message: {payload: {type: object, properties: {id: {type: string}}}}', '    subscribe:', '      summary: An order was placed', '      message: {payload: {type: object, properties: {total: {type: number}}}}', ''].join('\n'))
+  const result = await runPipe(['import', 'asyncapi', 'events.yaml', 'events.json'], {cwd: dir})
+  assert.equal(result, {
+    code: 0,
+    stdout: 'Wrote events.json (1 endpoints, 1 types)\n',
+    stderr: 'info asyncapi events.yaml Left out 1 operation(s) the application receives; the catalogue lists what it publishes\n0 error(s), 0 warning(s)\n'
+  })
+})
+
 test('pipe import asyncapi on a fragment says it is not a document and exits 1', async () => {
   const output = path.join(temp(), 'events.json')
   const input = path.relative(root, fixture('import-asyncapi', 'fragment', 'input.yaml'))
