@@ -23,4 +23,29 @@ test('past the limit, operations join the largest groups by the first or last wo
   assert.is(groups.filter((group) => group.id === 'Other').length, (45 - (maxGroups - 2)) * 2)
 })
 
+test('a type named with a word that is also a verb is an entity; a payload named after its operation reads like the operation', () => {
+  const schema = buildSchema(`
+    type Link { id: ID! }
+    type LinkSubscriptionPayload { node: Link }
+    type RequestRefundPayload { ok: Boolean }
+    type CheckRun { id: ID! }
+    type CheckRunConnection { nodes: [CheckRun] }
+    type Query { link(id: ID!): Link, checkRuns: CheckRunConnection }
+    type Mutation { createLink(url: String!): Link, updateManyLinks(url: String): Int, requestRefund(id: ID!): RequestRefundPayload }
+    type Subscription { link: LinkSubscriptionPayload }
+  `)
+  const roots = new Set<GraphQLNamedType>([schema.getQueryType()!, schema.getMutationType()!, schema.getSubscriptionType()!])
+  const named = [...roots].flatMap((root) => Object.values((root as ReturnType<typeof schema.getQueryType> & object).getFields()).map((field) => ({root: root.name, field})))
+  const groups = groupOperations(named.map(({field}) => field), roots)
+  const byName = Object.fromEntries(named.map(({root, field}, index) => [`${root}.${field.name}`, groups[index].id]))
+  assert.equal(byName, {
+    'Query.link': 'Links',
+    'Query.checkRuns': 'CheckRuns',
+    'Mutation.createLink': 'Links',
+    'Mutation.updateManyLinks': 'Links',
+    'Mutation.requestRefund': 'Refunds',
+    'Subscription.link': 'Links'
+  })
+})
+
 test.run()

@@ -14,16 +14,24 @@ import {getNamedType, isInterfaceType, isObjectType, isUnionType, Kind, type Gra
 /** Most groups the name heuristic may make; beyond it the smallest are pooled in `other`. */
 export const maxGroups = 40
 
+/** Words that are actions wherever they stand: they never name the entity, in an operation's name or a type's. */
 const verbs = new Set([
-  'get', 'list', 'all', 'find', 'fetch', 'search', 'query', 'lookup', 'read', 'load', 'count', 'create', 'add', 'new',
-  'insert', 'update', 'edit', 'modify', 'set', 'upsert', 'save', 'put', 'patch', 'delete', 'remove', 'destroy',
-  'archive', 'unarchive', 'cancel', 'confirm', 'send', 'request', 'start', 'stop', 'enable', 'disable', 'assign',
-  'unassign', 'link', 'unlink', 'attach', 'detach', 'bulk', 'batch', 'my', 'me', 'current', 'viewer', 'is', 'has',
-  'can', 'check', 'validate', 'verify', 'generate', 'mark', 'toggle', 'move', 'copy', 'clone', 'publish', 'unpublish',
-  'subscribe', 'unsubscribe', 'on', 'register', 'reset', 'refresh', 'revoke', 'grant', 'accept', 'reject', 'approve',
-  'complete', 'authorize', 'authenticate', 'dismiss', 'merge', 'unset', 'deliver', 'detect', 'discard', 'dislike', 'like',
-  'distribute', 'end', 'exclude', 'include', 'reopen', 'reprocess', 'process', 'sync', 'transfer', 'trigger', 'submit',
-  'fix', 'fulfill', 'select', 'initial', 'initiate', 'ack', 'acknowledge', 'and', 'or', 'by', 'for', 'with', 'to', 'from'
+  'get', 'list', 'all', 'many', 'find', 'fetch', 'search', 'query', 'lookup', 'read', 'load', 'count', 'create', 'add',
+  'new', 'insert', 'update', 'edit', 'modify', 'set', 'upsert', 'save', 'put', 'patch', 'delete', 'remove', 'destroy',
+  'archive', 'unarchive', 'cancel', 'confirm', 'send', 'start', 'stop', 'enable', 'disable', 'assign', 'unassign',
+  'unlink', 'attach', 'detach', 'bulk', 'batch', 'my', 'me', 'current', 'viewer', 'is', 'has', 'can', 'validate',
+  'verify', 'generate', 'toggle', 'clone', 'publish', 'unpublish', 'subscribe', 'unsubscribe', 'on', 'register',
+  'reset', 'refresh', 'revoke', 'grant', 'accept', 'reject', 'approve', 'authorize', 'authenticate', 'dismiss',
+  'unset', 'discard', 'reopen', 'reprocess', 'sync', 'submit', 'fulfill', 'initial', 'initiate', 'ack', 'acknowledge',
+  'and', 'or', 'by', 'for', 'with', 'to', 'from'
+])
+/**
+ * Words that are actions in an operation's name (`linkAccount`, `requestRefund`) but entities as a type's name
+ * (`Link`, `Request`, `CheckRun`): `createLink: Link` acts on `Link`.
+ */
+const nounOrVerb = new Set([
+  'link', 'request', 'check', 'mark', 'move', 'copy', 'merge', 'deliver', 'detect', 'like', 'dislike', 'distribute',
+  'end', 'exclude', 'include', 'process', 'transfer', 'trigger', 'fix', 'select', 'complete'
 ])
 /** Words of a type name that wrap the entity rather than name it. */
 const wrappers = new Set(['connection', 'edge', 'edges', 'payload', 'result', 'results', 'response', 'output', 'mutation', 'input', 'type'])
@@ -48,19 +56,27 @@ export function declaredGroup(field: GraphQLField<unknown, unknown>): string | u
 export function entityOf(field: GraphQLField<unknown, unknown>, roots: ReadonlySet<GraphQLNamedType>): string {
   const returned = getNamedType(field.type)
   const composite = (isObjectType(returned) || isInterfaceType(returned) || isUnionType(returned)) && !roots.has(returned)
-  const words = (composite ? nounWords(returned.name) : undefined) ?? nounWords(field.name) ?? [field.name]
+  // A type named after the operation (`requestRefund: RequestRefundPayload`, Relay's way) reads like the operation.
+  const namedAfterOperation = returned.name.toLowerCase().startsWith(field.name.toLowerCase())
+  const words = (composite ? nounWords(returned.name, namedAfterOperation ? 'operation' : 'type') : undefined) ?? nounWords(field.name, 'operation') ?? [field.name]
   return words.map((word) => word[0].toUpperCase() + word.slice(1)).join('')
 }
 
-/** The words of a name from its first noun on, without the wrappers that end it (`Connection`, `Payload`). */
-function nounWords(name: string): string[] | undefined {
+/**
+ * The words of a name from its first noun on, without the wrappers that end it (`Connection`, `Payload`); in a type's
+ * name, a word that is a noun or a verb is a noun.
+ */
+function nounWords(name: string, of: 'type' | 'operation'): string[] | undefined {
   const words = name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2').split(/[^A-Za-z0-9]+/).filter(Boolean)
+  const isVerb = (word: string) => verbs.has(word.toLowerCase()) || (of === 'operation' && nounOrVerb.has(word.toLowerCase()))
+  // `Subscription` before a wrapper wraps too: `LinkSubscriptionPayload` is the payload of a subscription to `Link`.
+  const wraps = (word: string, next: string | undefined) => wrappers.has(word.toLowerCase()) || (word === 'Subscription' && next !== undefined && wrappers.has(next.toLowerCase()))
   // Participles and adverbs (`featured`, `recently`) qualify the entity rather than name it.
-  const isNoun = (word: string) => !verbs.has(word.toLowerCase()) && !wrappers.has(word.toLowerCase()) && !/^\d/.test(word) && !/.(ed|ly)$/i.test(word)
+  const isNoun = (word: string, index: number) => !isVerb(word) && !wraps(word, words[index + 1]) && !/^\d/.test(word) && !/.(ed|ly)$/i.test(word)
   const first = words.findIndex(isNoun)
   if (first < 0) return undefined
   const rest = words.slice(first)
-  const end = rest.findIndex((word, index) => index > 0 && (wrappers.has(word.toLowerCase()) || verbs.has(word.toLowerCase())))
+  const end = rest.findIndex((word, index) => index > 0 && (wraps(word, rest[index + 1]) || isVerb(word)))
   return end < 0 ? rest : rest.slice(0, end)
 }
 
