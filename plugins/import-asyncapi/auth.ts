@@ -24,8 +24,9 @@ const kinds: Record<string, string> = {
 
 /** The auth kind for an operation, or undefined. */
 export function authOf(document: Record<string, unknown>, operation: Record<string, unknown>, refs: JsonRefs): string | undefined {
-  const servers = Object.values(asRecord(document.servers)).map((server) => asRecord(refs.resolve(server).value))
-  const requirements = Array.isArray(operation.security) ? operation.security : servers.find((server) => Array.isArray(server.security))?.security
+  // The first server, as for `meta.base_url`: the catalogue describes one broker, security and address alike.
+  const [server] = Object.values(asRecord(document.servers))
+  const requirements = Array.isArray(operation.security) ? operation.security : asRecord(refs.resolve(server).value).security
   if (!Array.isArray(requirements) || requirements.length === 0) return undefined
   const schemes = asRecord(asRecord(document.components).securitySchemes)
   const first = asRecord(requirements[0])
