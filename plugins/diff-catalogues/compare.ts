@@ -187,8 +187,8 @@ function compareType(was: string, now: string, use: Use, types: Types, add: Add,
     if (oldItem === newItem && sameKind) return
   }
   const kindChanged = oldItem === newItem && oldArray === newArray
-  const widened = oldArray === newArray && !kindChanged && fitsIn(oldItem, newItem, types)
-  const narrowed = oldArray === newArray && !kindChanged && fitsIn(newItem, oldItem, types)
+  const widened = oldArray === newArray && !kindChanged && fitsIn(oldItem, newItem, types, types.new)
+  const narrowed = oldArray === newArray && !kindChanged && fitsIn(newItem, oldItem, types, types.old)
   const receiving = use.direction !== 'request'
   const side = receiving ? 'response' : 'request'
   // A change that is neither (`string` to `integer`, `Pet` to `Pet[]`) breaks both ways: it counts as the breaking kind.
@@ -196,6 +196,10 @@ function compareType(was: string, now: string, use: Use, types: Types, add: Add,
   const how = widened ? 'widened' : narrowed ? 'narrowed' : 'changed'
   const [from, to] = kindChanged ? [`${types.old.get(oldItem)?.kind} \`${was}\``, `${types.new.get(newItem)?.kind} \`${now}\``] : [`\`${was}\``, `\`${now}\``]
   add({code, location: use.location, message: `Type of ${use.what} ${how} from ${from} to ${to}`, path: use.path})
+  // A type that became a union holding it (or a union that became one of its members) is still itself: what changed
+  // inside it is compared too (an enum value added to a payload that is now one of two messages).
+  const kept = widened && unionHolds(types.new, newItem, oldItem) ? oldItem : narrowed && unionHolds(types.old, oldItem, newItem) ? newItem : undefined
+  if (kept !== undefined) compareType(oldArray ? `${kept}[]` : kept, oldArray ? `${kept}[]` : kept, use, types, add, visited)
 }
 
 function compareFields(oldType: TypeDef, newType: TypeDef, use: Use, types: Types, add: Add, visited: Set<string>): void {
@@ -300,13 +304,22 @@ function compareMembers(oldType: TypeDef, newType: TypeDef, use: Use, add: Add):
   }
 }
 
-/** Whether every value of type `narrow` is a value of type `wide`: integers are numbers, an enum's values strings. */
-function fitsIn(narrow: string, wide: string, types: Types): boolean {
+/**
+ * Whether every value of type `narrow` is a value of type `wide` (defined in `wideTypes`): integers are numbers, an
+ * enum's values strings, a union's member values of the union.
+ */
+function fitsIn(narrow: string, wide: string, types: Types, wideTypes: Map<string, TypeDef>): boolean {
   if (narrow === wide) return true
   const pairs: Record<string, string[]> = {integer: ['number'], Int: ['Float'], int32: ['int64', 'integer', 'number'], int64: ['integer', 'number']}
-  if (pairs[narrow]?.includes(wide)) return true
+  if (pairs[narrow]?.includes(wide) || unionHolds(wideTypes, wide, narrow)) return true
   const enumType = types.old.get(narrow)?.kind === 'enum' || types.new.get(narrow)?.kind === 'enum'
   return enumType && (wide === 'string' || wide === 'String')
+}
+
+/** Whether `name` is a union of `defined` with `member` among its members. */
+function unionHolds(defined: Map<string, TypeDef>, name: string, member: string): boolean {
+  const type = defined.get(name)
+  return type?.kind === 'union' && (type.members ?? []).includes(member)
 }
 
 function unwrap(type: string): [string, boolean] {
