@@ -11,6 +11,7 @@ import {routeKey} from '../shared/route-key.js'
 type Endpoint = Catalogue['endpoints'][number]
 type Param = NonNullable<Endpoint['params']>[number]
 type TypeDef = NonNullable<Catalogue['types']>[number]
+type Field = NonNullable<TypeDef['fields']>[number]
 
 /** One change: its code (a rule id), where (see the README's `pipe diff`), and what, in a sentence. */
 export interface Change {
@@ -94,7 +95,7 @@ function compareEndpoint(before: Endpoint, after: Endpoint, at: Array<string | n
   const where = route(after)
   const direction: Direction = after.method === 'EVENT' ? 'event' : 'response'
   compareAuth(before, after, where, at, add)
-  compareParams(before, after, where, at, types, add)
+  compareParams(before.params ?? [], after.params ?? [], {location: where, words: `\`${display(after)}\``, path: (index) => (index === undefined ? [...at, 'params'] : [...at, 'params', index])}, types, add)
   const oldStatus = new Set(before.status ?? [])
   const newStatus = new Set(after.status ?? [])
   for (const status of oldStatus) {
@@ -123,33 +124,42 @@ function compareAuth(before: Endpoint, after: Endpoint, where: string, at: Array
   else add({code: 'auth-changed', location, message: `Authentication of \`${display(after)}\` changed from \`${was}\` to \`${now}\``, path})
 }
 
-function compareParams(before: Endpoint, after: Endpoint, where: string, at: Array<string | number>, types: Types, add: Add): void {
-  const oldParams = before.params ?? []
-  const newParams = after.params ?? []
+/** What holds params: an endpoint, or a GraphQL field that takes arguments (`x-args`). */
+interface ParamOwner {
+  /** Where the params are, in a change's location (`GET:/pets`, `User.posts`). */
+  location: string
+  /** The owner in a message (`` `GET /pets` ``, ``field `posts` of `User` ``). */
+  words: string
+  /** The JSON path in the new catalogue of the params, or of one of them. */
+  path: (index?: number) => Array<string | number>
+}
+
+function compareParams(oldParams: Param[], newParams: Param[], owner: ParamOwner, types: Types, add: Add): void {
   // Path params are matched by position: `/pets/{id}` and `/pets/{petId}` are one route to a client.
   const key = (param: Param, list: Param[]) => (param.in === 'path' ? `path#${list.filter((other) => other.in === 'path').indexOf(param)}` : `${param.in}:${param.name}`)
   const nextByKey = new Map(newParams.map((param) => [key(param, newParams), param]))
   const oldKeys = new Set(oldParams.map((param) => key(param, oldParams)))
   for (const param of oldParams) {
     const partner = nextByKey.get(key(param, oldParams))
-    const location = `${where}.params.${param.name}`
+    const location = `${owner.location}.params.${param.name}`
     if (!partner) {
-      add({code: 'param-removed', location, message: `Removed ${describe(param)} of \`${display(after)}\``, path: [...at, 'params']})
+      // A server ignores a query param it no longer reads; a GraphQL server refuses an argument it does not know.
+      add({code: param.in === 'arg' ? 'argument-removed' : 'param-removed', location, message: `Removed ${describe(param)} of ${owner.words}`, path: owner.path()})
       continue
     }
-    const path = [...at, 'params', newParams.indexOf(partner)]
-    if (partner.required && !param.required) add({code: 'param-became-required', location, message: `${capital(describe(partner))} of \`${display(after)}\` became ${partner.in === 'arg' ? 'non-null' : 'required'}`, path})
-    if (!partner.required && param.required) add({code: 'param-became-optional', location, message: `${capital(describe(partner))} of \`${display(after)}\` became optional`, path})
-    const use: Use = {direction: 'request', what: `${describe(partner)} of \`${display(after)}\``, location, path}
+    const path = owner.path(newParams.indexOf(partner))
+    if (partner.required && !param.required) add({code: 'param-became-required', location, message: `${capital(describe(partner))} of ${owner.words} became ${partner.in === 'arg' ? 'non-null' : 'required'}`, path})
+    if (!partner.required && param.required) add({code: 'param-became-optional', location, message: `${capital(describe(partner))} of ${owner.words} became optional`, path})
+    const use: Use = {direction: 'request', what: `${describe(partner)} of ${owner.words}`, location, path}
     compareEnum(param.enum, partner.enum, use, add)
     compareType(param.type ?? 'string', partner.type ?? 'string', use, types, add)
   }
   for (const param of newParams) {
     if (oldKeys.has(key(param, newParams))) continue
-    const path = [...at, 'params', newParams.indexOf(param)]
-    const location = `${where}.params.${param.name}`
-    if (param.required) add({code: 'param-required-added', location, message: `Added required ${describe(param)} to \`${display(after)}\``, path})
-    else add({code: 'param-added', location, message: `Added optional ${describe(param)} to \`${display(after)}\``, path})
+    const path = owner.path(newParams.indexOf(param))
+    const location = `${owner.location}.params.${param.name}`
+    if (param.required) add({code: 'param-required-added', location, message: `Added required ${describe(param)} to ${owner.words}`, path})
+    else add({code: 'param-added', location, message: `Added optional ${describe(param)} to ${owner.words}`, path})
   }
 }
 
@@ -230,6 +240,12 @@ function compareFields(oldType: TypeDef, newType: TypeDef, use: Use, types: Type
     if (typed) compareType(was, now, fieldUse, types, add, visited)
     if (maps) compareMapValues(field['x-map-values'], partner['x-map-values'], fieldUse, types, add, visited)
   }
+  // Arguments of GraphQL fields are sent by clients whichever way the field's data goes.
+  for (const field of oldType.fields ?? []) {
+    const partner = fields.get(field.name)
+    if (!partner || (field['x-args'] === undefined && partner['x-args'] === undefined)) continue
+    compareParams(argsOf(field), argsOf(partner), {location: `${newType.name}.${field.name}`, words: `field \`${field.name}\` of \`${newType.name}\``, path: () => path}, types, add)
+  }
   compareMapValues(oldType['x-map-values'], newType['x-map-values'], {...use, what: `\`${newType.name}\``, location: newType.name, path}, types, add, visited)
   for (const field of newType.fields ?? []) {
     if (oldNames.has(field.name)) continue
@@ -247,6 +263,11 @@ function compareFields(oldType: TypeDef, newType: TypeDef, use: Use, types: Type
 function compareMapValues(was: unknown, now: unknown, use: Use, types: Types, add: Add, visited: Set<string>): void {
   if (typeof was !== 'string' || typeof now !== 'string' || (was === now && !defined(was, types))) return
   compareType(was, now, {...use, what: `${use.what} (its values)`, location: `${use.location}.*`}, types, add, visited)
+}
+
+/** The arguments of a GraphQL field (`x-args`), as params. */
+function argsOf(field: Field): Param[] {
+  return Array.isArray(field['x-args']) ? (field['x-args'] as Param[]) : []
 }
 
 /** Whether either catalogue defines the (item) type of `type`. */

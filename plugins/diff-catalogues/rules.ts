@@ -26,6 +26,7 @@ export const changeCodes: ReadonlyArray<[code: string, breaking: boolean]> = [
   ['param-required-added', true],
   ['param-added', false],
   ['param-removed', false],
+  ['argument-removed', true],
   ['param-became-required', true],
   ['param-became-optional', false],
   ['status-removed', true],

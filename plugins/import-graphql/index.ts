@@ -15,9 +15,9 @@ import type {GraphqlTree} from '../parse-graphql.js'
 import {translatePaths} from '../../pipeline/position.js'
 import {type CatalogueTree} from '../../pipeline/data.js'
 import {ApipeError, show} from '../../pipeline/errors.js'
-import type {Catalogue, Endpoint, Group, Param} from '../../schemas/types/endpoints.js'
+import type {Catalogue, Endpoint, Group} from '../../schemas/types/endpoints.js'
 import {describe} from './text.js'
-import {isCatalogued, isRequired, jsonDefault, referencedTypes, typeDefinition, typeExpression} from './types.js'
+import {argumentParam, isCatalogued, referencedTypes, typeDefinition, typeExpression} from './types.js'
 import {addJsonOutput} from '../../pipeline/outputs.js'
 import {separateIds} from '../shared/separate-ids.js'
 import {groupOperations} from './groups.js'
@@ -96,15 +96,7 @@ function operation(field: GraphQLField<unknown, unknown>, method: Endpoint['meth
     group,
     ...describe(field.description)
   }
-  if (field.args.length > 0) {
-    endpoint.params = field.args.map((arg) => {
-      const param: Param = {name: arg.name, in: 'arg', type: typeExpression(arg.type), required: isRequired(arg.type)}
-      if (arg.description?.trim()) param.description = arg.description.trim()
-      const fallback = jsonDefault(arg.defaultValue)
-      if (fallback !== undefined) param.default = fallback
-      return param
-    })
-  }
+  if (field.args.length > 0) endpoint.params = field.args.map(argumentParam)
   const inputs = field.args.filter((arg) => isInputObjectType(getNamedType(arg.type)))
   if (inputs.length === 1) endpoint.request = typeExpression(inputs[0].type)
   endpoint.response = typeExpression(field.type)

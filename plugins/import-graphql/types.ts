@@ -13,12 +13,13 @@ import {
   isScalarType,
   isSpecifiedScalarType,
   isUnionType,
+  type GraphQLArgument,
   type GraphQLField,
   type GraphQLInputField,
   type GraphQLNamedType,
   type GraphQLType
 } from 'graphql'
-import type {Field, TypeDefinition} from '../../schemas/types/endpoints.js'
+import type {Field, Param, TypeDefinition} from '../../schemas/types/endpoints.js'
 import {describe} from './text.js'
 
 /** `Pet`, `Pet[]`, `Pet[][]` for a GraphQL type. */
@@ -33,10 +34,11 @@ export function isRequired(type: GraphQLType): boolean {
   return isNonNullType(type)
 }
 
-/** The named types a named type refers to: field types, union members, interfaces. */
+/** The named types a named type refers to: field types and the types of their arguments, union members, interfaces. */
 export function referencedTypes(type: GraphQLNamedType): GraphQLNamedType[] {
   if (isObjectType(type) || isInterfaceType(type)) {
-    return [...Object.values(type.getFields()).map((field) => getNamedType(field.type)), ...type.getInterfaces()]
+    const fields = Object.values(type.getFields())
+    return [...fields.flatMap((field) => [getNamedType(field.type), ...field.args.map((arg) => getNamedType(arg.type))]), ...type.getInterfaces()]
   }
   if (isInputObjectType(type)) return Object.values(type.getFields()).map((field) => getNamedType(field.type))
   if (isUnionType(type)) return [...type.getTypes()]
@@ -71,12 +73,30 @@ export function jsonDefault(value: unknown): unknown {
   }
 }
 
+/** A GraphQL argument as a catalogue param (`in: arg`), of an operation or of a field of an object type. */
+export function argumentParam(arg: GraphQLArgument): Param {
+  const param: Param = {name: arg.name, in: 'arg', type: typeExpression(arg.type), required: isRequired(arg.type)}
+  if (arg.description?.trim()) param.description = arg.description.trim()
+  const fallback = jsonDefault(arg.defaultValue)
+  if (fallback !== undefined) param.default = fallback
+  return param
+}
+
+/**
+ * Fields as catalogue fields. A field of an object or interface type may take arguments (`posts(first: Int)`): they
+ * are its `x-args`, params as an operation's are; a deprecated field has `x-deprecated` (and its reason).
+ */
 function fieldsOf(fields: Record<string, GraphQLField<unknown, unknown> | GraphQLInputField>): Field[] {
   return Object.values(fields).map((field) => {
     const result: Field = {name: field.name, type: typeExpression(field.type), required: isRequired(field.type)}
     if (field.description?.trim()) result.description = field.description.trim()
     const fallback = 'defaultValue' in field ? jsonDefault(field.defaultValue) : undefined
     if (fallback !== undefined) result.default = fallback
+    if ('args' in field && field.args.length > 0) result['x-args'] = field.args.map(argumentParam)
+    if (field.deprecationReason != null) {
+      result['x-deprecated'] = true
+      if (field.deprecationReason) result['x-deprecation-reason'] = field.deprecationReason
+    }
     return result
   })
 }
