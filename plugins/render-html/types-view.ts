@@ -4,7 +4,7 @@
  * details panel reads its request and response fields from these cards, so every field is written into the page once.
  */
 import {deflateRawSync} from 'node:zlib'
-import type {Catalogue, Endpoint, Field, TypeDefinition} from '../../schemas/types/endpoints.js'
+import type {Catalogue, Endpoint, Field, Param, TypeDefinition} from '../../schemas/types/endpoints.js'
 import {escapeHtml, inlineMarkdown, markdownHtml} from './markdown.js'
 
 /** A type card. */
@@ -62,8 +62,22 @@ function fieldRows(field: Field, names: ReadonlySet<string>): string {
   // The value a sample body gives the field (the copyable curl line): its example, else its default.
   const sample = field.example ?? field.default
   const head = `<tr${sample === undefined ? '' : ` data-sample="${escapeHtml(JSON.stringify(sample))}"`}><th>${escapeHtml(field.name)}<td>${field.type ? typeHtml(field.type, names) : ''}<td>${field.required ? 'required' : ''}`
-  const about = (field.description ? markdownHtml(field.description) : '') + mapHtml(field['x-map-values'], names) + constraintsHtml(field.enum, field.default)
+  const about = deprecatedHtml(field) + (field.description ? markdownHtml(field.description) : '') + argumentsHtml(field['x-args'], names) + mapHtml(field['x-map-values'], names) + constraintsHtml(field.enum, field.default)
   return about ? `${head}<tr class="about"><td colspan="3">${about}` : head
+}
+
+/** The line of a GraphQL field that takes arguments (`x-args`): each with its type, `!` when it must be given. */
+function argumentsHtml(args: unknown, names: ReadonlySet<string>): string {
+  if (!Array.isArray(args) || args.length === 0) return ''
+  const items = (args as Param[]).map((arg) => `<code>${escapeHtml(arg.name)}</code> ${typeHtml(arg.type ?? 'String', names)}${arg.required ? '!' : ''}${arg.default === undefined ? '' : ` = <code>${escapeHtml(valueText(arg.default))}</code>`}`)
+  return `<p class="args">Arguments: ${items.join(', ')}</p>`
+}
+
+/** The line of a deprecated field (`x-deprecated`), with its reason. */
+function deprecatedHtml(field: Field): string {
+  if (field['x-deprecated'] !== true) return ''
+  const reason = typeof field['x-deprecation-reason'] === 'string' ? field['x-deprecation-reason'] : ''
+  return `<p class="deprecation">Deprecated${reason ? `: ${inlineMarkdown(reason)}` : ''}</p>`
 }
 
 /** The line under a map (a field or type with `x-map-values`): the type of the value under each key. */
