@@ -13,6 +13,7 @@ import type {VFileMessage} from 'vfile-message'
 import type {CatalogueTree} from '../pipeline/data.js'
 import {processorFor, createProcessor, transformFile, transformTree} from '../pipeline/process.js'
 import {readInput} from '../pipeline/read.js'
+import {documentKind} from './document-kind.js'
 import {fatalFinding} from '../pipeline/rule.js'
 import diffCatalogues from '../plugins/diff-catalogues/index.js'
 import {parseSource} from '../plugins/parse.js'
@@ -79,7 +80,7 @@ async function importCatalogue(file: VFile, cwd: string): Promise<{tree: Catalog
   const text = file.value === undefined ? '' : String(file.value)
   let kind: 'graphql' | 'openapi' | 'asyncapi' | 'validate' = 'graphql'
   let tree: Node | undefined
-  const graphqlSource = ['.graphql', '.gql', '.graphqls'].includes(file.extname ?? '') || /^\s*\{\s*("data"\s*:\s*\{\s*)?"__schema"/.test(text.slice(0, 200))
+  const graphqlSource = documentKind(file.path, text) === 'graphql'
   if (!graphqlSource && file.value !== undefined) {
     try {
       tree = parseSource(text, file)

@@ -75,6 +75,18 @@ test('pipe map writes api.endpoints.json and api.endpoints.html into --output', 
   assert.match(readFileSync(path.join(dir, 'api.endpoints.html'), 'utf8'), /<h1>Pet store<\/h1>/)
 })
 
+test('pipe map imports a GraphQL schema or an AsyncAPI document as pipe import does, by its kind', async () => {
+  const dir = temp()
+  writeFileSync(path.join(dir, 'schema.graphql'), 'type Pet { id: ID! }\ntype Query {\n  "One pet."\n  pet(id: ID!): Pet\n}\n')
+  const graphql = await runPipe(['map', 'schema.graphql', '--output', 'graphql'], {cwd: dir})
+  assert.equal(graphql, {code: 0, stdout: 'Wrote graphql/api.endpoints.json\nWrote graphql/api.endpoints.html\n', stderr: ''})
+  assert.is(JSON.parse(readFileSync(path.join(dir, 'graphql', 'api.endpoints.json'), 'utf8')).endpoints[0].method, 'QUERY')
+  writeFileSync(path.join(dir, 'events.yaml'), ['asyncapi: 2.6.0', "info: {title: Events, version: '1.0.0'}", 'channels:', '  orders:', '    subscribe:', '      summary: An order was placed', '      message: {payload: {type: object, properties: {total: {type: number}}}}', ''].join('\n'))
+  const asyncapi = await runPipe(['map', 'events.yaml', '--output', 'events'], {cwd: dir})
+  assert.equal(asyncapi, {code: 0, stdout: 'Wrote events/api.endpoints.json\nWrote events/api.endpoints.html\n', stderr: ''})
+  assert.is(JSON.parse(readFileSync(path.join(dir, 'events', 'api.endpoints.json'), 'utf8')).endpoints[0].method, 'EVENT')
+})
+
 test('pipe map on a folder that is not a project says its pipe.config.json is missing', async () => {
   const result = await runPipe(['map', 'fixtures'])
   assert.is(result.code, 1)

@@ -1,17 +1,21 @@
 import {Command, Option} from 'clipanion'
 import {quietOption} from '../options.js'
 
-/** `pipe map <project dir | openapi file> [--output <dir>]`: api.endpoints.json and api.endpoints.html (and api.erd.json). */
+/**
+ * `pipe map <project dir | api description> [--output <dir>]`: api.endpoints.json and api.endpoints.html (and
+ * api.erd.json for a project).
+ */
 export class MapCommand extends Command {
   static override paths = [['map']]
 
   static override usage = Command.Usage({
-    description: 'Map a framework project or an OpenAPI document to api.endpoints.json and api.endpoints.html',
+    description: 'Map a framework project or an OpenAPI, GraphQL or AsyncAPI document to api.endpoints.json and api.endpoints.html',
     details: `
       A folder is a framework project (where pipe.config.json is): each controller becomes a group, each route an
       endpoint with its auth, params, status codes, request and response types from the entities, the tables it
-      touches and the file and line of its route and hooks. A file is an OpenAPI 3.x or Swagger 2.0 document,
-      imported as \`pipe import openapi\` does. The catalogue is validated, then \`api.endpoints.json\` and its page
+      touches and the file and line of its route and hooks. A file is imported as \`pipe import\` does: GraphQL SDL
+      (\`.graphql\`) or an introspection result, an AsyncAPI document (its first key is \`asyncapi\`), else an
+      OpenAPI 3.x or Swagger 2.0 document. The catalogue is validated, then \`api.endpoints.json\` and its page
       \`api.endpoints.html\` are written into \`--output\` (default: the current folder), and for a project its
       entity-relationship spec \`api.erd.json\` (tables, columns with key marks, relations), which the catalogue
       names in \`meta.erd\` and the page's tables panel shows. Findings go to stderr;
@@ -19,22 +23,23 @@ export class MapCommand extends Command {
     `,
     examples: [
       ['Map the pet store into docs/', 'pipe map petstore.yaml --output docs/'],
+      ['Map a GraphQL schema', 'pipe map schema.graphql --output docs/'],
       ['Map the example blog', 'pipe map examples/blog --output docs/'],
       ['Map into the current folder', 'pipe map openapi.json']
     ]
   })
 
-  input = Option.String({name: 'project dir | openapi file'})
+  input = Option.String({name: 'project dir | api file'})
 
   output = Option.String('--output,-o', '.', {description: 'Folder to write api.endpoints.json and api.endpoints.html into (default: `.`), e.g. `--output docs/`'})
 
   quiet = quietOption()
 
   override async execute(): Promise<number> {
-    const [{stat}, path, {produce}] = await Promise.all([import('node:fs/promises'), import('node:path'), import('../produce.js')])
+    const [{stat}, path, {produce}, {fileKind}] = await Promise.all([import('node:fs/promises'), import('node:path'), import('../produce.js'), import('../document-kind.js')])
     const info = await stat(this.input).catch(() => undefined)
     const project = info?.isDirectory() === true
-    const preset = project ? (await import('../../presets/map-app.js')).default : (await import('../../presets/openapi.js')).default
+    const preset = (project ? await import('../../presets/map-app.js') : await documentPreset(await fileKind(this.input))).default
     const input = project ? path.join(this.input, 'pipe.config.json') : this.input
     const {code, outputs} = await produce(this.context, preset, input, [
       {extension: '.json', name: project ? 'api.endpoints.json' : undefined, path: path.join(this.output, 'api.endpoints.json')},
@@ -45,4 +50,11 @@ export class MapCommand extends Command {
     if (!this.quiet) for (const output of outputs) this.context.stdout.write(`Wrote ${output.path}\n`)
     return code
   }
+}
+
+/** The preset that imports and renders a document of `kind`. */
+function documentPreset(kind: 'graphql' | 'asyncapi' | 'openapi') {
+  if (kind === 'graphql') return import('../../presets/graphql.js')
+  if (kind === 'asyncapi') return import('../../presets/asyncapi.js')
+  return import('../../presets/openapi.js')
 }
