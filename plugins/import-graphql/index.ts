@@ -9,7 +9,7 @@
  * types left out. Ids are unique across endpoints, groups and types. `meta.api_kind` is `graphql`.
  */
 import path from 'node:path'
-import {astFromValue, getNamedType, isInputObjectType, Kind, print, type GraphQLField, type GraphQLNamedType, type GraphQLObjectType} from 'graphql'
+import {astFromValue, getNamedType, isInputObjectType, isInterfaceType, Kind, print, type GraphQLField, type GraphQLNamedType, type GraphQLObjectType, type GraphQLSchema} from 'graphql'
 import type {VFile} from 'vfile'
 import type {GraphqlTree} from '../parse-graphql.js'
 import {translatePaths} from '../../pipeline/position.js'
@@ -75,7 +75,7 @@ export function graphqlCatalogue(tree: GraphqlTree, file: VFile, options: Option
   // A root type is a type like any other when a field returns it (`relay: Query!`); only then, or with allTypes.
   const named = options.allTypes
     ? Object.values(schema.getTypeMap())
-    : reached(endpoints.length === 0 ? [] : [...rootTypes].flatMap((root) => Object.values(root.getFields()).flatMap(fieldTypes)))
+    : reached(endpoints.length === 0 ? [] : [...rootTypes].flatMap((root) => Object.values(root.getFields()).flatMap(fieldTypes)), schema)
   const types = named.filter((type) => isCatalogued(type)).map(typeDefinition)
   const meta: Catalogue['meta'] = {title: options.title ?? titleFromPath(file), api_kind: 'graphql'}
   if (schema.description?.trim()) meta.description = schema.description.trim()
@@ -120,8 +120,11 @@ function fieldTypes(field: GraphQLField<unknown, unknown>): GraphQLNamedType[] {
   return [getNamedType(field.type), ...field.args.map((arg) => getNamedType(arg.type))]
 }
 
-/** Every named type reachable from `start` through fields, members and interfaces, in first-seen order. */
-function reached(start: GraphQLNamedType[]): GraphQLNamedType[] {
+/**
+ * Every named type reachable from `start` through fields, arguments, members and interfaces, and the types that
+ * implement an interface reached (what a field returning it may hold), in first-seen order.
+ */
+function reached(start: GraphQLNamedType[], schema: GraphQLSchema): GraphQLNamedType[] {
   const seen = new Set<GraphQLNamedType>()
   const queue = [...start]
   while (queue.length > 0) {
@@ -129,6 +132,7 @@ function reached(start: GraphQLNamedType[]): GraphQLNamedType[] {
     if (seen.has(type)) continue
     seen.add(type)
     queue.push(...referencedTypes(type))
+    if (isInterfaceType(type)) queue.push(...schema.getPossibleTypes(type))
   }
   return [...seen]
 }

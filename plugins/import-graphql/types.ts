@@ -55,7 +55,12 @@ export function typeDefinition(type: GraphQLNamedType): TypeDefinition {
   const base: TypeDefinition = {name: type.name}
   const {summary} = describe(type.description)
   if (type.description) base.description = type.description.trim() || summary
-  if (isObjectType(type)) return {...base, kind: 'object', fields: fieldsOf(type.getFields())}
+  if (isObjectType(type)) {
+    const object: TypeDefinition = {...base, kind: 'object', fields: fieldsOf(type.getFields())}
+    // The interfaces it implements, which a field returning one of them may hold it for.
+    if (type.getInterfaces().length > 0) object['x-implements'] = type.getInterfaces().map((face) => face.name)
+    return object
+  }
   if (isInterfaceType(type)) return {...base, kind: 'interface', fields: fieldsOf(type.getFields())}
   if (isInputObjectType(type)) return {...base, kind: 'input', fields: fieldsOf(type.getFields())}
   if (isEnumType(type)) return {...base, kind: 'enum', values: type.getValues().map((value) => value.name)}
