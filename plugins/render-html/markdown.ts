@@ -2,41 +2,18 @@
  * Descriptions as the page shows them: CommonMark with the GFM tables, strikethrough, literal URLs and e-mail
  * addresses, and task lists, parsed by markdown-it (several times faster than remark on big APIs, where thousands of
  * descriptions are rendered), raw HTML in them allowed (OpenAPI allows it; Stripe writes `<p>` and `<code>`); such
- * HTML is then parsed, cleaned with an allow-list and serialized by rehype (raw-html.ts, loaded only for catalogues
- * with a `<` in them: call `prepareDescriptions` first). The allow-list is the one judge of what may stay:
- * markdown-it's own link check is off, so a Markdown link and an HTML one meet the same rules. All of it runs when the
- * page is built, so the page script only places HTML that is already safe.
- *
- * The allow-list keeps text structure only: no script, style, form, image or frame element (an image would be a
- * network request), no `on*` handler, no `id`, `class` or `style` (they could clash with the page's own), and links
- * whose target is http(s), mailto or relative. Links open in a new tab without an opener.
+ * HTML is then parsed, cleaned and serialized by rehype (raw-html.ts, loaded only for catalogues with a `<` in
+ * them: call `prepareDescriptions` first). The allow-list (allow-list.ts) is the one judge of what may stay:
+ * markdown-it's own link check is off, so a Markdown link and an HTML one meet the same rules. Links open in a new
+ * tab without an opener. All of it runs when the page is built, so the page script only places HTML that is already
+ * safe.
  */
 import MarkdownIt from 'markdown-it'
 import type {StateCore, Token} from 'markdown-it'
-import type {Options as SanitizeSchema} from 'rehype-sanitize'
+import {sanitizeSchema} from './allow-list.js'
 
 /** Past this length a description is not read as Markdown: it is shown as the text it is (default: 20,000). */
 export const markdownLimit = 20_000
-
-/** The elements and attributes descriptions may keep; everything else is dropped (its text stays). */
-export const sanitizeSchema: SanitizeSchema = {
-  strip: ['script', 'style', 'template', 'noscript', 'iframe', 'object', 'embed', 'svg', 'math', 'textarea', 'select'],
-  tagNames: [
-    'a', 'abbr', 'b', 'blockquote', 'br', 'code', 'dd', 'del', 'details', 'dl', 'dt', 'em', 'h1', 'h2', 'h3', 'h4', 'h5',
-    'h6', 'hr', 'i', 'input', 'kbd', 'li', 'ol', 'p', 'pre', 's', 'samp', 'strong', 'sub', 'summary', 'sup', 'table',
-    'tbody', 'td', 'tfoot', 'th', 'thead', 'tr', 'ul', 'var'
-  ],
-  attributes: {
-    a: ['href', 'title'],
-    abbr: ['title'],
-    input: [['type', 'checkbox'], ['disabled', true], 'checked'],
-    ol: ['start'],
-    td: ['align', 'colSpan', 'rowSpan'],
-    th: ['align', 'colSpan', 'rowSpan']
-  },
-  protocols: {href: ['http', 'https', 'mailto']},
-  required: {input: {type: 'checkbox', disabled: true}}
-}
 
 /**
  * markdown-it core rule: GFM task list items (`- [ ] a`, `- [x] b`) start with a disabled checkbox, and table cells

@@ -9,7 +9,7 @@ import rehypeParse from 'rehype-parse'
 import rehypeSanitize from 'rehype-sanitize'
 import rehypeStringify from 'rehype-stringify'
 import {unified} from 'unified'
-import {sanitizeSchema} from './markdown.js'
+import {sanitizeSchema} from './allow-list.js'
 
 /** rehype plugin: links open in a new tab, without access to the page that opened them. */
 function rehypeExternalLinks() {
