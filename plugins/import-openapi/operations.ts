@@ -63,7 +63,7 @@ export function operationEndpoint(context: Context, method: string, path: string
   // OpenAPI 3 describes the request body on `requestBody`, Swagger 2 on its `body` param.
   const requestDescription = context.refs.text(requestBody?.description ?? bodyParam?.description)?.trim()
   if (requestDescription) endpoint.request_description = requestDescription
-  const requestExample = requestBody ? exampleOf(context.refs, preferredMedia(context.refs, requestBody.content)) : bodyParam ? context.types.factsOf(context.refs.resolve(bodyParam.schema).value, '').example : undefined
+  const requestExample = requestBody ? exampleOf(context.refs, preferredMedia(context.refs, requestBody.content)) : bodyParam ? context.types.factsOf(bodyParam.schema, '').example : undefined
   if (requestExample !== undefined) endpoint.request_example = requestExample
   const responses = responsesOf(context.refs, context.types, operation, id)
   if (responses.length > 0) endpoint.responses = responses
@@ -91,8 +91,10 @@ function parameters(context: Context, item: Record<string, unknown>, operation: 
     const schema = parameter.schema ?? (parameter.type ? parameter : undefined)
     param.type = schema ? context.types.typeOf(schema, () => pascal(`${String(parameter.name)} param`)) : 'string'
     param.required = parameter.required === true || location === 'path'
-    if (text(parameter.description)) param.description = String(parameter.description).trim()
-    Object.assign(param, context.types.factsOf(context.refs.resolve(schema).value, param.type))
+    // A param's description, else its schema's (some descriptions write every one there).
+    const description = text(parameter.description) ?? text(context.refs.resolve(schema).value?.description)
+    if (description) param.description = description.trim()
+    Object.assign(param, context.types.factsOf(schema, param.type))
     if (parameter.example !== undefined) param.example = parameter.example
     if (location === 'cookie') param['x-in'] = 'cookie'
     params.push(param)

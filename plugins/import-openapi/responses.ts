@@ -45,7 +45,8 @@ export function responsesOf(refs: JsonRefs, types: SchemaTypes, operation: Node,
     const media = preferredMedia(refs, response.content)
     // Swagger 2 puts the schema on the response; OpenAPI 3 under a media type.
     const schema = response.schema ?? media?.schema
-    if (schema !== undefined) entry.type = types.typeOf(schema, `${pascal(id)}${/^2/.test(code) ? '' : pascal(code)}Response`)
+    // An inline error body is named after the operation and its code as written (`ListPets401Response`, `ListPets4XXResponse`).
+    if (schema !== undefined) entry.type = types.typeOf(schema, `${pascal(id)}${/^2/.test(code) ? '' : /^\d/.test(code) ? code.toUpperCase() : pascal(code)}Response`)
     const headers = Object.entries(record(response.headers)).map(([name, rawHeader]) => {
       const header = refs.resolve(rawHeader).value ?? {}
       const headerSchema = header.schema ?? (header.type ? header : undefined)

@@ -77,9 +77,10 @@ export class SchemaTypes {
       this.reported.add(schema)
       this.onDropped(`Left out \`${unsupported.join('`, `')}\` of schema \`${name ?? fallbackName()}\`: the catalogue has no ${unsupported[0] === 'not' ? 'negated' : 'conditional'} types`, schema)
     }
-    if (schema.type === 'array' || (schema.items && !schema.properties)) return `${this.typeOf(schema.items, () => `${fallbackName()}Item`)}[]`
+    // A named array's items are named after it (`Tags: {type: array, items: {…}}` holds `TagsItem`).
+    if (schema.type === 'array' || (schema.items && !schema.properties)) return `${this.typeOf(schema.items, () => `${name ?? fallbackName()}Item`)}[]`
     // An unnamed primitive is its JSON type: answer before building a name for it.
-    const simple = typeof schema.type === 'string' ? schema.type : Array.isArray(schema.type) ? nonNullType(schema.type) : schema.type === undefined && 'const' in schema ? constantType(schema) : undefined
+    const simple = typeof schema.type === 'string' ? schema.type : Array.isArray(schema.type) ? nonNullType(schema.type) : schema.type === undefined && 'const' in schema ? constantType(schema) : schema.type === undefined ? enumType(schema.enum) : undefined
     if (!name && simple && simple !== 'object' && simple !== 'array' && !schema.enum && !schema.oneOf && !schema.anyOf && !schema.allOf) return simple
     const known = this.names.get(schema)
     if (known) return known
@@ -118,16 +119,35 @@ export class SchemaTypes {
 
   /**
    * What a field or param of type `type` says beside its type, for the page's reference: its enum values (unless the
-   * type is a named enum, which lists them itself), its default and its example.
+   * type is a named enum, which lists them itself; an array's are its items'), its default and its example. `holder`
+   * is the schema as written: a `default` or `example` beside a `$ref` (3.1) wins over the target's, and "an X or
+   * null" says what X says.
    */
-  factsOf(schema: Schema | undefined, type: string): SchemaFacts {
+  factsOf(holder: unknown, type: string): SchemaFacts {
     const facts: SchemaFacts = {}
-    if (!schema) return facts
-    if (Array.isArray(schema.enum) && schema.enum.length > 0 && !this.types.get(type)?.values && schema.enum.every(isEnumValue)) facts.enum = schema.enum as SchemaFacts['enum']
-    if (schema.default !== undefined) facts.default = schema.default
-    const example = schema.example ?? (Array.isArray(schema.examples) ? schema.examples[0] : undefined)
+    const written = record(holder)
+    const resolved = this.refs.resolve(holder).value ?? {}
+    const schema = this.valueSchema(holder) ?? {}
+    const item = type.endsWith('[]') ? this.valueSchema(schema.items) : undefined
+    const values = (item ?? schema).enum
+    if (Array.isArray(values) && values.length > 0 && !this.types.get(type.replace(/(\[\])+$/, ''))?.values && values.every(isEnumValue)) facts.enum = values as SchemaFacts['enum']
+    const fallback = written.default ?? resolved.default ?? schema.default
+    if (fallback !== undefined) facts.default = fallback
+    const example = written.example ?? resolved.example ?? schema.example ?? (Array.isArray(schema.examples) ? schema.examples[0] : undefined)
     if (example !== undefined) facts.example = example
     return facts
+  }
+
+  /** The schema that says what a value is: `node` resolved, and "an X or null" (`anyOf: [X, null]`, …) is X. */
+  private valueSchema(node: unknown): Schema | undefined {
+    let schema = this.refs.resolve(node).value
+    // A few levels at most: wrappers of wrappers are rare, and a cycle of them must end.
+    for (let depth = 0; schema && depth < 8; depth++) {
+      const wrapped = wrappedSchema(schema)
+      if (wrapped === undefined) break
+      schema = this.refs.resolve(wrapped).value
+    }
+    return schema
   }
 
   /**
@@ -176,11 +196,12 @@ export class SchemaTypes {
       const description = text(record(property).description) ?? text(target.description)
       if (description) field.description = description.trim()
       if (nullable) field['x-nullable'] = true
+      if (record(property).deprecated === true || target.deprecated === true) field['x-deprecated'] = true
       // A map written inline (`{type: object, additionalProperties: {type: integer}}`) is typed `object`; the type of
       // its values is said beside.
-      const values = type === 'object' ? this.mapValues(target, `${owner}${pascal(name)}Value`) : undefined
+      const values = type === 'object' ? this.mapValues(this.valueSchema(property) ?? target, `${owner}${pascal(name)}Value`) : undefined
       if (values) field['x-map-values'] = values
-      Object.assign(field, this.factsOf(target, type))
+      Object.assign(field, this.factsOf(property, type))
       // A later member refines an earlier one's field (the last definition wins, as in a merged schema).
       const earlier = fields.get(name)
       fields.set(name, earlier ? {...earlier, ...field} : field)
@@ -224,6 +245,15 @@ function nonNullType(types: unknown[]): string {
 function described(schema: Schema): {description?: string} {
   const description = text(schema.description)?.trim()
   return description ? {description} : {}
+}
+
+/** The JSON type of the values of an enum written without `type` (`enum: [text, checkbox]` -> `string`), if they share one. */
+function enumType(values: unknown): string | undefined {
+  if (!Array.isArray(values)) return undefined
+  const kinds = new Set(values.filter((value) => value !== null).map((value) => (typeof value === 'number' ? (Number.isInteger(value) ? 'integer' : 'number') : typeof value)))
+  if (kinds.has('number')) kinds.delete('integer')
+  const [kind] = kinds
+  return kinds.size === 1 && ['string', 'integer', 'number', 'boolean'].includes(kind) ? kind : undefined
 }
 
 /** The JSON type of a schema without `type` that fixes its value (`const: book` -> `string`), else `object`. */
