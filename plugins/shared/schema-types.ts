@@ -59,9 +59,11 @@ export class SchemaTypes {
       return {type: name, nullable: false}
     }
     if (!schema) return {type: 'object', nullable: false}
-    // "An X or null" (`nullable` beside `allOf: [X]`, `anyOf`/`oneOf` of X and null) is X, not a new type.
+    // "An X or null" (`nullable` beside `allOf: [X]`, `anyOf`/`oneOf` of X and null) is X, not a new type; but a named
+    // schema that only extends another (`SimplifiedShow: {allOf: [ShowBase]}`) is a type of its own, by its name.
     const wrapped = wrappedSchema(schema)
-    if (wrapped !== undefined) return {type: this.typeOf(wrapped, fallback), nullable: allowsNull(schema)}
+    const alias = name !== undefined && Array.isArray(schema.allOf) && !allowsNull(schema)
+    if (wrapped !== undefined && !alias) return {type: this.typeOf(wrapped, fallback), nullable: allowsNull(schema)}
     return {type: this.named(schema, name, fallback), nullable: allowsNull(schema)}
   }
 
