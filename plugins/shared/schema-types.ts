@@ -199,9 +199,10 @@ export class SchemaTypes {
       if (description) field.description = description.trim()
       if (nullable) field['x-nullable'] = true
       if (record(property).deprecated === true || target.deprecated === true) field['x-deprecated'] = true
-      // A map written inline (`{type: object, additionalProperties: {type: integer}}`) is typed `object`; the type of
-      // its values is said beside.
-      const values = type === 'object' ? this.mapValues(this.valueSchema(property) ?? target, `${owner}${pascal(name)}Value`) : undefined
+      // A map written inline (`{type: object, additionalProperties: {type: integer}}`) is typed `object`, a list of
+      // them `object[]`; the type of the values is said beside.
+      const map = type === 'object' ? this.valueSchema(property) : type === 'object[]' ? this.valueSchema(this.valueSchema(property)?.items) : undefined
+      const values = map ? this.mapValues(map, `${owner}${pascal(name)}Value`) : undefined
       if (values) field['x-map-values'] = values
       Object.assign(field, this.factsOf(property, type))
       // A later member refines an earlier one's field (the last definition wins, as in a merged schema).
