@@ -63,6 +63,8 @@ export function operationEndpoint(context: Context, method: string, path: string
   // OpenAPI 3 describes the request body on `requestBody`, Swagger 2 on its `body` param.
   const requestDescription = context.refs.text(requestBody?.description ?? bodyParam?.description)?.trim()
   if (requestDescription) endpoint.request_description = requestDescription
+  const media = requestMedia(context, operation, requestBody, bodyParams)
+  if (media) endpoint['x-request-media'] = media
   const requestExample = requestBody ? exampleOf(context.refs, preferredMedia(context.refs, requestBody.content)) : bodyParam ? context.types.factsOf(bodyParam.schema, '').example : undefined
   if (requestExample !== undefined) endpoint.request_example = requestExample
   const responses = responsesOf(context.refs, context.types, operation, id)
@@ -122,6 +124,21 @@ function responseType(context: Context, operation: Record<string, unknown>, id: 
     if (schema !== undefined) return context.types.typeOf(schema, `${pascal(id)}Response`)
   }
   return undefined
+}
+
+/**
+ * The media type of a request body that is not JSON (`multipart/form-data`, `application/octet-stream`), which the
+ * page's curl line sends as such: the first of `requestBody.content` when none is JSON; Swagger 2 `formData` params
+ * as multipart when the operation (or the document) consumes it, else as a URL-encoded form.
+ */
+function requestMedia(context: Context, operation: Record<string, unknown>, requestBody: Record<string, unknown> | undefined, bodyParams: Array<Record<string, unknown>>): string | undefined {
+  if (requestBody) {
+    const types = Object.keys(context.refs.resolve(requestBody.content).value ?? {})
+    return types.length > 0 && !types.some((type) => /^application\/(.+\+)?json/i.test(type)) ? types[0] : undefined
+  }
+  if (!bodyParams.some((parameter) => parameter.in === 'formData')) return undefined
+  const consumes = [operation.consumes, context.document.consumes].find(Array.isArray) ?? []
+  return consumes.includes('multipart/form-data') ? 'multipart/form-data' : 'application/x-www-form-urlencoded'
 }
 
 /** The schema of the JSON media type (`application/json`, `*\/*+json`), else of the first one. */

@@ -165,6 +165,7 @@ function clientData(spec: Catalogue, views: EndpointView[]) {
       description: endpoint.description ? markdownHtml(endpoint.description) : undefined,
       requestDescription: endpoint.request_description ? markdownHtml(endpoint.request_description) : undefined,
       requestExample: endpoint.request_example,
+      requestMedia: endpoint['x-request-media'],
       responses: endpoint.responses?.map(internResponse),
       tags: endpoint.tags,
       entities: endpoint.entities,

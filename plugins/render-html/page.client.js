@@ -12,7 +12,7 @@
       response: e.response, status: e.status || [], sources: e.sources || [], findings: e.findings || [],
       params: (e.params || []).map(function (index) { return data.params[index] }),
       responses: e.responses && e.responses.map(function (index) { return data.responses[index] }),
-      requestDescription: e.requestDescription, requestExample: e.requestExample
+      requestDescription: e.requestDescription, requestExample: e.requestExample, requestMedia: e.requestMedia
     }
   })
   var search = document.getElementById('apipe-search')

@@ -258,8 +258,17 @@ function apipeReference(data, dom) {
     }
     if (/^bearer|oauth2|openid/i.test(e.auth || '')) parts.push("-H 'Authorization: Bearer $TOKEN'")
     else if (/^basic$/i.test(e.auth || '')) parts.push('-u "$USER:$PASSWORD"')
-    if (bodyValue !== undefined) parts.push("-H 'Content-Type: application/json'", '--data ' + shellQuote(typeof bodyValue === 'string' ? bodyValue : JSON.stringify(bodyValue)))
+    if (bodyValue !== undefined) parts.push.apply(parts, bodyParts(bodyValue, e.requestMedia))
     return parts.join(' ')
+  }
+
+  /** The body of a curl line as its media type wants it: JSON, form fields (`-F`, `--data-urlencode`), or a file. */
+  function bodyParts(value, media) {
+    var fields = value && typeof value === 'object' && !Array.isArray(value) ? Object.keys(value) : null
+    if (!media || /json/i.test(media)) return ["-H 'Content-Type: application/json'", '--data ' + shellQuote(typeof value === 'string' ? value : JSON.stringify(value))]
+    if (fields && /^multipart\/form-data/i.test(media)) return fields.map(function (key) { return '-F ' + shellQuote(key + '=' + valueText(value[key])) })
+    if (fields && /^application\/x-www-form-urlencoded/i.test(media)) return fields.map(function (key) { return '--data-urlencode ' + shellQuote(key + '=' + valueText(value[key])) })
+    return ['-H ' + shellQuote('Content-Type: ' + media), '--data-binary @file']
   }
 
   function curl(e) {

@@ -120,6 +120,17 @@ check('the request fields of a nested body appear in the panel with their descri
   await tab.close()
 })
 
+check('the curl line sends a body as its media type wants it: form fields for multipart, a file for binary (PeerTube)', async (context) => {
+  const tab = await open(context, `${context.pages.get('peertube')}#addPlaylist`)
+  const form = (await tab.textContent('#apipe-details .curl code'))!
+  assert.match(form, /^curl -X POST '[^']*\/video-playlists' .*-F 'displayName=[^']*'/)
+  assert.not.match(form, /application\/json|--data /)
+  await tab.goto(`${context.pages.get('peertube')}#uploadResumable`)
+  const binary = (await tab.textContent('#apipe-details .curl code'))!
+  assert.match(binary, /-H 'Content-Type: application\/octet-stream' --data-binary @file$/)
+  await tab.close()
+})
+
 check('a type link jumps to its card, field types in a card link on, and a card lists the endpoints that use it (Box)', async (context) => {
   const tab = await open(context, `${context.pages.get('box')}#post_folders`)
   await tab.click('#apipe-details .type-line a.type-chip')
