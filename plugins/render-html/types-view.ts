@@ -19,6 +19,8 @@ export interface TypeView {
   members: Array<{name: string; linked: boolean}>
   /** The line that says what a map holds under each key, as markup (empty for other types). */
   mapHtml: string
+  /** The line that names the subtypes a discriminator tells apart, as markup (empty without one). */
+  subtypesHtml: string
   /** How many endpoints name the type in a request, response or param. */
   usedBy: number
 }
@@ -80,6 +82,14 @@ function deprecatedHtml(field: Field): string {
   return `<p class="deprecation">Deprecated${reason ? `: ${inlineMarkdown(reason)}` : ''}</p>`
 }
 
+/** The line of a type with a discriminator (`x-discriminator`): which value of which field means which subtype. */
+function subtypesHtml(discriminator: unknown, names: ReadonlySet<string>): string {
+  const {property, mapping} = (discriminator ?? {}) as {property?: unknown; mapping?: Record<string, string>}
+  if (typeof property !== 'string') return ''
+  const cases = Object.entries(mapping ?? {}).map(([value, type]) => `<code>${escapeHtml(value)}</code> ${typeHtml(type, names)}`)
+  return `<p class="subtypes">Told apart by <code>${escapeHtml(property)}</code>${cases.length > 0 ? `: ${cases.join(', ')}` : ''}</p>`
+}
+
 /** The line under a map (a field or type with `x-map-values`): the type of the value under each key. */
 function mapHtml(values: unknown, names: ReadonlySet<string>): string {
   return typeof values === 'string' && values ? `<p class="map">Values by key: ${typeHtml(values, names)}</p>` : ''
@@ -111,6 +121,7 @@ export function typeViews(spec: Catalogue): TypeView[] {
     values: type.values ?? [],
     members: (type.members ?? []).map((member) => ({name: member, linked: names.has(member)})),
     mapHtml: mapHtml(type['x-map-values'], names),
+    subtypesHtml: subtypesHtml(type['x-discriminator'], names),
     usedBy: counts.get(type.name) ?? 0
   }))
 }
@@ -122,6 +133,7 @@ function typeCardHtml(type: TypeView): string {
   if (type.descriptionHtml) parts.push(`<p>${type.descriptionHtml}</p>`)
   if (type.rowsHtml) parts.push(`<table class="fields">${type.rowsHtml}</table>`)
   if (type.mapHtml) parts.push(type.mapHtml)
+  if (type.subtypesHtml) parts.push(type.subtypesHtml)
   if (type.values.length) parts.push(`<p class="values">${type.values.map((value) => `<code>${escapeHtml(value)}</code>`).join(' ')}</p>`)
   if (type.members.length) {
     parts.push(`<p class="members">${type.members.map((member) => (member.linked ? `<a class="chip type-chip" href="#type-${escapeHtml(member.name)}">${typeNameHtml(member.name)}</a>` : `<code>${escapeHtml(member.name)}</code>`)).join(' ')}</p>`)

@@ -91,6 +91,13 @@ export class JsonRefs {
     return this.homes.get(node) ?? this.rootFile
   }
 
+  /** A `$ref` to `ref` as if written beside `node`, in its file (a discriminator's mapping names targets as strings). */
+  refBeside(node: object, ref: string): Node {
+    const holder = {$ref: ref}
+    this.homes.set(holder, this.fileOf(node))
+    return holder
+  }
+
   /** The parsed documents read so far, by absolute path (the root first). */
   loaded(): Map<string, unknown> {
     return this.documents

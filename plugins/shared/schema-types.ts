@@ -92,6 +92,7 @@ export class SchemaTypes {
       this.types.set(typeName, {name: typeName, kind: 'union', ...described(schema), members: []})
       const members = variants.filter((variant) => !isNullSchema(this.refs.resolve(variant).value)).map((variant, index) => this.typeOf(variant, `${typeName}Option${index + 1}`))
       this.types.get(typeName)!.members = [...new Set(members)]
+      this.discriminated(this.types.get(typeName)!, schema)
       return typeName
     }
     if (Array.isArray(schema.enum) && schema.enum.length > 0 && (schema.type === 'string' || schema.enum.every((item) => typeof item === 'string' || item === null)) && name) {
@@ -107,6 +108,7 @@ export class SchemaTypes {
       type.fields = this.fieldsOf(schema, typeName)
       const values = this.mapValues(schema, `${typeName}Value`)
       if (values) type['x-map-values'] = values
+      this.discriminated(type, schema)
       return typeName
     }
     const primitive = simple ?? (schema.type === undefined ? constantType(schema) : 'object')
@@ -131,7 +133,9 @@ export class SchemaTypes {
     const resolved = this.refs.resolve(holder).value ?? {}
     const schema = this.valueSchema(holder) ?? {}
     const item = type.endsWith('[]') ? this.valueSchema(schema.items) : undefined
-    const values = (item ?? schema).enum
+    // A `const` is an enum of one value (a discriminator's `type: {const: created}` tells the members of a union apart).
+    const source = item ?? schema
+    const values = source.enum ?? ('const' in source ? [source.const] : undefined)
     if (Array.isArray(values) && values.length > 0 && !this.types.get(type.replace(/(\[\])+$/, ''))?.values && values.every(isEnumValue)) facts.enum = values as SchemaFacts['enum']
     const fallback = written.default ?? resolved.default ?? schema.default
     if (fallback !== undefined) facts.default = fallback
@@ -160,6 +164,25 @@ export class SchemaTypes {
     const values = schema.additionalProperties
     if (!values || typeof values !== 'object' || Array.isArray(values) || Object.keys(values).length === 0) return undefined
     return this.typeOf(values, fallback)
+  }
+
+  /**
+   * A discriminator (`{propertyName: kind, mapping: {cat: Cat}}`) says which value of a property means which type:
+   * the types its mapping names are imported (subtypes that extend a base type are often reached no other way), and
+   * the type keeps it as `x-discriminator` (`{property, mapping: {value: type name}}`).
+   */
+  private discriminated(type: TypeDefinition, schema: Schema): void {
+    const discriminator = record(schema.discriminator)
+    const property = text(discriminator.propertyName)
+    if (!property) return
+    const mapping: Record<string, string> = {}
+    for (const [value, target] of Object.entries(record(discriminator.mapping))) {
+      if (typeof target !== 'string' || target === '') continue
+      // A mapping names a schema by a ref, or by its name under `components/schemas`.
+      const ref = /[#/.]/.test(target) ? target : `#/components/schemas/${target}`
+      mapping[value] = this.typeOf(this.refs.refBeside(schema, ref), () => pascal(value))
+    }
+    type['x-discriminator'] = Object.keys(mapping).length > 0 ? {property, mapping} : {property}
   }
 
   /** A name for `schema`: `wanted`, or `wanted2`, `wanted3`… when another schema has it (two files named `Item.yml`). */
