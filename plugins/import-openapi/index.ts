@@ -21,7 +21,7 @@ import type {Processor} from 'unified'
 import type {JsonPath} from '../../pipeline/json-path.js'
 import {translatePaths} from '../../pipeline/position.js'
 import type {Catalogue, Endpoint, Group} from '../../schemas/types/endpoints.js'
-import {methodsOf, operationEndpoint, type Context} from './operations.js'
+import {methodsOf, operationEndpoint, serverUrl, type Context} from './operations.js'
 import {JsonRefs} from '../shared/json-refs.js'
 import {pascal, record, text} from '../shared/readers.js'
 import {SchemaTypes} from '../shared/schema-types.js'
@@ -219,14 +219,8 @@ function groupsOf(document: Record<string, unknown>, endpoints: Endpoint[], refs
 }
 
 function baseUrlOf(document: Record<string, unknown>): string | undefined {
-  const server = record(Array.isArray(document.servers) ? document.servers[0] : undefined)
-  if (text(server.url)) {
-    let url = String(server.url)
-    for (const [name, variable] of Object.entries(record(server.variables))) {
-      if (record(variable).default !== undefined) url = url.split(`{${name}}`).join(String(record(variable).default))
-    }
-    return url
-  }
+  const url = serverUrl(document.servers)
+  if (url) return url
   if (text(document.host)) {
     const scheme = Array.isArray(document.schemes) && text(document.schemes[0]) ? document.schemes[0] : 'https'
     return `${scheme}://${document.host}${text(document.basePath) ?? ''}`

@@ -14,6 +14,17 @@ import {pascal, record, text} from '../shared/readers.js'
 import type {SchemaTypes} from '../shared/schema-types.js'
 import {exampleOf, preferredMedia, responsesOf} from './responses.js'
 
+/** The URL of the first of `servers` (OpenAPI 3), its variables set to their defaults. */
+export function serverUrl(servers: unknown): string | undefined {
+  const server = record(Array.isArray(servers) ? servers[0] : undefined)
+  if (!text(server.url)) return undefined
+  let url = String(server.url)
+  for (const [name, variable] of Object.entries(record(server.variables))) {
+    if (record(variable).default !== undefined) url = url.split(`{${name}}`).join(String(record(variable).default))
+  }
+  return url
+}
+
 /** The HTTP methods a path item can hold, as catalogue methods. */
 const methodNames = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch'])
 
@@ -63,6 +74,9 @@ export function operationEndpoint(context: Context, method: string, path: string
   // OpenAPI 3 describes the request body on `requestBody`, Swagger 2 on its `body` param.
   const requestDescription = context.refs.text(requestBody?.description ?? bodyParam?.description)?.trim()
   if (requestDescription) endpoint.request_description = requestDescription
+  // An operation (or its path item) served elsewhere than the document (`servers` of its own) says where.
+  const server = serverUrl(operation.servers) ?? serverUrl(item.servers)
+  if (server && server !== serverUrl(context.document.servers)) endpoint['x-base-url'] = server
   const media = requestMedia(context, operation, requestBody, bodyParams)
   if (media) endpoint['x-request-media'] = media
   const requestExample = requestBody ? exampleOf(context.refs, preferredMedia(context.refs, requestBody.content)) : bodyParam ? context.types.factsOf(bodyParam.schema, '').example : undefined

@@ -166,6 +166,7 @@ function clientData(spec: Catalogue, views: EndpointView[]) {
       requestDescription: endpoint.request_description ? markdownHtml(endpoint.request_description) : undefined,
       requestExample: endpoint.request_example,
       requestMedia: endpoint['x-request-media'],
+      baseUrl: endpoint['x-base-url'],
       responses: endpoint.responses?.map(internResponse),
       tags: endpoint.tags,
       entities: endpoint.entities,

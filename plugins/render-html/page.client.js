@@ -12,7 +12,8 @@
       response: e.response, status: e.status || [], sources: e.sources || [], findings: e.findings || [],
       params: (e.params || []).map(function (index) { return data.params[index] }),
       responses: e.responses && e.responses.map(function (index) { return data.responses[index] }),
-      requestDescription: e.requestDescription, requestExample: e.requestExample, requestMedia: e.requestMedia
+      requestDescription: e.requestDescription, requestExample: e.requestExample, requestMedia: e.requestMedia,
+      baseUrl: e.baseUrl
     }
   })
   var search = document.getElementById('apipe-search')

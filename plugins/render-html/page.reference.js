@@ -213,7 +213,8 @@ function apipeReference(data, dom) {
 
   /** A curl command for a REST or GraphQL endpoint, from the base URL, the path params and a sample body. */
   function curlText(e) {
-    var base = (data.baseUrl || 'http://localhost').replace(/\/+$/, '')
+    // An endpoint served elsewhere than the API (`servers` of its own) is called there.
+    var base = (e.baseUrl || data.baseUrl || 'http://localhost').replace(/\/+$/, '')
     var parts = ['curl']
     var bodyValue
     if (graphqlMethods.test(e.method)) {

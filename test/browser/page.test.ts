@@ -228,6 +228,11 @@ check('a GraphQL operation shows its arguments, its input fields and a curl line
   assert.equal(await tab.$eval('#apipe-details table.fields.reference', (table) => Array.from(table.querySelectorAll(':scope > tbody > tr > th')).map((cell) => cell.textContent!.replace(/^[+−↻]/, ''))), ['items'])
 })
 
+check('an endpoint served elsewhere than the API (x-base-url) gets a curl line to its own server', async ({tab, url}) => {
+  await tab.goto(`${url}#health`)
+  assert.is(await tab.textContent('#apipe-details .curl code'), "curl 'https://status.shop.example/health'")
+})
+
 check('an event shows its payload\'s fields and no curl line', async ({tab, url}) => {
   await tab.goto(`${url}#orderPlaced`)
   const titles = await tab.$$eval('#apipe-details h3', (nodes) => nodes.map((node) => node.textContent))
