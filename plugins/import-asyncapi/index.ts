@@ -14,7 +14,7 @@ import type {Processor} from 'unified'
 import {importRule, note} from '../shared/import-findings.js'
 import type {Catalogue, Endpoint, Group, Param} from '../../schemas/types/endpoints.js'
 import {authOf} from './auth.js'
-import {publishedOperations, type Published} from './operations.js'
+import {bindingsOf, publishedOperations, withTraits, type Published} from './operations.js'
 import {pascal, record as asRecord, text as str} from '../shared/readers.js'
 import {SchemaTypes} from '../shared/schema-types.js'
 import {separateIds} from '../shared/separate-ids.js'
@@ -42,6 +42,11 @@ export default function importAsyncapi(this: Processor | void) {
     const {spec, received} = asyncapiCatalogue(tree, file)
     if (received > 0) {
       file.info(`Left out ${received} operation(s) the application receives; the catalogue lists what it publishes`, {ruleId: 'asyncapi', source})
+    }
+    const bindings = bindingsOf(tree.document)
+    if (bindings.count > 0) {
+      const protocols = bindings.protocols.length > 0 ? ` (${bindings.protocols.join(', ')})` : ''
+      file.info(`Left out the protocol bindings${protocols} of ${bindings.count} server(s), channel(s), operation(s) or message(s): the catalogue has no place for them`, {ruleId: 'asyncapi', source})
     }
     const stem = (file.stem ?? 'asyncapi').replace(/(-asyncapi|\.asyncapi)$/, '')
     addJsonOutput(file, `${stem}.endpoints.json`, spec)
@@ -85,7 +90,7 @@ export function asyncapiCatalogue(tree: AsyncApiTree, file: VFile): {spec: Catal
 function eventEndpoint(published: Published, document: Record<string, unknown>, refs: JsonRefs, payloads: SchemaTypes, ids: Set<string>): Endpoint {
   const {operation} = published
   const messages = published.messages.map(({message, key}) => ({resolved: refs.resolve(message), key}))
-  const firstMessage = asRecord(messages[0]?.resolved.value)
+  const firstMessage = withTraits(asRecord(messages[0]?.resolved.value), refs)
   const id = unique(published.id ?? lowerFirst(pascal(`publish ${published.address}`)), ids)
   const endpoint: Endpoint = {id, method: 'EVENT', path: published.address}
   const tags = asArray(operation.tags).map((tag) => str(asRecord(refs.resolve(tag).value).name)).filter((tag): tag is string => tag !== undefined)
@@ -108,7 +113,7 @@ function eventEndpoint(published: Published, document: Record<string, unknown>, 
   })
   if (params.length > 0) endpoint.params = params
   const responses = messages.map(({resolved, key}) => {
-    const message = asRecord(resolved.value)
+    const message = withTraits(asRecord(resolved.value), refs)
     const messageName = str(message.name) ?? str(message.messageId) ?? resolved.name ?? key ?? id
     return payloads.typeOf(schemaOf(message.payload, refs), `${pascal(messageName)}Payload`)
   })

@@ -28,7 +28,7 @@ export function publishedOperations(document: Record_, refs: JsonRefs): {publish
     for (const [address, raw] of Object.entries(asRecord(document.channels))) {
       const channel = asRecord(refs.resolve(raw).value)
       if (channel.publish) received++
-      const operation = asRecord(channel.subscribe)
+      const operation = withTraits(asRecord(channel.subscribe), refs)
       if (!channel.subscribe) continue
       const message = refs.resolve(operation.message).value as Record_ | undefined
       const messages = (Array.isArray(message?.oneOf) ? (message!.oneOf as unknown[]) : operation.message ? [operation.message] : []).map((item) => ({message: item}))
@@ -37,7 +37,7 @@ export function publishedOperations(document: Record_, refs: JsonRefs): {publish
     return {published, received}
   }
   for (const [key, raw] of Object.entries(asRecord(document.operations))) {
-    const operation = asRecord(refs.resolve(raw).value)
+    const operation = withTraits(asRecord(refs.resolve(raw).value), refs)
     if (operation.action !== 'send') {
       received++
       continue
@@ -52,4 +52,37 @@ export function publishedOperations(document: Record_, refs: JsonRefs): {publish
     published.push({id: key, address, parameters: asRecord(channel.parameters), operation, messages})
   }
   return {published, received}
+}
+
+/**
+ * An operation or message with its `traits` applied: what a trait says and the object itself does not (tags, a
+ * summary, a name) counts as the object's; the object's own values win, as AsyncAPI 3.0 specifies.
+ */
+export function withTraits(node: Record_, refs: JsonRefs): Record_ {
+  if (!Array.isArray(node.traits) || node.traits.length === 0) return node
+  const merged: Record_ = {}
+  for (const trait of node.traits) Object.assign(merged, asRecord(refs.resolve(trait).value))
+  return {...merged, ...node}
+}
+
+/**
+ * The protocol bindings a document writes anywhere (servers, channels, operations, messages, components), which the
+ * catalogue has no place for: how many objects have them, and for which protocols.
+ */
+export function bindingsOf(document: Record_): {count: number; protocols: string[]} {
+  const protocols = new Set<string>()
+  let count = 0
+  const walk = (node: unknown): void => {
+    if (!node || typeof node !== 'object') return
+    if (Array.isArray(node)) return node.forEach(walk)
+    for (const [key, value] of Object.entries(node)) {
+      if (key === 'bindings' && value && typeof value === 'object' && !Array.isArray(value)) {
+        const names = Object.keys(value).filter((name) => name !== '$ref')
+        if (names.length > 0 || '$ref' in value) count++
+        names.forEach((name) => protocols.add(name))
+      } else if (key !== 'examples' && key !== 'payload') walk(value)
+    }
+  }
+  walk(document)
+  return {count, protocols: [...protocols].sort()}
 }
