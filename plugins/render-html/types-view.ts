@@ -19,7 +19,7 @@ export interface TypeView {
   members: Array<{name: string; linked: boolean}>
   /** The line that says what a map holds under each key, as markup (empty for other types). */
   mapHtml: string
-  /** The line that names the subtypes a discriminator tells apart, as markup (empty without one). */
+  /** The lines that relate the type to others: the subtypes a discriminator tells apart, the interfaces it implements. */
   subtypesHtml: string
   /** How many endpoints name the type in a request, response or param. */
   usedBy: number
@@ -90,6 +90,12 @@ function subtypesHtml(discriminator: unknown, names: ReadonlySet<string>): strin
   return `<p class="subtypes">Told apart by <code>${escapeHtml(property)}</code>${cases.length > 0 ? `: ${cases.join(', ')}` : ''}</p>`
 }
 
+/** The line of a GraphQL object type that implements interfaces (`x-implements`). */
+function implementsHtml(interfaces: unknown, names: ReadonlySet<string>): string {
+  if (!Array.isArray(interfaces) || interfaces.length === 0) return ''
+  return `<p class="subtypes">Implements ${interfaces.map((name) => typeHtml(String(name), names)).join(', ')}</p>`
+}
+
 /** The line under a map (a field or type with `x-map-values`): the type of the value under each key. */
 function mapHtml(values: unknown, names: ReadonlySet<string>): string {
   return typeof values === 'string' && values ? `<p class="map">Values by key: ${typeHtml(values, names)}</p>` : ''
@@ -121,7 +127,7 @@ export function typeViews(spec: Catalogue): TypeView[] {
     values: type.values ?? [],
     members: (type.members ?? []).map((member) => ({name: member, linked: names.has(member)})),
     mapHtml: mapHtml(type['x-map-values'], names),
-    subtypesHtml: subtypesHtml(type['x-discriminator'], names),
+    subtypesHtml: subtypesHtml(type['x-discriminator'], names) + implementsHtml(type['x-implements'], names),
     usedBy: counts.get(type.name) ?? 0
   }))
 }
