@@ -42,13 +42,19 @@ export function compareCatalogues(previous: Catalogue, next: Catalogue): Change[
   }
   const types: Types = {old: byName(previous.types ?? []), new: byName(next.types ?? []), compared: new Set()}
   const nextIndex = new Map(next.endpoints.map((endpoint, index) => [endpoint, index]))
-  const nextByRoute = new Map(next.endpoints.map((endpoint) => [endpointKey(endpoint), endpoint]))
+  const nextByRoute = new Map<string, Endpoint[]>()
+  for (const endpoint of next.endpoints) {
+    const key = endpointKey(endpoint)
+    nextByRoute.set(key, [...(nextByRoute.get(key) ?? []), endpoint])
+  }
   const matched = new Set<Endpoint>()
   const unmatched: Endpoint[] = []
   const pairs: Array<[Endpoint, Endpoint]> = []
   for (const endpoint of previous.endpoints) {
-    const partner = nextByRoute.get(endpointKey(endpoint))
-    if (partner && !matched.has(partner)) {
+    // Endpoints that share a route (events on one channel, of one WebSocket) are told apart by their ids.
+    const candidates = (nextByRoute.get(endpointKey(endpoint)) ?? []).filter((candidate) => !matched.has(candidate))
+    const partner = candidates.find((candidate) => candidate.id === endpoint.id) ?? candidates[0]
+    if (partner) {
       matched.add(partner)
       pairs.push([endpoint, partner])
     } else unmatched.push(endpoint)

@@ -1,7 +1,8 @@
 /**
  * Rule `duplicate-route` (warning): two endpoints with the same method and path (placeholders compared by position,
  * so `/pets/{id}` and `/pets/{petId}` are the same route, as are `:id` and `{id}`; a callback's runtime expression
- * such as `{$request.body#/url}` is no placeholder). A server can only route one.
+ * such as `{$request.body#/url}` is no placeholder). A server can only route one. Events are not routes: several
+ * kinds of event may share a channel.
  */
 import type {CatalogueTree} from '../../../pipeline/data.js'
 import {formatJsonPath} from '../../../pipeline/json-path.js'
@@ -14,7 +15,8 @@ export const duplicateRoute = defineRule<CatalogueTree>({id: 'duplicate-route', 
   for (const [index, endpoint] of endpointsOf(tree.spec)) {
     const method = text(endpoint.method)
     const path = text(endpoint.path)
-    if (!method || !path) continue
+    // Events share their channels (several kinds of message on one topic): only a request needs a route of its own.
+    if (!method || !path || method === 'EVENT') continue
     const key = routeKey(method, path)
     const earlier = first.get(key)
     if (earlier === undefined) {
