@@ -230,7 +230,14 @@ export class SchemaTypes {
       Object.assign(field, this.factsOf(property, type))
       // A later member refines an earlier one's field (the last definition wins, as in a merged schema).
       const earlier = fields.get(name)
-      fields.set(name, earlier ? {...earlier, ...field} : field)
+      if (!earlier) {
+        fields.set(name, field)
+        continue
+      }
+      const merged = {...earlier, ...field}
+      // `allOf` asks a value to meet every member: it may be null only if every definition of the field allows it.
+      if (!(earlier['x-nullable'] && field['x-nullable'])) delete merged['x-nullable']
+      fields.set(name, merged)
     }
   }
 }
