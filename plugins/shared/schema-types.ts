@@ -80,7 +80,7 @@ export class SchemaTypes {
       this.onDropped(`Left out \`${unsupported.join('`, `')}\` of schema \`${name ?? fallbackName()}\`: the catalogue has no ${unsupported[0] === 'not' ? 'negated' : 'conditional'} types`, schema)
     }
     // A named array's items are named after it (`Tags: {type: array, items: {…}}` holds `TagsItem`).
-    if (schema.type === 'array' || (schema.items && !schema.properties)) return `${this.typeOf(schema.items, () => `${name ?? fallbackName()}Item`)}[]`
+    if (schema.type === 'array' || (schema.items && !schema.properties)) return `${this.typeOf(this.itemsOf(schema, name ?? fallbackName()), () => `${name ?? fallbackName()}Item`)}[]`
     // An unnamed primitive is its JSON type: answer before building a name for it.
     const simple = typeof schema.type === 'string' ? schema.type : Array.isArray(schema.type) ? nonNullType(schema.type) : schema.type === undefined && 'const' in schema ? constantType(schema) : schema.type === undefined ? enumType(schema.enum) : undefined
     if (!name && simple && simple !== 'object' && simple !== 'array' && !schema.enum && !schema.oneOf && !schema.anyOf && !schema.allOf) return simple
@@ -183,6 +183,19 @@ export class SchemaTypes {
       mapping[value] = this.typeOf(this.refs.refBeside(schema, ref), () => pascal(value))
     }
     type['x-discriminator'] = Object.keys(mapping).length > 0 ? {property, mapping} : {property}
+  }
+
+  /**
+   * The schema of an array's items. A list of schemas there (a tuple, as JSON Schema draft 4 wrote it; invalid in
+   * OpenAPI) has no catalogue equivalent: its first entry stands for the items, and the importer is told.
+   */
+  private itemsOf(schema: Schema, name: string): unknown {
+    if (!Array.isArray(schema.items)) return schema.items
+    if (this.onDropped && !this.reported.has(schema)) {
+      this.reported.add(schema)
+      this.onDropped(`Read \`items\` of schema \`${name}\` as its first entry: a list of item schemas (a tuple) has no catalogue equivalent`, schema)
+    }
+    return schema.items[0]
   }
 
   /** A name for `schema`: `wanted`, or `wanted2`, `wanted3`… when another schema has it (two files named `Item.yml`). */
