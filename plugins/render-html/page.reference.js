@@ -211,6 +211,20 @@ function apipeReference(data, dom) {
   function shellQuote(text) { return "'" + text.replace(/'/g, "'\\''") + "'" }
   function given(p) { return p.example !== undefined ? p.example : p.default !== undefined ? p.default : p.enum && p.enum.length ? p.enum[0] : undefined }
 
+  /**
+   * A value as part of a URL. Some descriptions write their examples already encoded (`remaster%20track`): such a
+   * value is decoded first, so that it is not encoded twice (`%2520`).
+   */
+  function urlPart(value) {
+    var text = String(value)
+    try {
+      if (/%[0-9A-Fa-f]{2}/.test(text)) text = decodeURIComponent(text)
+    } catch (error) {
+      // Not a valid escape after all (`100%`): the text as written.
+    }
+    return encodeURIComponent(text)
+  }
+
   /** A curl command for a REST or GraphQL endpoint, from the base URL, the path params and a sample body. */
   function curlText(e) {
     // An endpoint served elsewhere than the API (`servers` of its own) is called there.
@@ -242,11 +256,11 @@ function apipeReference(data, dom) {
       var path = e.path.replace(/\{([^}]+)\}/g, function (whole, key) {
         var param = e.params.filter(function (p) { return p.in === 'path' && p.name === key })[0]
         var value = param && given(param)
-        return value !== undefined ? encodeURIComponent(String(value)) : whole
+        return value !== undefined ? urlPart(value) : whole
       })
       var query = e.params.filter(function (p) { return p.in === 'query' && p.required }).map(function (p) {
         var value = given(p)
-        return encodeURIComponent(p.name) + '=' + encodeURIComponent(String(value !== undefined ? value : sample(p.type || 'string', 1)))
+        return encodeURIComponent(p.name) + '=' + urlPart(value !== undefined ? value : sample(p.type || 'string', 1))
       })
       if (e.method !== 'GET') parts.push('-X ' + e.method)
       parts.push(shellQuote(base + path + (query.length ? '?' + query.join('&') : '')))

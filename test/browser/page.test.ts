@@ -233,6 +233,11 @@ check('an endpoint served elsewhere than the API (x-base-url) gets a curl line t
   assert.is(await tab.textContent('#apipe-details .curl code'), "curl 'https://status.shop.example/health'")
 })
 
+check('an example written already URL-encoded is not encoded twice in the curl line', async ({tab, url}) => {
+  await tab.goto(`${url}#listCustomers`)
+  assert.match((await tab.textContent('#apipe-details .curl code'))!, /^curl 'https:\/\/api\.shop\.example\/v2\/customers\?q=big%20spender'/)
+})
+
 check('an event shows its payload\'s fields and no curl line', async ({tab, url}) => {
   await tab.goto(`${url}#orderPlaced`)
   const titles = await tab.$$eval('#apipe-details h3', (nodes) => nodes.map((node) => node.textContent))
