@@ -235,6 +235,10 @@ function compareFields(oldType: TypeDef, newType: TypeDef, use: Use, types: Type
     }
     if (sent && partner.required && !field.required) add({code: 'request-field-became-required', location: location(), message: `Field \`${field.name}\` of \`${newType.name}\` became required${via()}`, path})
     if (!sent && field.required && !partner.required) add({code: 'response-field-became-optional', location: location(), message: `Field \`${field.name}\` of \`${newType.name}\` became optional${via()}`, path})
+    // Arguments of GraphQL fields are sent by clients whichever way the field's data goes.
+    if (field['x-args'] !== undefined || partner['x-args'] !== undefined) {
+      compareParams(argsOf(field), argsOf(partner), {location: location(), words: `field \`${field.name}\` of \`${newType.name}\``, path: () => path}, types, add)
+    }
     const [was, now] = [field.type ?? 'string', partner.type ?? 'string']
     const enums = Array.isArray(field.enum) && Array.isArray(partner.enum)
     // The same type that neither catalogue defines (`string`, `integer[]`) is unchanged.
@@ -245,12 +249,6 @@ function compareFields(oldType: TypeDef, newType: TypeDef, use: Use, types: Type
     if (enums) compareEnum(field.enum, partner.enum, fieldUse, add)
     if (typed) compareType(was, now, fieldUse, types, add, visited)
     if (maps) compareMapValues(field['x-map-values'], partner['x-map-values'], fieldUse, types, add, visited)
-  }
-  // Arguments of GraphQL fields are sent by clients whichever way the field's data goes.
-  for (const field of oldType.fields ?? []) {
-    const partner = fields.get(field.name)
-    if (!partner || (field['x-args'] === undefined && partner['x-args'] === undefined)) continue
-    compareParams(argsOf(field), argsOf(partner), {location: `${newType.name}.${field.name}`, words: `field \`${field.name}\` of \`${newType.name}\``, path: () => path}, types, add)
   }
   compareMapValues(oldType['x-map-values'], newType['x-map-values'], {...use, what: `\`${newType.name}\``, location: newType.name, path}, types, add, visited)
   for (const field of newType.fields ?? []) {

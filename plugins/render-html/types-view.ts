@@ -17,10 +17,11 @@ export interface TypeView {
   rowsHtml: string
   values: string[]
   members: Array<{name: string; linked: boolean}>
-  /** The line that says what a map holds under each key, as markup (empty for other types). */
-  mapHtml: string
-  /** The lines that relate the type to others: the subtypes a discriminator tells apart, the interfaces it implements. */
-  subtypesHtml: string
+  /**
+   * The lines under the fields, as markup: what a map holds under each key, the subtypes a discriminator tells
+   * apart, the interfaces the type implements (empty when it says none of these).
+   */
+  notesHtml: string
   /** How many endpoints name the type in a request, response or param. */
   usedBy: number
 }
@@ -126,8 +127,7 @@ export function typeViews(spec: Catalogue): TypeView[] {
     rowsHtml: (type.fields ?? []).map((field) => fieldRows(field, names)).join(''),
     values: type.values ?? [],
     members: (type.members ?? []).map((member) => ({name: member, linked: names.has(member)})),
-    mapHtml: mapHtml(type['x-map-values'], names),
-    subtypesHtml: subtypesHtml(type['x-discriminator'], names) + implementsHtml(type['x-implements'], names),
+    notesHtml: mapHtml(type['x-map-values'], names) + subtypesHtml(type['x-discriminator'], names) + implementsHtml(type['x-implements'], names),
     usedBy: counts.get(type.name) ?? 0
   }))
 }
@@ -138,8 +138,7 @@ function typeCardHtml(type: TypeView): string {
   const parts = [`<article class="type" id="type-${name}"><h3><span class="type-name">${typeNameHtml(type.name)}</span> <span class="chip kind">${escapeHtml(type.kind)}</span></h3>`]
   if (type.descriptionHtml) parts.push(`<p>${type.descriptionHtml}</p>`)
   if (type.rowsHtml) parts.push(`<table class="fields">${type.rowsHtml}</table>`)
-  if (type.mapHtml) parts.push(type.mapHtml)
-  if (type.subtypesHtml) parts.push(type.subtypesHtml)
+  if (type.notesHtml) parts.push(type.notesHtml)
   if (type.values.length) parts.push(`<p class="values">${type.values.map((value) => `<code>${escapeHtml(value)}</code>`).join(' ')}</p>`)
   if (type.members.length) {
     parts.push(`<p class="members">${type.members.map((member) => (member.linked ? `<a class="chip type-chip" href="#type-${escapeHtml(member.name)}">${typeNameHtml(member.name)}</a>` : `<code>${escapeHtml(member.name)}</code>`)).join(' ')}</p>`)
