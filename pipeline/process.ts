@@ -85,7 +85,7 @@ export interface RunOptions {
  */
 export async function processorFor(preset: Preset, filePath: string | undefined, options: RunOptions & {cache?: Map<string, Promise<Processor>>} = {}): Promise<Processor<Node, Node, Node>> {
   const cwd = options.cwd ?? process.cwd()
-  const configFile = options.config ? await findConfig(filePath ? path.dirname(path.resolve(cwd, filePath)) : cwd) : undefined
+  const configFile = options.config ? findConfig(filePath ? path.dirname(path.resolve(cwd, filePath)) : cwd) : undefined
   if (!configFile) return createProcessor(preset, options.settings)
   const cache = options.cache ?? new Map()
   let processor = cache.get(configFile)
