@@ -3,7 +3,7 @@
  * folders; URLs are never fetched) and check the document against the OpenAPI/Swagger schema of its version. A ref
  * that cannot be followed is one `openapi-ref` warning at its place, in the file that holds it; schema violations
  * are `openapi-schema` warnings at the place they point to, in the file that holds it (what other files hold is
- * checked where refs put it): real documents often break a rule or two and still import well. The importer then reuses the same follower (`file.data.refs`), so no ref is read or reported twice.
+ * checked where refs put it): real documents often break a rule or two and still import well. The importer then reuses the same follower (`file.data.refs`), so no ref is read twice or reported twice at one place.
  */
 import {readFileSync} from 'node:fs'
 import path from 'node:path'

@@ -4,8 +4,8 @@
  * against the file that holds the ref), each file read once (JSON or YAML, parsed with the fast parsers; any other
  * extension, such as a Markdown description, is its text). A resolved node keeps a name for its type: the last
  * segment of its pointer, or for a whole-file ref the schema's `title` when it is a usable name, else the file's
- * name. Cycles and missing targets end in `undefined` and are remembered once each in `broken`, with the file and
- * node where the ref is written; a ref to a URL is named but never fetched (imports stay offline).
+ * name. Cycles and missing targets end in `undefined` and are remembered in `broken` at every place such a ref is
+ * written, with its file and node; a ref to a URL is named but never fetched (imports stay offline).
  */
 import {readFileSync} from 'node:fs'
 import path from 'node:path'
@@ -57,8 +57,8 @@ const usableName = /^[A-Za-z_][\w.-]*$/
 
 /** Follows `$ref`s from a root document. */
 export class JsonRefs {
-  /** Refs that lead nowhere, once each, in the order met. */
-  readonly broken = new Map<string, BrokenRef>()
+  /** Refs that lead nowhere, by the object that holds each (every place a broken ref is written), in the order met. */
+  readonly broken = new Map<object, BrokenRef>()
   private readonly documents = new Map<string, unknown>()
   private readonly texts = new Map<string, string>()
   private readonly homes = new WeakMap<object, string>()
@@ -201,8 +201,7 @@ export class JsonRefs {
   }
 
   private fail(holder: Node, ref: string, file: string, reason: string, name: string | undefined) {
-    const key = `${file}\0${ref}`
-    if (!this.broken.has(key)) this.broken.set(key, {ref, file, reason, node: holder})
+    if (!this.broken.has(holder)) this.broken.set(holder, {ref, file, reason, node: holder})
     return {target: undefined, name, missing: ref}
   }
 
