@@ -40,7 +40,7 @@ export function compareCatalogues(previous: Catalogue, next: Catalogue): Change[
     seen.add(key)
     changes.push(change)
   }
-  const types: Types = {old: byName(previous.types ?? []), new: byName(next.types ?? []), compared: new Set()}
+  const types: Types = {old: byName(previous.types ?? []), new: byName(next.types ?? []), compared: new Set(), implementers: {old: implementersOf(previous.types ?? []), new: implementersOf(next.types ?? [])}}
   const nextIndex = new Map(next.endpoints.map((endpoint, index) => [endpoint, index]))
   const nextByRoute = new Map<string, Endpoint[]>()
   for (const endpoint of next.endpoints) {
@@ -93,6 +93,8 @@ interface Types {
    * at its first use only: comparing the pair again from another endpoint would find nothing new.
    */
   compared: Set<string>
+  /** The types that implement each interface (`x-implements`), by interface name, in each version. */
+  implementers: {old: Map<string, string[]>; new: Map<string, string[]>}
 }
 
 type Add = (change: Change) => void
@@ -113,10 +115,46 @@ function compareEndpoint(before: Endpoint, after: Endpoint, at: Array<string | n
   if (before.request && after.request) {
     compareType(before.request, after.request, {direction: 'request', what: `the request of \`${display(after)}\``, location: `${where}.request`, path: [...at, 'request']}, types, add)
   }
+  const what = direction === 'event' ? `\`${display(after)}\`` : `the response of \`${display(after)}\``
+  const response = {location: `${where}.response`, path: [...at, 'response']}
   if (before.response && after.response) {
-    const what = direction === 'event' ? `\`${display(after)}\`` : `the response of \`${display(after)}\``
-    compareType(before.response, after.response, {direction, what, location: `${where}.response`, path: [...at, 'response']}, types, add)
+    compareType(before.response, after.response, {direction, what, ...response}, types, add)
+    if (graphqlMethods.has(after.method)) compareResultNullability(before, after, {direction, what, ...response}, add)
+  } else if (before.response || after.response) {
+    const body = direction === 'event' ? 'a payload' : 'a body'
+    const message = before.response ? `${capital(what)} no longer ${direction === 'event' ? 'carries' : 'has'} ${body}: it was \`${before.response}\`` : `${capital(what)} now ${direction === 'event' ? 'carries' : 'has'} ${body}, \`${after.response}\``
+    add({code: before.response ? 'response-removed' : 'response-added', ...response, message})
   }
+}
+
+/**
+ * A GraphQL operation's result that may now be null, or whose list items may (`Pet!` to `Pet`, `[Pet!]!` to
+ * `[Pet]!`): the catalogue's `response` names the type alone, and the operation's signature in `path` says the rest.
+ */
+function compareResultNullability(before: Endpoint, after: Endpoint, use: Use, add: Add): void {
+  const [was, now] = [resultOf(before.path), resultOf(after.path)]
+  if (!was || !now || was === now) return
+  const nonNull = (result: string) => [result.endsWith('!'), /!\]/.test(result)]
+  const [[wasOuter, wasItems], [nowOuter, nowItems]] = [nonNull(was), nonNull(now)]
+  const loosened = (wasOuter && !nowOuter) || (wasItems && !nowItems)
+  const tightened = (!wasOuter && nowOuter) || (!wasItems && nowItems)
+  if (!loosened && !tightened) return
+  const how = loosened ? 'widened' : 'narrowed'
+  const outer = loosened ? wasOuter && !nowOuter : !wasOuter && nowOuter
+  const why = `${outer ? 'it' : 'its items'} ${loosened ? 'may now be null' : 'can no longer be null'}`
+  add({code: `response-type-${how}`, location: use.location, path: use.path, message: `Type of ${use.what} ${how} from \`${was}\` to \`${now}\` (${why})`})
+}
+
+/** The result type written at the end of a GraphQL operation's signature (`pets(first: Int): [Pet!]!` -> `[Pet!]!`). */
+function resultOf(signature: string): string | undefined {
+  let depth = 0
+  for (let index = 0; index < signature.length; index++) {
+    const character = signature[index]
+    if (character === '(') depth++
+    else if (character === ')') depth--
+    else if (character === ':' && depth === 0) return signature.slice(index + 1).trim() || undefined
+  }
+  return undefined
 }
 
 function compareAuth(before: Endpoint, after: Endpoint, where: string, at: Array<string | number>, add: Add): void {
@@ -158,7 +196,14 @@ function compareParams(oldParams: Param[], newParams: Param[], owner: ParamOwner
     if (!partner.required && param.required) add({code: 'param-became-optional', location, message: `${capital(describe(partner))} of ${owner.words} became optional`, path})
     const use: Use = {direction: 'request', what: `${describe(partner)} of ${owner.words}`, location, path}
     compareEnum(param.enum, partner.enum, use, add)
-    compareType(param.type ?? 'string', partner.type ?? 'string', use, types, add)
+    const [was, now] = [param.type ?? 'string', partner.type ?? 'string']
+    // A GraphQL variable must be declared with the argument's own type: `Int` to `Float` widens what a literal may be,
+    // but an operation that passes an `Int` variable no longer validates.
+    if (param.in === 'arg' && was !== now) {
+      add({code: 'request-type-narrowed', location, path, message: `Type of ${use.what} changed from \`${was}\` to \`${now}\` (a variable declared \`${was}\` no longer fits)`})
+      continue
+    }
+    compareType(was, now, use, types, add)
   }
   for (const param of newParams) {
     if (oldKeys.has(key(param, newParams))) continue
@@ -194,10 +239,22 @@ function compareType(was: string, now: string, use: Use, types: Types, add: Add,
       types.compared.add(pair)
     }
     if (oldType && newType && objectKinds.has(oldType.kind ?? 'object') && objectKinds.has(newType.kind ?? 'object')) {
-      return compareFields(oldType, newType, use, types, add, visited)
+      compareFields(oldType, newType, use, types, add, visited)
+      // What a client receives as an interface is one of the types that implement it, with their own fields.
+      if (oldType.kind === 'interface' && newType.kind === 'interface') {
+        const kept = new Set(types.implementers.old.get(oldItem))
+        for (const implementer of types.implementers.new.get(newItem) ?? []) if (kept.has(implementer)) compareType(implementer, implementer, use, types, add, visited)
+      }
+      return
     }
     if (oldType?.kind === 'enum' && newType?.kind === 'enum') return compareValues(oldType, newType, use, add)
-    if (oldType?.kind === 'union' && newType?.kind === 'union') return compareMembers(oldType, newType, use, add)
+    if (oldType?.kind === 'union' && newType?.kind === 'union') {
+      compareMembers(oldType, newType, use, add)
+      // What changed inside a member that both versions keep reaches clients as much as a field of the union would.
+      const kept = new Set(oldType.members)
+      for (const member of newType.members ?? []) if (kept.has(member)) compareType(member, member, use, types, add, visited)
+      return
+    }
     // The same name is the same type, unless both versions define it with another kind (an enum that became an object).
     const sameKind = !oldType || !newType || (oldType.kind ?? 'object') === (newType.kind ?? 'object')
     if (oldItem === newItem && sameKind) return
@@ -235,6 +292,11 @@ function compareFields(oldType: TypeDef, newType: TypeDef, use: Use, types: Type
     }
     if (sent && partner.required && !field.required) add({code: 'request-field-became-required', location: location(), message: `Field \`${field.name}\` of \`${newType.name}\` became required${via()}`, path})
     if (!sent && field.required && !partner.required) add({code: 'response-field-became-optional', location: location(), message: `Field \`${field.name}\` of \`${newType.name}\` became optional${via()}`, path})
+    // A field that may now be null holds more values; one that no longer may, fewer.
+    if (Boolean(field['x-nullable']) !== Boolean(partner['x-nullable'])) {
+      const how = partner['x-nullable'] ? 'widened' : 'narrowed'
+      add({code: `${sent ? 'request' : 'response'}-type-${how}`, location: location(), message: `Field \`${field.name}\` of \`${newType.name}\` ${partner['x-nullable'] ? 'may now be null' : 'can no longer be null'}${via()}`, path})
+    }
     // Arguments of GraphQL fields are sent by clients whichever way the field's data goes.
     if (field['x-args'] !== undefined || partner['x-args'] !== undefined) {
       compareParams(argsOf(field), argsOf(partner), {location: location(), words: `field \`${field.name}\` of \`${newType.name}\``, path: () => path}, types, add)
@@ -353,6 +415,17 @@ function unwrap(type: string): [string, boolean] {
 
 function byName(types: TypeDef[]): Map<string, TypeDef> {
   return new Map(types.map((type) => [type.name, type]))
+}
+
+/** The names of the types that implement each interface (`x-implements: [Node]`), by interface. */
+function implementersOf(types: TypeDef[]): Map<string, string[]> {
+  const implementers = new Map<string, string[]>()
+  for (const type of types) {
+    const interfaces = type['x-implements']
+    if (!Array.isArray(interfaces)) continue
+    for (const name of interfaces) if (typeof name === 'string') implementers.set(name, [...(implementers.get(name) ?? []), type.name])
+  }
+  return implementers
 }
 
 /** The name of a GraphQL operation (`pet(id: ID!): Pet` -> `pet`), else the path itself. */

@@ -31,6 +31,8 @@ export const changeCodes: ReadonlyArray<[code: string, breaking: boolean]> = [
   ['param-became-optional', false],
   ['status-removed', true],
   ['status-added', false],
+  ['response-removed', true],
+  ['response-added', false],
   ['request-type-narrowed', true],
   ['request-type-widened', false],
   ['response-type-widened', true],
