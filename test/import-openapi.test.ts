@@ -13,10 +13,11 @@ importFixtureTests('import-openapi', presets.openapi, importOpenapi)
 const importOnly = {plugins: [...(presets.openapi.plugins ?? []), ...(pageOff.plugins ?? [])]}
 const brokenRef = path.join(root, 'fixtures', 'import-openapi', 'broken-ref', 'input.yaml')
 
-test('a missing ref is followed once and reported once, as `openapi-ref`', async () => {
+test('a missing ref is reported as `openapi-ref` at every place it is written, once each', async () => {
   const files = await runPreset(importOnly, [brokenRef])
   assert.equal(files.flatMap((file) => file.messages).filter((message) => message.ruleId === 'openapi-ref').map((message) => [message.reason, message.line, message.column]), [
-    ['Cannot follow `$ref` `./missing.yaml#/Thing`: cannot read `missing.yaml`; what it names is left out (a type behind it is `object`)', 14, 17]
+    ['Cannot follow `$ref` `./missing.yaml#/Thing`: cannot read `missing.yaml`; what it names is left out (a type behind it is `object`)', 14, 17],
+    ['Cannot follow `$ref` `./missing.yaml#/Thing`: cannot read `missing.yaml`; what it names is left out (a type behind it is `object`)', 23, 17]
   ])
 })
 

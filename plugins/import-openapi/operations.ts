@@ -113,6 +113,7 @@ function parameters(context: Context, item: Record<string, unknown>, operation: 
     Object.assign(param, context.types.factsOf(schema, param.type))
     if (parameter.example !== undefined) param.example = parameter.example
     if (location === 'cookie') param['x-in'] = 'cookie'
+    if (parameter.deprecated === true) param['x-deprecated'] = true
     params.push(param)
   }
   return {params, bodyParams}

@@ -71,12 +71,14 @@ function schemaProblems(validate: ValidateFunction, document: Document): Documen
       problems.push({reason: 'Unexpected `$ref`: OpenAPI allows no reference in this place (apipe follows it anyway)', path: at})
       continue
     }
+    // 3.1's schema says "unevaluated" where 3.0's says "additional": either names the key that has no place here.
+    const unexpected = params.additionalProperty ?? params.unevaluatedProperty
     const reason = params.missingProperty
       ? `Missing required property \`${params.missingProperty}\``
-      : params.additionalProperty
-        ? `Unexpected property \`${params.additionalProperty}\``
+      : unexpected !== undefined
+        ? `Unexpected property \`${unexpected}\``
         : `Unexpected value: it ${String(error.message)}`
-    problems.push({reason, path: params.additionalProperty ? [...at, String(params.additionalProperty)] : at})
+    problems.push({reason, path: unexpected !== undefined ? [...at, String(unexpected)] : at})
   }
   if (kept.size > 20) problems.push({reason: `… and ${kept.size - 20} more schema problem(s)`, path: []})
   return problems

@@ -40,7 +40,8 @@ export function responsesOf(refs: JsonRefs, types: SchemaTypes, operation: Node,
     if (status === undefined) continue
     const response = refs.resolve(raw).value ?? {}
     const entry: Response = {status}
-    const description = refs.text(response.description)?.trim()
+    // A description beside the `$ref` (OpenAPI 3.1: it overrides the target's) says what this response means here.
+    const description = (text(record(raw).description) ?? refs.text(response.description))?.trim()
     if (description) entry.description = description
     const media = preferredMedia(refs, response.content)
     // Swagger 2 puts the schema on the response; OpenAPI 3 under a media type.

@@ -198,10 +198,13 @@ export class SchemaTypes {
     return schema.items[0]
   }
 
-  /** A name for `schema`: `wanted`, or `wanted2`, `wanted3`… when another schema has it (two files named `Item.yml`). */
+  /**
+   * A name for `schema`: `wanted`, or `wanted2`, `wanted3`… when another schema has it (two files named `Item.yml`) or
+   * it is the name of a JSON type (Twilio's schema `string`: every plain string would read as that type).
+   */
   private claim(schema: Schema, wanted: string): string {
     let candidate = wanted
-    for (let counter = 2; this.types.has(candidate); counter++) candidate = `${wanted}${counter}`
+    for (let counter = 2; this.types.has(candidate) || jsonTypes.has(candidate); counter++) candidate = `${wanted}${counter}`
     this.names.set(schema, candidate)
     return candidate
   }
@@ -231,7 +234,7 @@ export class SchemaTypes {
       const field: Field = {name, type, required: false}
       // A description beside a `$ref` (OpenAPI 3.1 allows it) says what this property is: it wins over the target's.
       const target = resolved.value ?? {}
-      const description = text(record(property).description) ?? text(target.description)
+      const description = text(record(property).description) ?? annotatedDescription(property) ?? text(target.description) ?? text(this.valueSchema(property)?.description)
       if (description) field.description = description.trim()
       if (nullable) field['x-nullable'] = true
       if (record(property).deprecated === true || target.deprecated === true) field['x-deprecated'] = true
@@ -247,12 +250,35 @@ export class SchemaTypes {
         fields.set(name, field)
         continue
       }
+      // A member that only annotates a field (`sender_id: {readOnly: true}`) says nothing of its type: it keeps the
+      // earlier definition's, with the annotation's words.
+      if (annotationOnly(record(property))) {
+        fields.set(name, {...earlier, ...(field.description ? {description: field.description} : {}), ...(field['x-deprecated'] ? {'x-deprecated': true} : {})})
+        continue
+      }
       const merged = {...earlier, ...field}
       // `allOf` asks a value to meet every member: it may be null only if every definition of the field allows it.
       if (!(earlier['x-nullable'] && field['x-nullable'])) delete merged['x-nullable']
       fields.set(name, merged)
     }
   }
+}
+
+/** The type names a catalogue gives unnamed values: a schema of one of these names must be called otherwise. */
+const jsonTypes = new Set(['string', 'integer', 'number', 'boolean', 'object', 'array', 'null'])
+
+/** The keywords that say what values a schema allows; a schema without any of them only annotates (`readOnly`, `description`). */
+const typeKeywords = ['$ref', 'type', 'properties', 'items', 'required', 'enum', 'const', 'allOf', 'anyOf', 'oneOf', 'additionalProperties', 'not']
+
+function annotationOnly(schema: Schema): boolean {
+  return !typeKeywords.some((keyword) => schema[keyword] !== undefined)
+}
+
+/** The description an `allOf` member that only annotates gives its schema (`allOf: [{$ref: X}, {description: …}]`). */
+function annotatedDescription(schema: unknown): string | undefined {
+  const members = record(schema).allOf
+  if (!Array.isArray(members)) return undefined
+  return members.map(record).filter(annotationOnly).map((member) => text(member.description)).find((description) => description !== undefined)
 }
 
 /** A value the page can list as one of a field's values. */
@@ -262,8 +288,11 @@ function isEnumValue(value: unknown): boolean {
 
 /** The one schema that `schema` only wraps to allow null or add words: `allOf: [X]`, `anyOf`/`oneOf: [X, null]`. */
 function wrappedSchema(schema: Schema): unknown {
-  if (schema.properties || schema.items || (schema.type !== undefined && schema.type !== 'object' && !Array.isArray(schema.type))) return undefined
-  const allOf = Array.isArray(schema.allOf) ? schema.allOf : undefined
+  // `required` beside `allOf: [X]` asks more of X (the fields a request must send): a type of its own.
+  if (schema.properties || schema.items || (Array.isArray(schema.required) && schema.required.length > 0)) return undefined
+  if (schema.type !== undefined && schema.type !== 'object' && !Array.isArray(schema.type)) return undefined
+  // Members that only annotate (`allOf: [{$ref: X}, {description: …}]`) leave X as it is.
+  const allOf = Array.isArray(schema.allOf) ? schema.allOf.filter((member) => !annotationOnly(record(member))) : undefined
   const variants = Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : undefined
   if (allOf && allOf.length === 1 && !variants) return allOf[0]
   if (variants && !allOf) {
