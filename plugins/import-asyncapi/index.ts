@@ -13,7 +13,7 @@ import {ruleSet, source, type RuleSetting} from '../../pipeline/rule.js'
 import type {Processor} from 'unified'
 import {importRule, note} from '../shared/import-findings.js'
 import type {Catalogue, Endpoint, Group, Param} from '../../schemas/types/endpoints.js'
-import {authOf} from './auth.js'
+import {authKinds} from './auth.js'
 import {bindingsOf, publishedOperations, withTraits, type Published} from './operations.js'
 import {pascal, record as asRecord, text as str} from '../shared/readers.js'
 import {SchemaTypes} from '../shared/schema-types.js'
@@ -71,6 +71,11 @@ export function asyncapiCatalogue(tree: AsyncApiTree, file: VFile): {spec: Catal
     if (str(record.name) && str(record.description)) tagDescriptions.set(String(record.name), String(record.description))
   }
   const ids = new Set<string>()
+  const unkept = messageHeaders(published, refs)
+  if (unkept.messages > 0) {
+    const names = unkept.headers.length > 0 ? ` (${unkept.headers.map((name) => `\`${name}\``).join(', ')})` : ''
+    file.info(`Left out the headers${names}${unkept.correlation ? ' and correlation ids' : ''} of ${unkept.messages} message(s): the catalogue has no place for what a message carries beside its payload`, {ruleId: 'asyncapi', source})
+  }
   const endpoints = published.map((operation) => {
     const endpoint = eventEndpoint(operation, document, refs, payloads, ids)
     const group = endpoint.group ?? 'default'
@@ -96,12 +101,16 @@ function eventEndpoint(published: Published, document: Record<string, unknown>, 
   const endpoint: Endpoint = {id, method: 'EVENT', path: published.address}
   const tags = asArray(operation.tags).map((tag) => str(asRecord(refs.resolve(tag).value).name)).filter((tag): tag is string => tag !== undefined)
   if (tags[0]) endpoint.group = tags[0]
-  const summary = str(operation.summary) ?? str(firstMessage.summary) ?? str(firstMessage.title)
+  // One message's words describe the event only when it is the one message: of six, the first is not the channel.
+  const onlyMessage = messages.length === 1 ? firstMessage : {}
+  const {channel} = published
+  const summary = str(operation.summary) ?? str(onlyMessage.summary) ?? str(onlyMessage.title) ?? str(channel.summary) ?? str(channel.title)
   if (summary) endpoint.summary = summary.trim().replace(/\s+/g, ' ')
-  const description = str(operation.description) ?? str(firstMessage.description)
+  const description = str(operation.description) ?? str(onlyMessage.description) ?? str(channel.description)
   if (description) endpoint.description = description.trim()
-  const auth = authOf(document, operation, refs)
+  const [auth, ...alternatives] = authKinds(document, operation, refs)
   if (auth) endpoint.auth = auth
+  if (alternatives.length > 0) endpoint['x-auth-alternatives'] = alternatives
   const params = Object.entries(published.parameters).map(([name, raw]) => {
     const parameter = asRecord(refs.resolve(raw).value)
     const schema = asRecord(refs.resolve(parameter.schema).value)
@@ -131,6 +140,25 @@ function eventEndpoint(published: Published, document: Record<string, unknown>, 
   }
   if (tags.length > 1) endpoint.tags = tags.slice(1)
   return endpoint
+}
+
+/** The messages of published operations that carry `headers` or a `correlationId`, and the header names. */
+function messageHeaders(published: Published[], refs: JsonRefs): {messages: number; headers: string[]; correlation: boolean} {
+  const headers = new Set<string>()
+  const counted = new Set<object>()
+  let correlation = false
+  for (const {messages} of published) {
+    for (const {message} of messages) {
+      const target = refs.resolve(message).value
+      const resolved = withTraits(asRecord(target), refs)
+      if (!target || (resolved.headers === undefined && resolved.correlationId === undefined)) continue
+      counted.add(target)
+      correlation ||= resolved.correlationId !== undefined
+      const schema = asRecord(refs.resolve(schemaOf(resolved.headers, refs)).value)
+      for (const name of Object.keys(asRecord(schema.properties))) headers.add(name)
+    }
+  }
+  return {messages: counted.size, headers: [...headers], correlation}
 }
 
 /** The first server as a URL: 2.x `url`, 3.0 `host` + `pathname`, with the protocol and variables' defaults. */

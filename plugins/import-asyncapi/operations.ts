@@ -15,6 +15,8 @@ export interface Published {
   address: string
   /** Channel parameters by name. */
   parameters: Record_
+  /** The channel, resolved (its description says what flows through it when the operation does not). */
+  channel: Record_
   operation: Record_
   /** The messages it sends, unresolved, with the key they are listed under when there is one. */
   messages: Array<{message: unknown; key?: string}>
@@ -32,7 +34,7 @@ export function publishedOperations(document: Record_, refs: JsonRefs): {publish
       if (!channel.subscribe) continue
       const message = refs.resolve(operation.message).value as Record_ | undefined
       const messages = (Array.isArray(message?.oneOf) ? (message!.oneOf as unknown[]) : operation.message ? [operation.message] : []).map((item) => ({message: item}))
-      published.push({id: str(operation.operationId), address, parameters: asRecord(channel.parameters), operation, messages})
+      published.push({id: str(operation.operationId), address, parameters: asRecord(channel.parameters), channel, operation, messages})
     }
     return {published, received}
   }
@@ -49,7 +51,7 @@ export function publishedOperations(document: Record_, refs: JsonRefs): {publish
       Array.isArray(operation.messages) && operation.messages.length > 0
         ? operation.messages.map((item: unknown) => ({message: item}))
         : Object.entries(asRecord(channel.messages)).map(([name, item]) => ({message: item, key: name}))
-    published.push({id: key, address, parameters: asRecord(channel.parameters), operation, messages})
+    published.push({id: key, address, parameters: asRecord(channel.parameters), channel, operation, messages})
   }
   return {published, received}
 }
