@@ -167,6 +167,7 @@ function clientData(spec: Catalogue, views: EndpointView[]) {
       requestExample: endpoint.request_example,
       requestMedia: endpoint['x-request-media'],
       baseUrl: endpoint['x-base-url'],
+      authAlternatives: endpoint['x-auth-alternatives'],
       responses: endpoint.responses?.map(internResponse),
       tags: endpoint.tags,
       entities: endpoint.entities,

@@ -13,7 +13,7 @@
       params: (e.params || []).map(function (index) { return data.params[index] }),
       responses: e.responses && e.responses.map(function (index) { return data.responses[index] }),
       requestDescription: e.requestDescription, requestExample: e.requestExample, requestMedia: e.requestMedia,
-      baseUrl: e.baseUrl
+      baseUrl: e.baseUrl, authAlternatives: e.authAlternatives || []
     }
   })
   var search = document.getElementById('apipe-search')
@@ -165,7 +165,8 @@
     details.appendChild(title)
     var chips = element('div', 'chip-list')
     if (e.deprecated) chips.appendChild(element('span', 'chip deprecated-chip', 'deprecated'))
-    if (e.auth && e.auth !== 'none') chips.appendChild(element('span', 'chip lock', 'auth: ' + e.auth))
+    // Schemes an endpoint takes instead of its first (`x-auth-alternatives`) are as much a way in.
+    if (e.auth && e.auth !== 'none') chips.appendChild(element('span', 'chip lock', 'auth: ' + [e.auth].concat(e.authAlternatives).join(' or ')))
     e.tags.forEach(function (tag) { chips.appendChild(element('span', 'chip', '#' + tag)) })
     details.appendChild(chips)
     var summary = rows[byId[e.id]].querySelector('.summary')
@@ -178,6 +179,8 @@
       // An event has one body, the payload its subscribers receive (importers write its type as `response`).
       var payload = e.request || e.response
       if (payload || e.requestExample !== undefined) details.appendChild(section('Payload', reference.body(payload, e.requestDescription, e.requestExample)))
+      // A webhook's responses say what its receiver must answer ("any 2xx accepts it").
+      if (e.responses && e.responses.length) details.appendChild(section('Responses', reference.responses(e)))
     } else {
       if (e.request || e.requestExample !== undefined || e.requestDescription) details.appendChild(section(/^(QUERY|MUTATION|SUBSCRIPTION)$/.test(e.method) ? 'Input' : 'Request body', reference.body(e.request, e.requestDescription, e.requestExample)))
       var responses = reference.responses(e)

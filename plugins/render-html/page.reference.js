@@ -106,11 +106,13 @@ function apipeReference(data, dom) {
       row.appendChild(element('td', '', p.in))
       row.appendChild(element('td')).appendChild(p.type ? typeLabel(p.type) : document.createTextNode(''))
       row.appendChild(element('td', '', p.required || p.in === 'path' ? 'yes' : 'no'))
-      if (p.description || (p.enum && p.enum.length) || p.default !== undefined) {
+      var deprecated = p['x-deprecated'] === true
+      if (p.description || deprecated || (p.enum && p.enum.length) || p.default !== undefined) {
         row.className = 'described'
         var cell = element('td', 'rich param-description')
         cell.colSpan = 4
-        if (p.description) cell.innerHTML = p.description
+        if (deprecated) cell.appendChild(element('p', 'deprecation', 'Deprecated'))
+        if (p.description) cell.insertAdjacentHTML('beforeend', p.description)
         constraints(cell, p.enum, p.default)
         table.appendChild(element('tr')).appendChild(cell)
       }
@@ -271,8 +273,9 @@ function apipeReference(data, dom) {
       if (e.requestExample !== undefined) bodyValue = e.requestExample
       else if (e.request) bodyValue = sample(e.request, 0)
     }
-    if (/^bearer|oauth2|openid/i.test(e.auth || '')) parts.push("-H 'Authorization: Bearer $TOKEN'")
-    else if (/^basic$/i.test(e.auth || '')) parts.push('-u "$USER:$PASSWORD"')
+    // Double quotes, so that the shell fills in the reader's variables; names no shell sets on its own (`$USER` does).
+    if (/^bearer|oauth2|openid/i.test(e.auth || '')) parts.push('-H "Authorization: Bearer $API_TOKEN"')
+    else if (/^basic$/i.test(e.auth || '')) parts.push('-u "$API_USER:$API_PASSWORD"')
     if (bodyValue !== undefined) parts.push.apply(parts, bodyParts(bodyValue, e.requestMedia))
     return parts.join(' ')
   }

@@ -212,10 +212,10 @@ check('the API description is rich text; a long one shows its first lines and th
   assert.equal([await tab.textContent('.lead-toggle'), await tab.getAttribute('.lead-toggle', 'aria-expanded')], ['Less', 'true'])
 })
 
-check('each param shows its description under it in the details panel', async ({tab, url}) => {
+check('each param shows its description under it in the details panel, and a deprecated one says so', async ({tab, url}) => {
   await tab.goto(`${url}#listOrders`)
   const rows = await tab.$$eval('#apipe-details table.params tr', (trs) => trs.map((tr) => Array.from(tr.children).map((cell) => cell.textContent)))
-  assert.equal(rows, [['Name', 'In', 'Type', 'Required'], ['page', 'query', 'integer', 'no'], ['status', 'query', 'OrderStatus', 'no'], ['Only orders in this status']])
+  assert.equal(rows, [['Name', 'In', 'Type', 'Required'], ['page', 'query', 'integer', 'no'], ['status', 'query', 'OrderStatus', 'no'], ['Only orders in this status'], ['state', 'query', 'string', 'no'], ['Deprecated']])
 })
 
 check('a GraphQL operation shows its arguments, its input fields and a curl line with the operation and variables', async ({tab, url}) => {
@@ -226,6 +226,11 @@ check('a GraphQL operation shows its arguments, its input fields and a curl line
   assert.match((await tab.textContent('#apipe-details .curl code'))!, /"query":"mutation\(\$input: NewOrder!\) \{ placeOrder\(input: \$input\) \{ __typename \} \}","variables":\{"input":\{"items":\[\{"sku":"string","quantity":0\}\]\}\}/)
   assert.ok((await tab.$$eval('#apipe-details h3', (nodes) => nodes.map((node) => node.textContent))).includes('Input'))
   assert.equal(await tab.$eval('#apipe-details table.fields.reference', (table) => Array.from(table.querySelectorAll(':scope > tbody > tr > th')).map((cell) => cell.textContent!.replace(/^[+−↻]/, ''))), ['items'])
+})
+
+check('a curl line passes the credentials in variables the shell fills in', async ({tab, url}) => {
+  await tab.goto(`${url}#listOrders`)
+  assert.is(await tab.textContent('#apipe-details .curl code'), `curl 'https://api.shop.example/v2/orders' -H "Authorization: Bearer $API_TOKEN"`)
 })
 
 check('an endpoint served elsewhere than the API (x-base-url) gets a curl line to its own server', async ({tab, url}) => {
@@ -243,6 +248,22 @@ check('an event shows its payload\'s fields and no curl line', async ({tab, url}
   const titles = await tab.$$eval('#apipe-details h3', (nodes) => nodes.map((node) => node.textContent))
   assert.ok(titles.includes('Payload') && !titles.includes('Try it') && !titles.includes('Responses'), titles.join())
   assert.equal(await tab.$$eval('#apipe-details table.fields.reference > tbody > tr > th', (cells) => cells.map((cell) => cell.textContent!.replace(/^[+−↻]/, ''))), ['id', 'status', 'items', 'customer'])
+})
+
+check('a webhook shows what its receiver must answer, and every scheme an endpoint accepts shows on its lock', async ({tab}) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'apipe-webhook-'))
+  const spec = path.join(dir, 'hooks.endpoints.json')
+  writeFileSync(spec, JSON.stringify({schema_version: 1, diagram_type: 'endpoints', meta: {title: 'Hooks'}, endpoints: [
+    {id: 'disputeCreated', method: 'EVENT', path: 'dispute.created', summary: 'A dispute was opened', response: 'Dispute', responses: [{status: '2XX', description: 'Any **2xx** accepts the event.'}]},
+    {id: 'acceptDispute', method: 'POST', path: '/disputes/accept', summary: 'Accept a dispute', auth: 'basic', 'x-auth-alternatives': ['api-key'], status: [200]}
+  ], types: [{name: 'Dispute', kind: 'object', fields: [{name: 'id', type: 'string', required: true}]}]}))
+  assert.is((await runPipe(['render', spec])).code, 0)
+  const page = pathToFileURL(path.join(dir, 'hooks.endpoints.html')).href
+  await tab.goto(`${page}#disputeCreated`)
+  assert.equal(await tab.$$eval('#apipe-details h3', (nodes) => nodes.map((node) => node.textContent)), ['Payload', 'Responses'])
+  assert.is(await tab.textContent('#apipe-details .responses details.response p'), 'Any 2xx accepts the event.')
+  await tab.goto(`${page}#acceptDispute`)
+  assert.is(await tab.textContent('#apipe-details .chip.lock'), 'auth: basic or api-key')
 })
 
 check('the findings counter filters to endpoints with findings', async ({tab, url}) => {
