@@ -115,6 +115,8 @@ function compareEndpoint(before: Endpoint, after: Endpoint, at: Array<string | n
   if (before.request && after.request) {
     compareType(before.request, after.request, {direction: 'request', what: `the request of \`${display(after)}\``, location: `${where}.request`, path: [...at, 'request']}, types, add)
   }
+  // A GraphQL input is an argument, compared as one; a REST body is judged by whether requests must carry it.
+  if (!graphqlMethods.has(after.method)) compareRequestBody(before, after, {location: `${where}.request`, path: [...at, 'request']}, add)
   const what = direction === 'event' ? `\`${display(after)}\`` : `the response of \`${display(after)}\``
   const response = {location: `${where}.response`, path: [...at, 'response']}
   if (before.response && after.response) {
@@ -124,6 +126,24 @@ function compareEndpoint(before: Endpoint, after: Endpoint, at: Array<string | n
     const body = direction === 'event' ? 'a payload' : 'a body'
     const message = before.response ? `${capital(what)} no longer ${direction === 'event' ? 'carries' : 'has'} ${body}: it was \`${before.response}\`` : `${capital(what)} now ${direction === 'event' ? 'carries' : 'has'} ${body}, \`${after.response}\``
     add({code: before.response ? 'response-removed' : 'response-added', ...response, message})
+  }
+}
+
+/**
+ * A request body added, removed or made required as a whole (`x-request-required`; absent: optional, as OpenAPI's
+ * `requestBody.required`). An old request without a body fails once one is required; a body that is gone or optional
+ * now is still accepted.
+ */
+function compareRequestBody(before: Endpoint, after: Endpoint, at: {location: string; path: Array<string | number>}, add: Add): void {
+  const [wasRequired, isRequired] = [before['x-request-required'] === true, after['x-request-required'] === true]
+  const name = `\`${display(after)}\``
+  if (!before.request && after.request) {
+    if (isRequired) add({code: 'request-required-body-added', ...at, message: `${name} now requires a request body, \`${after.request}\``})
+    else add({code: 'request-body-added', ...at, message: `${name} now takes an optional request body, \`${after.request}\``})
+  } else if (before.request && !after.request) {
+    add({code: 'request-body-removed', ...at, message: `${name} no longer takes a request body: it was \`${before.request}\``})
+  } else if (before.request && after.request && wasRequired !== isRequired) {
+    add({code: isRequired ? 'request-body-became-required' : 'request-body-became-optional', ...at, message: `The request body of ${name} became ${isRequired ? 'required' : 'optional'}`})
   }
 }
 

@@ -66,6 +66,7 @@ export function operationEndpoint(context: Context, method: string, path: string
   } else {
     const request = requestType(context, operation, bodyParams, id, 'Request')
     if (request) endpoint.request = request
+    if (request && requestRequired(context, operation, bodyParams)) endpoint['x-request-required'] = true
     const response = responseType(context, operation, id)
     if (response) endpoint.response = response
   }
@@ -117,6 +118,15 @@ function parameters(context: Context, item: Record<string, unknown>, operation: 
     params.push(param)
   }
   return {params, bodyParams}
+}
+
+/**
+ * Whether a request must carry its body: OpenAPI 3's `requestBody.required` (false when absent, as the specification
+ * says), Swagger 2's `body` param `required`, or any required `formData` field.
+ */
+function requestRequired(context: Context, operation: Record<string, unknown>, bodyParams: Array<Record<string, unknown>>): boolean {
+  if (bodyParams.length > 0) return bodyParams.some((parameter) => parameter.required === true)
+  return context.refs.resolve(operation.requestBody).value?.required === true
 }
 
 /** The type of the request body; an inline schema is named `<Id><suffix>` (`CreatePetRequest`, `PetAddedPayload`). */

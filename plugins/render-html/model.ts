@@ -166,6 +166,7 @@ function clientData(spec: Catalogue, views: EndpointView[]) {
       requestDescription: endpoint.request_description ? markdownHtml(endpoint.request_description) : undefined,
       requestExample: endpoint.request_example,
       requestMedia: endpoint['x-request-media'],
+      requestRequired: endpoint['x-request-required'] === true ? true : undefined,
       baseUrl: endpoint['x-base-url'],
       authAlternatives: endpoint['x-auth-alternatives'],
       responses: endpoint.responses?.map(internResponse),

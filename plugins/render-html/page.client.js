@@ -13,7 +13,7 @@
       params: (e.params || []).map(function (index) { return data.params[index] }),
       responses: e.responses && e.responses.map(function (index) { return data.responses[index] }),
       requestDescription: e.requestDescription, requestExample: e.requestExample, requestMedia: e.requestMedia,
-      baseUrl: e.baseUrl, authAlternatives: e.authAlternatives || []
+      requestRequired: e.requestRequired === true, baseUrl: e.baseUrl, authAlternatives: e.authAlternatives || []
     }
   })
   var search = document.getElementById('apipe-search')
@@ -182,7 +182,7 @@
       // A webhook's responses say what its receiver must answer ("any 2xx accepts it").
       if (e.responses && e.responses.length) details.appendChild(section('Responses', reference.responses(e)))
     } else {
-      if (e.request || e.requestExample !== undefined || e.requestDescription) details.appendChild(section(/^(QUERY|MUTATION|SUBSCRIPTION)$/.test(e.method) ? 'Input' : 'Request body', reference.body(e.request, e.requestDescription, e.requestExample)))
+      if (e.request || e.requestExample !== undefined || e.requestDescription) details.appendChild(section(/^(QUERY|MUTATION|SUBSCRIPTION)$/.test(e.method) ? 'Input' : e.requestRequired ? 'Request body (required)' : 'Request body', reference.body(e.request, e.requestDescription, e.requestExample)))
       var responses = reference.responses(e)
       if (responses) details.appendChild(section(/^(QUERY|MUTATION|SUBSCRIPTION)$/.test(e.method) ? 'Returns' : 'Responses', responses))
     }

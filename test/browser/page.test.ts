@@ -243,6 +243,15 @@ check('an example written already URL-encoded is not encoded twice in the curl l
   assert.match((await tab.textContent('#apipe-details .curl code'))!, /^curl 'https:\/\/api\.shop\.example\/v2\/customers\?q=big%20spender'/)
 })
 
+check('a request body that requests must carry says so in its title', async ({tab, url}) => {
+  const titles = async (id: string) => {
+    await tab.goto(`${url}#${id}`)
+    return tab.$$eval('#apipe-details h3', (nodes) => nodes.map((node) => node.textContent))
+  }
+  assert.ok((await titles('createOrder')).includes('Request body (required)'))
+  assert.ok((await titles('patchOrder')).includes('Request body'))
+})
+
 check('an event shows its payload\'s fields and no curl line', async ({tab, url}) => {
   await tab.goto(`${url}#orderPlaced`)
   const titles = await tab.$$eval('#apipe-details h3', (nodes) => nodes.map((node) => node.textContent))
