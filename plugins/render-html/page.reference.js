@@ -104,7 +104,9 @@ function apipeReference(data, dom) {
       var row = table.appendChild(element('tr'))
       row.appendChild(element('td', 'field-name', p.name))
       row.appendChild(element('td', '', p.in))
-      row.appendChild(element('td')).appendChild(p.type ? typeLabel(p.type) : document.createTextNode(''))
+      var typeCell = row.appendChild(element('td'))
+      typeCell.appendChild(p.type ? typeLabel(p.type) : document.createTextNode(''))
+      if (p['x-format']) typeCell.appendChild(element('span', 'format', ' (' + p['x-format'] + ')'))
       row.appendChild(element('td', '', p.required || p.in === 'path' ? 'yes' : 'no'))
       var deprecated = p['x-deprecated'] === true
       if (p.description || deprecated || (p.enum && p.enum.length) || p.default !== undefined) {
@@ -182,15 +184,18 @@ function apipeReference(data, dom) {
     return wrap
   }
 
-  function scalar(name) {
+  /** Sample strings by `format`; `binary` is curl's "the content of a file" (`-F 'photo=@file'`). */
+  var formatSamples = {'date-time': '2024-01-31T12:00:00Z', date: '2024-01-31', time: '12:00:00Z', uuid: '3fa85f64-5717-4562-b3fc-2c963f66afa6', email: 'user@example.com', uri: 'https://example.com', url: 'https://example.com', binary: '@file'}
+
+  function scalar(name, format) {
     if (/^(integer|int|int32|int64|number|float|double|Int|Float|long)$/.test(name)) return 0
     if (name === 'ID') return '1'
     if (/^(boolean|bool|Boolean)$/.test(name)) return true
-    return 'string'
+    return (name === 'string' && formatSamples[format]) || 'string'
   }
 
   /** A sample value of a type, from its card: the required fields (or the first five when none is), 3 levels deep. */
-  function sample(expression, depth) {
+  function sample(expression, depth, format) {
     var base = baseType(expression)
     var table = fieldsOf(base)
     var value
@@ -200,12 +205,12 @@ function apipeReference(data, dom) {
       var required = rows.filter(function (row) { return row.cells[2].textContent === 'required' })
       ;(required.length ? required : depth === 0 ? rows.slice(0, 5) : []).forEach(function (row) {
         var given = row.getAttribute('data-sample')
-        value[row.cells[0].textContent] = given !== null ? JSON.parse(given) : sample(row.cells[1].textContent, depth + 1)
+        value[row.cells[0].textContent] = given !== null ? JSON.parse(given) : sample(row.cells[1].textContent, depth + 1, row.cells[1].getAttribute('data-format'))
       })
     } else if (card(base) && card(base).querySelector('.values code')) {
       value = card(base).querySelector('.values code').textContent
     } else {
-      value = table ? {} : scalar(base)
+      value = table ? {} : scalar(base, format)
     }
     return isList(expression) ? [value] : value
   }
@@ -262,7 +267,7 @@ function apipeReference(data, dom) {
       })
       var query = e.params.filter(function (p) { return p.in === 'query' && p.required }).map(function (p) {
         var value = given(p)
-        return encodeURIComponent(p.name) + '=' + urlPart(value !== undefined ? value : sample(p.type || 'string', 1))
+        return encodeURIComponent(p.name) + '=' + urlPart(value !== undefined ? value : sample(p.type || 'string', 1, p['x-format']))
       })
       if (e.method !== 'GET') parts.push('-X ' + e.method)
       parts.push(shellQuote(base + path + (query.length ? '?' + query.join('&') : '')))

@@ -19,6 +19,8 @@ export interface SchemaFacts {
   enum?: Array<string | number | boolean | null>
   default?: unknown
   example?: unknown
+  /** A scalar's `format` (`date-time`, `uuid`, `binary`…): the page shows it and builds sample values from it. */
+  'x-format'?: string
 }
 
 /** Collects types while the importer asks for the type of each schema it meets. */
@@ -141,6 +143,7 @@ export class SchemaTypes {
     if (fallback !== undefined) facts.default = fallback
     const example = written.example ?? resolved.example ?? schema.example ?? (Array.isArray(schema.examples) ? schema.examples[0] : undefined)
     if (example !== undefined) facts.example = example
+    if (typeof source.format === 'string' && source.format && source.type !== 'object' && source.type !== 'array') facts['x-format'] = source.format
     return facts
   }
 

@@ -125,6 +125,11 @@ check('the curl line sends a body as its media type wants it: form fields for mu
   const form = (await tab.textContent('#apipe-details .curl code'))!
   assert.match(form, /^curl -X POST '[^']*\/video-playlists' .*-F 'displayName=[^']*'/)
   assert.not.match(form, /application\/json|--data /)
+  // A field of format `binary` is a file to upload, and the fields table says so beside its type.
+  await tab.goto(`${context.pages.get('peertube')}#uploadLegacy`)
+  assert.match((await tab.textContent('#apipe-details .curl code'))!, / -F 'videofile=@file'/)
+  const videofile = await tab.$$eval('#apipe-details table.fields td[data-format]', (cells) => cells.map((cell) => `${cell.previousElementSibling!.textContent} ${getComputedStyle(cell, '::after').content}`))
+  assert.ok(videofile.includes('videofile " (binary)"'), videofile.join(' | '))
   await tab.goto(`${context.pages.get('peertube')}#uploadResumable`)
   const binary = (await tab.textContent('#apipe-details .curl code'))!
   assert.match(binary, /-H 'Content-Type: application\/octet-stream' --data-binary @file$/)
