@@ -5,10 +5,22 @@
 import type {BaseContext} from 'clipanion'
 import type {PluggableList, Preset} from 'unified'
 import {pageOff} from '../presets/page-off.js'
+import {declaredFileKind, type DocumentKind} from './document-kind.js'
 import {produce} from './produce.js'
 
-/** Import `input` with `preset` (plus `extra` plugins, e.g. options) and write the catalogue to `output`; resolves to the exit code. */
-export async function importCatalogue(context: BaseContext, preset: Preset, extra: PluggableList, input: string, output: string, quiet = false): Promise<number> {
+const kindNames: Record<DocumentKind, string> = {graphql: 'a GraphQL schema', asyncapi: 'an AsyncAPI document', openapi: 'an OpenAPI document'}
+
+/**
+ * Import `input` (a document of `kind`) with `preset` (plus `extra` plugins, e.g. options) and write the catalogue
+ * to `output`; resolves to the exit code. A file that declares another kind is not parsed as this one (a GraphQL
+ * schema read as YAML fails on its first line): one line names the command that imports it, exit 1.
+ */
+export async function importCatalogue(context: BaseContext, kind: DocumentKind, preset: Preset, extra: PluggableList, input: string, output: string, quiet = false): Promise<number> {
+  const declared = input === '-' ? undefined : await declaredFileKind(input)
+  if (declared && declared !== kind) {
+    context.stderr.write(`\`${input}\` is ${kindNames[declared]}, not ${kindNames[kind]}: import it with \`pipe import ${declared} ${input} ${output}\`\n`)
+    return 1
+  }
   const plugins = [...(preset.plugins ?? []), ...extra, ...(pageOff.plugins ?? [])]
   const {code, outputs} = await produce(context, {plugins}, input, [{extension: '.json', path: output}], {quiet})
   if (code !== 0) return code

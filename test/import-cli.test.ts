@@ -146,6 +146,20 @@ test('pipe import asyncapi on a fragment says it is not a document and exits 1',
   assert.not.ok(existsSync(output))
 })
 
+test('pipe import <kind> given a document of another kind names the command that imports it, writes nothing, exit 1', async () => {
+  const folder = temp()
+  writeFileSync(path.join(folder, 'schema.graphqls'), 'type Query {\n  pet(id: ID!): Pet\n}\ntype Pet { id: ID! }\n')
+  writeFileSync(path.join(folder, 'events.yaml'), 'asyncapi: 3.0.0\ninfo: {title: Events, version: 1.0.0}\n')
+  writeFileSync(path.join(folder, 'api.yaml'), '# The shop\nopenapi: 3.1.0\ninfo: {title: Shop, version: 1.0.0}\n')
+  const cases = [
+    ['asyncapi', 'schema.graphqls', '`schema.graphqls` is a GraphQL schema, not an AsyncAPI document: import it with `pipe import graphql schema.graphqls out.json`\n'],
+    ['openapi', 'events.yaml', '`events.yaml` is an AsyncAPI document, not an OpenAPI document: import it with `pipe import asyncapi events.yaml out.json`\n'],
+    ['graphql', 'api.yaml', '`api.yaml` is an OpenAPI document, not a GraphQL schema: import it with `pipe import openapi api.yaml out.json`\n']
+  ]
+  for (const [command, input, stderr] of cases) assert.equal(await runPipe(['import', command, input, 'out.json'], {cwd: folder}), {code: 1, stdout: '', stderr})
+  assert.not.ok(existsSync(path.join(folder, 'out.json')))
+})
+
 test('pipe merge combines REST, GraphQL and events into one mixed catalogue', async () => {
   const output = path.join(temp(), 'shop.endpoints.json')
   const inputs = ['rest', 'graphql', 'events'].map((name) => fixture('merge', `${name}.endpoints.json`))

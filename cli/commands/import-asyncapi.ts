@@ -24,6 +24,6 @@ export class ImportAsyncapiCommand extends Command {
 
   override async execute(): Promise<number> {
     const [{importCatalogue}, {presets}] = await Promise.all([import('../import-catalogue.js'), import('../../presets/asyncapi.js').then((module) => ({presets: {asyncapi: module.default}}))])
-    return importCatalogue(this.context, presets.asyncapi, [], this.input, this.output, this.quiet)
+    return importCatalogue(this.context, 'asyncapi', presets.asyncapi, [], this.input, this.output, this.quiet)
   }
 }

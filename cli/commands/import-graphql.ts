@@ -36,6 +36,6 @@ export class ImportGraphqlCommand extends Command {
       import('../../presets/graphql.js').then((module) => ({presets: {graphql: module.default}})),
       import('../../plugins/import-graphql/index.js')
     ])
-    return importCatalogue(this.context, presets.graphql, [[importGraphql, {allTypes: this.allTypes, title: this.title}]], this.input, this.output, this.quiet)
+    return importCatalogue(this.context, 'graphql', presets.graphql, [[importGraphql, {allTypes: this.allTypes, title: this.title}]], this.input, this.output, this.quiet)
   }
 }

@@ -34,6 +34,6 @@ export class ImportOpenapiCommand extends Command {
       import('../../presets/openapi.js').then((module) => ({presets: {openapi: module.default}})),
       import('../../plugins/import-openapi/index.js')
     ])
-    return importCatalogue(this.context, presets.openapi, [[importOpenapi, {allTypes: this.allTypes}]], this.input, this.output, this.quiet)
+    return importCatalogue(this.context, 'openapi', presets.openapi, [[importOpenapi, {allTypes: this.allTypes}]], this.input, this.output, this.quiet)
   }
 }
