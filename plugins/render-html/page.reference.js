@@ -191,7 +191,7 @@ function apipeReference(data, dom) {
     if (/^(integer|int|int32|int64|number|float|double|Int|Float|long)$/.test(name)) return 0
     if (name === 'ID') return '1'
     if (/^(boolean|bool|Boolean)$/.test(name)) return true
-    return (name === 'string' && formatSamples[format]) || 'string'
+    return name === 'string' && Object.prototype.hasOwnProperty.call(formatSamples, format) ? formatSamples[format] : 'string'
   }
 
   /** A sample value of a type, from its card: the required fields (or the first five when none is), 3 levels deep. */
