@@ -12,6 +12,7 @@ export class ImportAsyncapiCommand extends Command {
       endpoint with the channel address as the path, the message payload as its type, the first tag as its group and
       the security as \`auth\`. Relative \`$ref\`s to other files are followed. The catalogue is validated; findings
       go to stderr, and with an error nothing is written (exit 1).
+      A file that declares another kind of document gets one line naming the \`pipe import\` command for it (exit 1).
     `,
     examples: [['Import an AsyncAPI document', 'pipe import asyncapi asyncapi.yaml events.endpoints.json']]
   })

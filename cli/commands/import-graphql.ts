@@ -13,6 +13,7 @@ export class ImportGraphqlCommand extends Command {
       response (\`[Pet!]!\` -> \`Pet[]\`); endpoints are grouped by a \`@tag(name: …)\` directive, else by the return
       type. Types are those the operations reach, unless \`--all-types\`. The catalogue is validated; findings go to
       stderr, and with an error nothing is written (exit 1).
+      A file that declares another kind of document gets one line naming the \`pipe import\` command for it (exit 1).
     `,
     examples: [
       ['Import an SDL schema', 'pipe import graphql schema.graphql api.endpoints.json'],

@@ -13,6 +13,7 @@ export class ImportOpenapiCommand extends Command {
       them with \`--all-types\`). References to other files are followed. Schema problems of the document are
       warnings; a broken reference, a document without operations or a file that is not OpenAPI is an error, and then
       nothing is written (exit 1). Findings go to stderr; stdout says what was written.
+      A file that declares another kind of document gets one line naming the \`pipe import\` command for it (exit 1).
     `,
     examples: [
       ['Import the pet store', 'pipe import openapi petstore.yaml petstore.endpoints.json'],

@@ -59,6 +59,8 @@ export function operationEndpoint(context: Context, method: string, path: string
   if (status.length > 0) endpoint.status = status
   const {params, bodyParams} = parameters(context, item, operation)
   if (params.length > 0) endpoint.params = params
+  const requestBody = context.refs.resolve(operation.requestBody).value
+  const bodyParam = bodyParams.find((parameter) => parameter.in === 'body')
   if (kind === 'event') {
     // An event's payload is the body the API sends to its subscribers: its `response`, as AsyncAPI events have it.
     const payload = requestType(context, operation, bodyParams, id, 'Payload') ?? responseType(context, operation, id)
@@ -66,12 +68,10 @@ export function operationEndpoint(context: Context, method: string, path: string
   } else {
     const request = requestType(context, operation, bodyParams, id, 'Request')
     if (request) endpoint.request = request
-    if (request && requestRequired(context, operation, bodyParams)) endpoint['x-request-required'] = true
+    if (request && requestRequired(requestBody, bodyParams)) endpoint['x-request-required'] = true
     const response = responseType(context, operation, id)
     if (response) endpoint.response = response
   }
-  const requestBody = context.refs.resolve(operation.requestBody).value
-  const bodyParam = bodyParams.find((parameter) => parameter.in === 'body')
   // OpenAPI 3 describes the request body on `requestBody`, Swagger 2 on its `body` param.
   const requestDescription = context.refs.text(requestBody?.description ?? bodyParam?.description)?.trim()
   if (requestDescription) endpoint.request_description = requestDescription
@@ -124,9 +124,9 @@ function parameters(context: Context, item: Record<string, unknown>, operation: 
  * Whether a request must carry its body: OpenAPI 3's `requestBody.required` (false when absent, as the specification
  * says), Swagger 2's `body` param `required`, or any required `formData` field.
  */
-function requestRequired(context: Context, operation: Record<string, unknown>, bodyParams: Array<Record<string, unknown>>): boolean {
+function requestRequired(requestBody: Record<string, unknown> | undefined, bodyParams: Array<Record<string, unknown>>): boolean {
   if (bodyParams.length > 0) return bodyParams.some((parameter) => parameter.required === true)
-  return context.refs.resolve(operation.requestBody).value?.required === true
+  return requestBody?.required === true
 }
 
 /** The type of the request body; an inline schema is named `<Id><suffix>` (`CreatePetRequest`, `PetAddedPayload`). */
