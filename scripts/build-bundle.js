@@ -2,9 +2,9 @@
 // one file per lazily imported part of it. Node's module loader pays for every file it resolves, reads and links:
 // `pipe map` loaded 52 of apipe's files, about 40 ms of every command. Packages stay external, loaded as installed,
 // so user plugins and code that import `apipe` or `apipe-kit/runtime` share them with the CLI — except the Markdown
-// stack of the page (markdown-it, rehype and parse5, and the many small modules under them, which only render-html
-// uses, through processors of its own): bundled into the page's chunk, it loads in one file instead of costing every
-// `pipe render` and `pipe map` tens of milliseconds of module resolution.
+// stack of the page (markdown-it and htmlparser2, and the small modules under them, which only render-html uses):
+// bundled into the page's chunk, it loads in one file instead of costing every `pipe render` and `pipe map` tens of
+// milliseconds of module resolution.
 import {build} from 'esbuild'
 import {rmSync} from 'node:fs'
 import path from 'node:path'
@@ -16,7 +16,7 @@ import path from 'node:path'
  * to user code that checks their class: a plugin gets the processor and the vfile it runs on, whatever copy made them.
  */
 const bundledRoots =
-  /^(markdown-it|rehype-parse|rehype-sanitize|rehype-stringify|clipanion|unified|trough|bail|devlop|extend|is-plain-obj|vfile|vfile-message|vfile-statistics|unist-util-stringify-position|dset|leven)$/
+  /^(markdown-it|htmlparser2|clipanion|unified|trough|bail|devlop|extend|is-plain-obj|vfile|vfile-message|vfile-statistics|unist-util-stringify-position|dset|leven)$/
 
 /** esbuild plugin: every package import is external, but the bundled roots and what they import. */
 const externalButBundled = {

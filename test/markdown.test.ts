@@ -29,7 +29,27 @@ test('task list items get a disabled checkbox, aligned columns an align, and a b
   assert.match(markdownHtml('| a | b |\n|--:|---|\n| 1 | 2 |'), /<th align="right">a<\/th>\n<th>b<\/th>[^]*<td align="right">1<\/td>/)
   assert.is(markdownHtml('Call api.example.com or https://api.example.com.'), '<p>Call api.example.com or <a href="https://api.example.com" target="_blank" rel="noopener noreferrer">https://api.example.com</a>.</p>')
   assert.is(markdownHtml('[bad](javascript:alert(1)) [ok](/x "T") ![pic](https://x.example/p.png) **b**'), '<p><a>bad</a> <a href="/x" title="T" target="_blank" rel="noopener noreferrer">ok</a>  <strong>b</strong></p>')
-  assert.is(markdownHtml('```js\nlet a = 1 < 2\n```'), '<pre><code>let a = 1 &#x3C; 2\n</code></pre>')
+  assert.is(markdownHtml('```js\nlet a = 1 < 2\n```'), '<pre><code>let a = 1 &lt; 2\n</code></pre>')
+})
+
+test('raw HTML keeps only what the allow-list names, however it is written', () => {
+  const cases: Array<[string, string]> = [
+    // Entities are decoded before a link is judged, and written out again.
+    ['<a href="javascript&#58;alert(1)">x</a> <a href="JaVaScRiPt:alert(1)">y</a> <a href=" javascript:alert(1)">z</a>', '<p><a>x</a> <a>y</a> <a>z</a></p>'],
+    ['<a href="/q?a=1&amp;b=&quot;2&quot;" title=\'say "hi"\' onclick="x()">q</a>', '<p><a href="/q?a=1&amp;b=&quot;2&quot;" title="say &quot;hi&quot;" target="_blank" rel="noopener noreferrer">q</a></p>'],
+    // Stripped elements go with their content, other unknown ones leave their text; comments and doctypes go.
+    ['<div class="x"><span style="color:red">kept</span><script>alert(1)</script><style>p{}</style><svg><text>s</text></svg><!-- c --><!doctype html></div>', 'kept'],
+    ['<textarea></p><script>alert(1)</script></textarea>after', 'after'],
+    // Unclosed and stray tags are balanced; nothing leaks out of an attribute or a text.
+    ['<b>bold <i>both</b> none</i> </em><p>x', '<p><b>bold <i>both</i></b> none </p><p>x</p>'],
+    ['<p title="a>b">t</p><a href="/x"><p>in</p></a>', '<p>t</p><a href="/x" target="_blank" rel="noopener noreferrer"><p>in</p></a>'],
+    ['&lt;script&gt;alert(1)&lt;/script&gt; &amp; &nbsp;', '<p>&lt;script&gt;alert(1)&lt;/script&gt; &amp; \u00a0</p>'],
+    // An input is only ever a disabled checkbox.
+    ['<input type="text" value="v" checked=whatever><input>', '<p><input type="checkbox" disabled checked><input type="checkbox" disabled></p>'],
+    ['<table><tr><td colspan="2" align="left" bgcolor="red">c</td></tr></table>', '<table><tr><td colspan="2" align="left">c</td></tr></table>']
+  ]
+  for (const [input, html] of cases) assert.is(markdownHtml(input), html, input)
+  assert.is(inlineMarkdown('<ul><li>First <b>item</b><br>next</li><li>second</li></ul>'), 'First <b>item</b>next')
 })
 
 test('a summary is one line of inline HTML: the first block only, line breaks and blocks dropped', () => {

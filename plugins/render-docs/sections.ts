@@ -5,6 +5,7 @@
  */
 import type {EndpointSections, OperationSentence, TypeSentence} from '../sentence-generate.js'
 import type {Catalogue} from '../../schemas/types/endpoints.js'
+import {escapeHtml} from '../shared/escape-html.js'
 
 /** The document formats a list can print as. */
 export type DocumentFormat = 'markdown' | 'html' | 'text'
@@ -80,8 +81,4 @@ export function guard<T extends Record<string, unknown>>(target: T, noun: string
 
 function textOf(this: {text: string}): string {
   return this.text
-}
-
-function escapeHtml(value: string): string {
-  return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
 }

@@ -1,27 +1,58 @@
 /**
  * The allow-list of descriptions on the page, one for both ways a description is cleaned: markdown-it's tokens
- * (markdown.ts) and raw HTML through rehype-sanitize (raw-html.ts). It keeps text structure only: no script, style,
- * form, image or frame element (an image would be a network request), no `on*` handler, no `id`, `class` or `style`
- * (they could clash with the page's own), and links whose target is http(s), mailto or relative.
+ * (markdown.ts) and raw HTML (raw-html.ts). It keeps text structure only: no script, style, form, image or frame
+ * element (an image would be a network request), no `on*` handler, no `id`, `class` or `style` (they could clash
+ * with the page's own), and links whose target is http(s), mailto or relative. Whatever is not on it is dropped; the
+ * text of a dropped element stays, but for the elements in `strip`, which go with everything in them.
  */
-import type {Options as SanitizeSchema} from 'rehype-sanitize'
 
-/** The elements and attributes descriptions may keep; everything else is dropped (its text stays). */
-export const sanitizeSchema: SanitizeSchema = {
-  strip: ['script', 'style', 'template', 'noscript', 'iframe', 'object', 'embed', 'svg', 'math', 'textarea', 'select'],
-  tagNames: [
-    'a', 'abbr', 'b', 'blockquote', 'br', 'code', 'dd', 'del', 'details', 'dl', 'dt', 'em', 'h1', 'h2', 'h3', 'h4', 'h5',
-    'h6', 'hr', 'i', 'input', 'kbd', 'li', 'ol', 'p', 'pre', 's', 'samp', 'strong', 'sub', 'summary', 'sup', 'table',
-    'tbody', 'td', 'tfoot', 'th', 'thead', 'tr', 'ul', 'var'
-  ],
-  attributes: {
-    a: ['href', 'title'],
-    abbr: ['title'],
-    input: [['type', 'checkbox'], ['disabled', true], 'checked'],
-    ol: ['start'],
-    td: ['align', 'colSpan', 'rowSpan'],
-    th: ['align', 'colSpan', 'rowSpan']
-  },
-  protocols: {href: ['http', 'https', 'mailto']},
-  required: {input: {type: 'checkbox', disabled: true}}
+/** How an attribute's value is judged: any value, a flag written without one, or one of a few values. */
+export type AttributeRule = 'any' | 'flag' | readonly string[]
+
+/** Elements dropped with everything in them. */
+export const strippedTags: ReadonlySet<string> = new Set(['script', 'style', 'template', 'noscript', 'iframe', 'object', 'embed', 'svg', 'math', 'textarea', 'select'])
+
+/** Elements kept; any other element is dropped and its content kept. */
+export const allowedTags: ReadonlySet<string> = new Set([
+  'a', 'abbr', 'b', 'blockquote', 'br', 'code', 'dd', 'del', 'details', 'dl', 'dt', 'em', 'h1', 'h2', 'h3', 'h4', 'h5',
+  'h6', 'hr', 'i', 'input', 'kbd', 'li', 'ol', 'p', 'pre', 's', 'samp', 'strong', 'sub', 'summary', 'sup', 'table',
+  'tbody', 'td', 'tfoot', 'th', 'thead', 'tr', 'ul', 'var'
+])
+
+/** Elements without content or end tag among the kept ones. */
+export const voidTags: ReadonlySet<string> = new Set(['br', 'hr', 'input'])
+
+/** The attributes each kept element may keep (HTML's names, lower case), and how their values are judged. */
+export const allowedAttributes: Readonly<Record<string, Readonly<Record<string, AttributeRule>>>> = {
+  a: {href: 'any', title: 'any'},
+  abbr: {title: 'any'},
+  input: {type: ['checkbox'], disabled: 'flag', checked: 'flag'},
+  ol: {start: 'any'},
+  td: {align: 'any', colspan: 'any', rowspan: 'any'},
+  th: {align: 'any', colspan: 'any', rowspan: 'any'}
+}
+
+/** Attributes an element always gets: an input is a task list's disabled checkbox, whatever it said. */
+export const requiredAttributes: Readonly<Record<string, ReadonlyArray<readonly [string, string | true]>>> = {
+  input: [['type', 'checkbox'], ['disabled', true]]
+}
+
+const hrefProtocols = new Set(['http', 'https', 'mailto'])
+
+/**
+ * Whether a link may point at `url` (its entities already decoded): a relative URL, or one whose scheme is allowed.
+ * Anything else before a colon, however a browser would read it (`java\tscript:`, ` javascript:`), is refused.
+ */
+export function allowedHref(url: string): boolean {
+  const colon = url.indexOf(':')
+  const before = url.search(/[/?#]/)
+  return colon === -1 || (before !== -1 && before < colon) || hrefProtocols.has(url.slice(0, colon).toLowerCase())
+}
+
+/** Whether the allow-list keeps attribute `name` with `value` on element `tag`. */
+export function allowedAttribute(tag: string, name: string, value: string): boolean {
+  const rule = allowedAttributes[tag]?.[name]
+  if (rule === undefined) return false
+  if (typeof rule !== 'string') return rule.includes(value.toLowerCase())
+  return name !== 'href' || allowedHref(value)
 }

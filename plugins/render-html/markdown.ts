@@ -10,7 +10,8 @@
  */
 import MarkdownIt from 'markdown-it'
 import type {StateCore, Token} from 'markdown-it'
-import {sanitizeSchema} from './allow-list.js'
+import {escapeHtml} from '../shared/escape-html.js'
+import {allowedAttribute, allowedTags} from './allow-list.js'
 
 /** Past this length a description is not read as Markdown: it is shown as the text it is (default: 20,000). */
 export const markdownLimit = 20_000
@@ -69,21 +70,6 @@ function sanitizer(): typeof import('./raw-html.js') {
   return rawHtml
 }
 
-const allowedTags = new Set(sanitizeSchema.tagNames)
-const hrefProtocols = new Set(sanitizeSchema.protocols?.href)
-
-/** Whether the allow-list keeps attribute `name` on element `tag` (its entries are names or `[name, ...values]`). */
-function allowedAttribute(tag: string, name: string): boolean {
-  return (sanitizeSchema.attributes?.[tag] ?? []).some((entry) => (typeof entry === 'string' ? entry : entry[0]) === name)
-}
-
-/** The sanitizer's rule for a link: relative, or one of the allowed protocols. */
-function allowedHref(url: string): boolean {
-  const colon = url.indexOf(':')
-  const before = url.search(/[/?#]/)
-  return colon === -1 || (before !== -1 && before < colon) || hrefProtocols.has(url.slice(0, colon).toLowerCase())
-}
-
 /**
  * markdown-it's tokens of a text without raw HTML, cleaned by the same allow-list as HTML is: such a text can only
  * hold the elements Markdown makes, so its tokens are rendered directly, without serializing them and parsing the
@@ -96,7 +82,7 @@ function cleanTokens(tokens: Token[]): Token[] {
     if (token.tag && !allowedTags.has(token.tag)) continue
     if (token.children) token.children = cleanTokens(token.children)
     if (token.type === 'fence') token.info = ''
-    if (token.attrs) token.attrs = token.attrs.filter(([name, value]) => allowedAttribute(token.tag, name) && (name !== 'href' || allowedHref(String(value))))
+    if (token.attrs) token.attrs = token.attrs.filter(([name, value]) => allowedAttribute(token.tag, name, String(value)))
     if (token.type === 'link_open' && token.attrGet('href') !== null) token.attrs = [...(token.attrs ?? []), ['target', '_blank'], ['rel', 'noopener noreferrer']]
     kept.push(token)
   }
@@ -105,12 +91,6 @@ function cleanTokens(tokens: Token[]): Token[] {
 
 function cleanTokensOf(text: string): Token[] {
   return cleanTokens(markdown.parse(text, {}))
-}
-
-const escapeMap: Record<string, string> = {'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;'}
-/** Text escaped for HTML. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"]/g, (character) => escapeMap[character])
 }
 
 /**

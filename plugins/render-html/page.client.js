@@ -105,8 +105,8 @@
   }
 
   /**
-   * Markup that the page build has already sanitized (descriptions: Markdown through remark, rehype-raw and
-   * rehype-sanitize with an allow-list); the script places only such markup, and builds everything else with
+   * Markup that the page build has already sanitized (descriptions: Markdown through markdown-it, raw HTML in them
+   * rewritten from an allow-list); the script places only such markup, and builds everything else with
    * textContent and createElement.
    */
   function sanitized(className, markup) {

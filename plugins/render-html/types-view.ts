@@ -5,7 +5,8 @@
  */
 import {deflateRawSync} from 'node:zlib'
 import type {Catalogue, Endpoint, Field, Param, TypeDefinition} from '../../schemas/types/endpoints.js'
-import {escapeHtml, inlineMarkdown, markdownHtml} from './markdown.js'
+import {escapeHtml} from '../shared/escape-html.js'
+import {inlineMarkdown, markdownHtml} from './markdown.js'
 
 /** A type card. */
 export interface TypeView {
