@@ -413,10 +413,10 @@ function compareMembers(oldType: TypeDef, newType: TypeDef, use: Use, add: Add):
 
 /**
  * Whether every value of type `narrow` is a value of type `wide` (defined in `wideTypes`): integers are numbers, an
- * enum's values strings, a union's member values of the union.
+ * enum's values strings, a union's member values of the union, and every value is `any`.
  */
 function fitsIn(narrow: string, wide: string, types: Types, wideTypes: Map<string, TypeDef>): boolean {
-  if (narrow === wide) return true
+  if (narrow === wide || wide === 'any') return true
   const pairs: Record<string, string[]> = {integer: ['number'], Int: ['Float'], int32: ['int64', 'integer', 'number'], int64: ['integer', 'number']}
   if (pairs[narrow]?.includes(wide) || unionHolds(wideTypes, wide, narrow)) return true
   const enumType = types.old.get(narrow)?.kind === 'enum' || types.new.get(narrow)?.kind === 'enum'

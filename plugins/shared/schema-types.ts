@@ -60,7 +60,8 @@ export class SchemaTypes {
       if (!this.types.has(name)) this.types.set(name, {name, kind: 'scalar', description: `Defined outside this document, at ${resolved.external}`})
       return {type: name, nullable: false}
     }
-    if (!schema) return {type: 'object', nullable: false}
+    // No schema at all (an array without `items`, a boolean schema `true`) is any value.
+    if (!schema) return {type: 'any', nullable: false}
     // "An X or null" (`nullable` beside `allOf: [X]`, `anyOf`/`oneOf` of X and null) is X, not a new type; but a named
     // schema that only extends another (`SimplifiedShow: {allOf: [ShowBase]}`) is a type of its own, by its name.
     const wrapped = wrappedSchema(schema)
@@ -84,7 +85,7 @@ export class SchemaTypes {
     // A named array's items are named after it (`Tags: {type: array, items: {…}}` holds `TagsItem`).
     if (schema.type === 'array' || (schema.items && !schema.properties)) return `${this.typeOf(this.itemsOf(schema, name ?? fallbackName()), () => `${name ?? fallbackName()}Item`)}[]`
     // An unnamed primitive is its JSON type: answer before building a name for it.
-    const simple = typeof schema.type === 'string' ? schema.type : Array.isArray(schema.type) ? nonNullType(schema.type) : schema.type === undefined && 'const' in schema ? constantType(schema) : schema.type === undefined ? enumType(schema.enum) : undefined
+    const simple = typeof schema.type === 'string' ? schema.type : Array.isArray(schema.type) ? nonNullType(schema.type) : schema.type === undefined && 'const' in schema ? untypedType(schema) : schema.type === undefined ? enumType(schema.enum) : undefined
     if (!name && simple && simple !== 'object' && simple !== 'array' && !schema.enum && !schema.oneOf && !schema.anyOf && !schema.allOf) return simple
     const known = this.names.get(schema)
     if (known) return known
@@ -113,7 +114,7 @@ export class SchemaTypes {
       this.discriminated(type, schema)
       return typeName
     }
-    const primitive = simple ?? (schema.type === undefined ? constantType(schema) : 'object')
+    const primitive = simple ?? (schema.type === undefined ? untypedType(schema) : 'object')
     if (name) {
       const typeName = this.claim(schema, name)
       const format = text(schema.format)
@@ -334,12 +335,26 @@ function enumType(values: unknown): string | undefined {
   return kinds.size === 1 && ['string', 'integer', 'number', 'boolean'].includes(kind) ? kind : undefined
 }
 
-/** The JSON type of a schema without `type` that fixes its value (`const: book` -> `string`), else `object`. */
-function constantType(schema: Schema): string {
-  if (!('const' in schema)) return 'object'
-  const value = schema.const
-  if (value === null) return 'null'
-  if (Array.isArray(value)) return 'array'
-  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number'
-  return typeof value === 'string' || typeof value === 'boolean' ? typeof value : 'object'
+/** Keywords that say what kind of value a schema without `type` holds; a schema with none of them holds any value. */
+const kindKeywords = ['properties', 'additionalProperties', 'patternProperties', 'required', 'items', 'prefixItems', 'allOf', 'anyOf', 'oneOf', 'enum', 'not', 'if']
+
+/** The formats of numbers; any other `format` (`date-time`, `uuid`, `binary`…) is a string's. */
+const numberFormats: Record<string, string> = {int32: 'integer', int64: 'integer', float: 'number', double: 'number'}
+
+/**
+ * The JSON type of a schema without `type`: what its `const` is (`const: book` -> `string`), what its `format` is a
+ * format of, `any` when it says nothing of its value (`{}`, or only a description: JSON Schema's "any value"),
+ * else `object`.
+ */
+function untypedType(schema: Schema): string {
+  if ('const' in schema) {
+    const value = schema.const
+    if (value === null) return 'null'
+    if (Array.isArray(value)) return 'array'
+    if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number'
+    return typeof value === 'string' || typeof value === 'boolean' ? typeof value : 'object'
+  }
+  if (kindKeywords.some((keyword) => schema[keyword] !== undefined)) return 'object'
+  if (typeof schema.format === 'string') return numberFormats[schema.format] ?? 'string'
+  return 'any'
 }
