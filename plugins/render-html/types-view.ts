@@ -65,8 +65,9 @@ export function constraintsHtml(values: unknown[] | undefined, fallback: unknown
 function fieldRows(field: Field, names: ReadonlySet<string>): string {
   // The value a sample body gives the field (the copyable curl line): its example, else its default.
   const sample = field.example ?? field.default
-  // The format shows beside the type (page.css), outside the cell's text, which sample bodies read as the type.
-  const format = typeof field['x-format'] === 'string' ? ` data-format="${escapeHtml(field['x-format'])}"` : ''
+  // The format, and "or null" for a field that may be null, show beside the type (page.css), outside the cell's
+  // text, which sample bodies read as the type.
+  const format = (typeof field['x-format'] === 'string' ? ` data-format="${escapeHtml(field['x-format'])}"` : '') + (field['x-nullable'] === true ? ' data-nullable' : '')
   const head = `<tr${sample === undefined ? '' : ` data-sample="${escapeHtml(JSON.stringify(sample))}"`}><th>${escapeHtml(field.name)}<td${format}>${field.type ? typeHtml(field.type, names) : ''}<td>${field.required ? 'required' : ''}`
   const about = deprecatedHtml(field) + (field.description ? markdownHtml(field.description) : '') + argumentsHtml(field['x-args'], names) + mapHtml(field['x-map-values'], names) + constraintsHtml(field.enum, field.default)
   return about ? `${head}<tr class="about"><td colspan="3">${about}` : head

@@ -136,6 +136,17 @@ check('the curl line sends a body as its media type wants it: form fields for mu
   await tab.close()
 })
 
+check('a field that may be null says so beside its type and format, outside the type cell\'s text (Box)', async (context) => {
+  const tab = await open(context, context.pages.get('box')!)
+  const cells = await tab.$$eval('#type-File--Full table.fields tr', (rows) =>
+    rows.filter((row) => row.className !== 'about').map((row) => `${row.cells[0].textContent} ${row.cells[1].textContent}${getComputedStyle(row.cells[1], '::after').content}`)
+  )
+  assert.ok(cells.includes('trashed_at string" (date-time) or null"'), cells.join(' | '))
+  assert.ok(cells.includes('etag string" or null"'), cells.join(' | '))
+  assert.ok(cells.includes('id stringnone'), cells.join(' | '))
+  await tab.close()
+})
+
 check('a type link jumps to its card, field types in a card link on, and a card lists the endpoints that use it (Box)', async (context) => {
   const tab = await open(context, `${context.pages.get('box')}#post_folders`)
   await tab.click('#apipe-details .type-line a.type-chip')
