@@ -25,6 +25,8 @@ export interface TypeView {
   notesHtml: string
   /** How many endpoints name the type in a request, response or param. */
   usedBy: number
+  /** Whether the type is deprecated (`x-deprecated`). */
+  deprecated: boolean
 }
 
 /** The named type an expression refers to: `Pet[]`, `[Pet!]!` and `Pet` all name `Pet`. */
@@ -132,14 +134,15 @@ export function typeViews(spec: Catalogue): TypeView[] {
     values: type.values ?? [],
     members: (type.members ?? []).map((member) => ({name: member, linked: names.has(member)})),
     notesHtml: mapHtml(type['x-map-values'], names) + subtypesHtml(type['x-discriminator'], names) + implementsHtml(type['x-implements'], names),
-    usedBy: counts.get(type.name) ?? 0
+    usedBy: counts.get(type.name) ?? 0,
+    deprecated: type['x-deprecated'] === true
   }))
 }
 
 /** The markup of one type card. */
 function typeCardHtml(type: TypeView): string {
   const name = escapeHtml(type.name)
-  const parts = [`<article class="type" id="type-${name}"><h3><span class="type-name">${typeNameHtml(type.name)}</span> <span class="chip kind">${escapeHtml(type.kind)}</span></h3>`]
+  const parts = [`<article class="type" id="type-${name}"><h3><span class="type-name">${typeNameHtml(type.name)}</span> <span class="chip kind">${escapeHtml(type.kind)}</span>${type.deprecated ? ' <span class="chip deprecated-chip">deprecated</span>' : ''}</h3>`]
   if (type.descriptionHtml) parts.push(`<p>${type.descriptionHtml}</p>`)
   if (type.rowsHtml) parts.push(`<table class="fields">${type.rowsHtml}</table>`)
   if (type.notesHtml) parts.push(type.notesHtml)

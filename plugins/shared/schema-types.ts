@@ -118,7 +118,7 @@ export class SchemaTypes {
     if (name) {
       const typeName = this.claim(schema, name)
       const format = text(schema.format)
-      this.types.set(typeName, {name: typeName, kind: 'scalar', description: [text(schema.description)?.trim(), `${primitive}${format ? ` (${format})` : ''}`].filter(Boolean).join(' — ')})
+      this.types.set(typeName, {name: typeName, kind: 'scalar', description: [text(schema.description)?.trim(), `${primitive}${format ? ` (${format})` : ''}`].filter(Boolean).join(' — '), ...(schema.deprecated === true ? {'x-deprecated': true} : {})})
       return typeName
     }
     return primitive
@@ -321,9 +321,10 @@ function nonNullType(types: unknown[]): string {
   return String(types.find((type) => type !== 'null') ?? 'null')
 }
 
-function described(schema: Schema): {description?: string} {
+/** A type's description, and `x-deprecated` when its schema is deprecated (`deprecated: true`). */
+function described(schema: Schema): {description?: string; 'x-deprecated'?: true} {
   const description = text(schema.description)?.trim()
-  return description ? {description} : {}
+  return {...(description ? {description} : {}), ...(schema.deprecated === true ? {'x-deprecated': true} : {})}
 }
 
 /** The JSON type of the values of an enum written without `type` (`enum: [text, checkbox]` -> `string`), if they share one. */

@@ -138,8 +138,8 @@ check('the curl line sends a body as its media type wants it: form fields for mu
 
 check('a field that may be null says so beside its type and format, outside the type cell\'s text (Box)', async (context) => {
   const tab = await open(context, context.pages.get('box')!)
-  const cells = await tab.$$eval('#type-File--Full table.fields tr', (rows) =>
-    rows.filter((row) => row.className !== 'about').map((row) => `${row.cells[0].textContent} ${row.cells[1].textContent}${getComputedStyle(row.cells[1], '::after').content}`)
+  const cells = await tab.$$eval('#type-File--Full table.fields tr', (elements) =>
+    (elements as HTMLTableRowElement[]).filter((row) => row.className !== 'about').map((row) => `${row.cells[0].textContent} ${row.cells[1].textContent}${getComputedStyle(row.cells[1], '::after').content}`)
   )
   assert.ok(cells.includes('trashed_at string" (date-time) or null"'), cells.join(' | '))
   assert.ok(cells.includes('etag string" or null"'), cells.join(' | '))
