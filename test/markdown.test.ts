@@ -32,18 +32,21 @@ test('task list items get a disabled checkbox, aligned columns an align, and a b
   assert.is(markdownHtml('```js\nlet a = 1 < 2\n```'), '<pre><code>let a = 1 &lt; 2\n</code></pre>')
 })
 
-test('raw HTML keeps only what the allow-list names, however it is written', () => {
+test('raw HTML keeps only what the allow-list names, however it is written, and shows placeholders as text', () => {
   const cases: Array<[string, string]> = [
     // Entities are decoded before a link is judged, and written out again.
     ['<a href="javascript&#58;alert(1)">x</a> <a href="JaVaScRiPt:alert(1)">y</a> <a href=" javascript:alert(1)">z</a>', '<p><a>x</a> <a>y</a> <a>z</a></p>'],
     ['<a href="/q?a=1&amp;b=&quot;2&quot;" title=\'say "hi"\' onclick="x()">q</a>', '<p><a href="/q?a=1&amp;b=&quot;2&quot;" title="say &quot;hi&quot;" target="_blank" rel="noopener noreferrer">q</a></p>'],
     // Stripped elements go with their content, other unknown ones leave their text; comments and doctypes go.
-    ['<div class="x"><span style="color:red">kept</span><script>alert(1)</script><style>p{}</style><svg><text>s</text></svg><!-- c --><!doctype html></div>', 'kept'],
+    ['<div class="x"><span style="color:red">kept</span><script>alert(1)</script><style>p{}</style><svg><g><text>s</text></g>hidden</svg><!-- c --><!doctype html></div>', 'kept'],
     ['<textarea></p><script>alert(1)</script></textarea>after', 'after'],
     // Unclosed and stray tags are balanced; nothing leaks out of an attribute or a text.
     ['<b>bold <i>both</b> none</i> </em><p>x', '<p><b>bold <i>both</i></b> none </p><p>x</p>'],
     ['<p title="a>b">t</p><a href="/x"><p>in</p></a>', '<p>t</p><a href="/x" target="_blank" rel="noopener noreferrer"><p>in</p></a>'],
     ['&lt;script&gt;alert(1)&lt;/script&gt; &amp; &nbsp;', '<p>&lt;script&gt;alert(1)&lt;/script&gt; &amp; \u00a0</p>'],
+    // A tag HTML does not have, or one written in mixed case, is a placeholder shown as written unless it is closed.
+    ['Send `Bearer` and <token>: a Map<String, Object> of List<T>, <Script>alert(1)</Script>, <object>x</object>y', '<p>Send <code>Bearer</code> and &lt;token&gt;: a Map&lt;String, Object&gt; of List&lt;T&gt;, , y</p>'],
+    ['By Jane <jane at example.com>, <DIV>upper</DIV> <Em> <note>a note</note>', '<p>By Jane &lt;jane at example.com&gt;, upper &lt;Em&gt; a note</p>'],
     // An input is only ever a disabled checkbox.
     ['<input type="text" value="v" checked=whatever><input>', '<p><input type="checkbox" disabled checked><input type="checkbox" disabled></p>'],
     ['<table><tr><td colspan="2" align="left" bgcolor="red">c</td></tr></table>', '<table><tr><td colspan="2" align="left">c</td></tr></table>']

@@ -9,6 +9,7 @@
  * rehype (parse5, hast-util-sanitize) did this before, spec-exact but about eight times slower: 140 of the 750 ms
  * of `pipe map` on Stripe's 366 descriptions with HTML.
  */
+import {htmlTagNames} from 'html-tag-names'
 import {Parser} from 'htmlparser2'
 import {escapeHtml} from '../shared/escape-html.js'
 import {allowedAttribute, allowedAttributes, allowedTags, requiredAttributes, strippedTags, voidTags} from './allow-list.js'
@@ -20,8 +21,17 @@ interface Element {
   children: Content[]
 }
 
-/** Text (decoded, not escaped) or an element. */
-type Content = string | Element
+/** A tag that may be a placeholder (`<token>`): shown as written unless its element is closed (see {@link cleanTree}). */
+interface Placeholder {
+  written: string
+}
+
+/** Text (decoded, not escaped), an element, or a placeholder. */
+type Content = string | Element | Placeholder
+
+function isElement(node: Content): node is Element {
+  return typeof node !== 'string' && 'tag' in node
+}
 
 /** The attributes `tag` requires, then those of `attributes` that the allow-list keeps, written out; links open in a new tab. */
 function keptAttributes(tag: string, attributes: Record<string, string>): string {
@@ -36,20 +46,49 @@ function keptAttributes(tag: string, attributes: Record<string, string>): string
   return written
 }
 
-/** markdown-it's HTML of a description as the tree of what the allow-list keeps. */
+/** HTML's element names. */
+const elementNames = new Set(htmlTagNames)
+
+/**
+ * Whether a tag as written may be a placeholder rather than HTML: a name HTML does not have (`<token>`, `List<T>`,
+ * `<jane at example.com>`), or one written in mixed case (`Map<String, Object>`), which HTML written by hand never
+ * is (`<p>`, `<P>`). An element stripped with its content (`<Script>`) never is.
+ */
+function mayBePlaceholder(name: string, written: string): boolean {
+  return !elementNames.has(name) || (written !== written.toLowerCase() && written !== written.toUpperCase())
+}
+
+/**
+ * markdown-it's HTML of a description as the tree of what the allow-list keeps. Descriptions of APIs are full of
+ * words in angle brackets (`Bearer <token>`, `List<String>`): such a tag that is never closed is shown as the text it
+ * is, where an HTML sanitizer would drop it as an unknown element and hide it from the reader; one that is closed
+ * (AWS's `<note>…</note>`) is markup, dropped with its content kept.
+ */
 function cleanTree(rendered: string): Element {
   const root: Element = {tag: '', attributes: '', children: []}
   // Where content goes: the innermost element kept, or nowhere (null) inside a stripped one. A dropped element
   // leaves it as it was, so its content joins its parent's.
   let target: Element | null = root
-  // The target to go back to, one for each element the parser has open.
+  // The target to go back to, one for each element the parser has open, and its placeholder if it may be one.
   const outer: Array<Element | null> = []
+  const placeholders: Array<Placeholder | undefined> = []
+  const addText = (text: string) => {
+    if (target === null) return
+    const last = target.children.length - 1
+    if (typeof target.children[last] === 'string') target.children[last] += text
+    else target.children.push(text)
+  }
   const parser = new Parser(
     {
       onopentag(tag, attributes) {
         outer.push(target)
+        const written = rendered.slice(parser.startIndex, parser.endIndex + 1)
+        const placeholder = target !== null && !strippedTags.has(tag) && mayBePlaceholder(tag, /^<([^\s/>]*)/.exec(written)?.[1] ?? tag) ? {written} : undefined
+        placeholders.push(placeholder)
         if (target === null) return
-        if (strippedTags.has(tag)) {
+        if (placeholder) {
+          target.children.push(placeholder)
+        } else if (strippedTags.has(tag)) {
           target = null
         } else if (allowedTags.has(tag)) {
           const element: Element = {tag, attributes: keptAttributes(tag, attributes), children: []}
@@ -57,15 +96,13 @@ function cleanTree(rendered: string): Element {
           target = element
         }
       },
-      ontext(text) {
-        if (target === null) return
-        const last = target.children.length - 1
-        if (typeof target.children[last] === 'string') target.children[last] += text
-        else target.children.push(text)
-      },
+      ontext: addText,
       // The parser closes every element it opened, void ones at once and unclosed ones at the end.
-      onclosetag() {
-        target = outer.pop() ?? root
+      onclosetag(_tag, implied) {
+        const previous = outer.pop()
+        target = previous === undefined ? root : previous
+        const placeholder = placeholders.pop()
+        if (placeholder && !implied) placeholder.written = ''
       }
     },
     {decodeEntities: true}
@@ -78,6 +115,7 @@ function serialize(content: Content[]): string {
   let html = ''
   for (const node of content) {
     if (typeof node === 'string') html += escapeHtml(node)
+    else if ('written' in node) html += escapeHtml(node.written)
     else html += voidTags.has(node.tag) ? `<${node.tag}${node.attributes}>` : `<${node.tag}${node.attributes}>${serialize(node.children)}</${node.tag}>`
   }
   return html
@@ -90,9 +128,9 @@ export function sanitizedBlocks(rendered: string): string {
 
 /** The inline content of the first block of markdown-it's HTML of a description, sanitized, as one line. */
 export function sanitizedInline(rendered: string): string {
-  const first = cleanTree(rendered).children.find((node): node is Element => typeof node !== 'string')
+  const first = cleanTree(rendered).children.find(isElement)
   const inline = first ? firstInline(first) : []
-  return serialize(inline.filter((node) => typeof node === 'string' || node.tag !== 'br')).replace(/\s+/g, ' ').trim()
+  return serialize(inline.filter((node) => !isElement(node) || node.tag !== 'br')).replace(/\s+/g, ' ').trim()
 }
 
 const blockTags = new Set(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'li', 'td', 'th', 'dt', 'dd', 'summary'])
@@ -100,9 +138,9 @@ const nestedBlocks = new Set(['p', 'ul', 'ol'])
 
 /** The inline children of the first text block inside `element` (a list's first item, a table's first cell). */
 function firstInline(element: Element): Content[] {
-  if (blockTags.has(element.tag) && !element.children.some((child) => typeof child !== 'string' && nestedBlocks.has(child.tag))) return element.children
+  if (blockTags.has(element.tag) && !element.children.some((child) => isElement(child) && nestedBlocks.has(child.tag))) return element.children
   for (const child of element.children) {
-    if (typeof child !== 'string' && child.tag !== 'br') return firstInline(child)
+    if (isElement(child) && child.tag !== 'br') return firstInline(child)
   }
   return element.children
 }
