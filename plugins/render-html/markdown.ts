@@ -2,8 +2,8 @@
  * Descriptions as the page shows them: CommonMark with the GFM tables, strikethrough, literal URLs and e-mail
  * addresses, and task lists, parsed by markdown-it (several times faster than remark on big APIs, where thousands of
  * descriptions are rendered), raw HTML in them allowed (OpenAPI allows it; Stripe writes `<p>` and `<code>`); such
- * HTML is then parsed, cleaned and serialized by rehype (raw-html.ts, loaded only for catalogues with a `<` in
- * them: call `prepareDescriptions` first). The allow-list (allow-list.ts) is the one judge of what may stay:
+ * HTML is then read by htmlparser2 and written out again from the allow-list (raw-html.ts, loaded only for
+ * catalogues with a `<` in them: call `prepareDescriptions` first). The allow-list (allow-list.ts) is the one judge of what may stay:
  * markdown-it's own link check is off, so a Markdown link and an HTML one meet the same rules. Links open in a new
  * tab without an opener. All of it runs when the page is built, so the page script only places HTML that is already
  * safe.
@@ -50,7 +50,7 @@ let rawHtml: typeof import('./raw-html.js') | undefined
 
 /**
  * Load what the descriptions of `value` need before they are rendered: the HTML sanitizer when any string in it has a
- * `<` (rehype and parse5, ~20 ms to load, which catalogues without HTML, most of them, do not pay for).
+ * `<` (htmlparser2 and the list of HTML's element names, which catalogues without HTML, most of them, do not load).
  */
 export async function prepareDescriptions(value: unknown): Promise<void> {
   if (!rawHtml && hasAngleBracket(value)) rawHtml = await import('./raw-html.js')
