@@ -3,9 +3,9 @@
  * addresses, and task lists, parsed by markdown-it (several times faster than remark on big APIs, where thousands of
  * descriptions are rendered), raw HTML in them allowed (OpenAPI allows it; Stripe writes `<p>` and `<code>`); such
  * HTML is then read by htmlparser2 and written out again from the allow-list (raw-html.ts, loaded only for
- * catalogues with a `<` in them: call `prepareDescriptions` first). The allow-list (allow-list.ts) is the one judge of what may stay:
- * markdown-it's own link check is off, so a Markdown link and an HTML one meet the same rules. Links open in a new
- * tab without an opener. All of it runs when the page is built, so the page script only places HTML that is already
+ * catalogues with a `<` in them: call `prepareDescriptions` first). The allow-list (allow-list.ts) is the one judge
+ * of what may stay: markdown-it's own link check is off, so a Markdown link and an HTML one meet the same rules.
+ * Links open in a new tab without an opener. All of it runs when the page is built, so the page script only places HTML that is already
  * safe.
  */
 import MarkdownIt from 'markdown-it'

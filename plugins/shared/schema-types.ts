@@ -118,7 +118,7 @@ export class SchemaTypes {
     if (name) {
       const typeName = this.claim(schema, name)
       const format = text(schema.format)
-      this.types.set(typeName, {name: typeName, kind: 'scalar', description: [text(schema.description)?.trim(), `${primitive}${format ? ` (${format})` : ''}`].filter(Boolean).join(' — '), ...(schema.deprecated === true ? {'x-deprecated': true} : {})})
+      this.types.set(typeName, {name: typeName, kind: 'scalar', description: [text(schema.description)?.trim(), `${primitive}${format ? ` (${format})` : ''}`].filter(Boolean).join(' — '), ...deprecation(schema)})
       return typeName
     }
     return primitive
@@ -321,10 +321,15 @@ function nonNullType(types: unknown[]): string {
   return String(types.find((type) => type !== 'null') ?? 'null')
 }
 
-/** A type's description, and `x-deprecated` when its schema is deprecated (`deprecated: true`). */
+/** A type's description, and `x-deprecated` when its schema is deprecated. */
 function described(schema: Schema): {description?: string; 'x-deprecated'?: true} {
   const description = text(schema.description)?.trim()
-  return {...(description ? {description} : {}), ...(schema.deprecated === true ? {'x-deprecated': true} : {})}
+  return {...(description ? {description} : {}), ...deprecation(schema)}
+}
+
+/** `x-deprecated` for a type whose schema says `deprecated: true`. */
+function deprecation(schema: Schema): {'x-deprecated'?: true} {
+  return schema.deprecated === true ? {'x-deprecated': true} : {}
 }
 
 /** The JSON type of the values of an enum written without `type` (`enum: [text, checkbox]` -> `string`), if they share one. */
