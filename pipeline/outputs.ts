@@ -2,7 +2,7 @@
  * Write what plugins produced (`file.data.outputs`) to disk: beside the input, or into `outputDir`. Outputs of a
  * file with an error are never written. A failed write is a fatal `write` finding on the input file.
  */
-import {mkdir, open, writeFile} from 'node:fs/promises'
+import {closeSync, mkdirSync, openSync, writeFileSync} from 'node:fs'
 import path from 'node:path'
 import {VFile} from 'vfile'
 import {addOutput, hasErrors} from './data.js'
@@ -29,9 +29,9 @@ export async function writeOutputs(files: VFile[], options: WriteOptions = {}): 
         ? path.resolve(output.cwd, options.outputDir, base ? path.relative(base, path.resolve(output.cwd, output.dirname ?? '.')) : '', output.basename ?? 'output')
         : path.resolve(output.cwd, output.path)
       try {
-        await mkdir(path.dirname(target), {recursive: true})
-        if (output.data.json === undefined) await writeFile(target, output.value ?? '')
-        else await writeChunks(target, prettyJsonChunks(output.data.json))
+        mkdirSync(path.dirname(target), {recursive: true})
+        if (output.data.json === undefined) writeFileSync(target, output.value ?? '')
+        else writeChunks(target, prettyJsonChunks(output.data.json))
         written.push(target)
         if (options.announce !== false) file.info(`Wrote \`${shortPath(file.cwd, target)}\``, {ruleId: 'write', source})
       } catch (error) {
@@ -65,12 +65,16 @@ export function addJsonOutput(file: VFile, name: string, value: unknown): void {
   addOutput(file, output)
 }
 
-async function writeChunks(target: string, chunks: Iterable<Uint8Array>): Promise<void> {
-  const handle = await open(target, 'w')
+/**
+ * Write `chunks` to `target` one after the other. Synchronously, as the input is read (pipeline/read.ts): each
+ * asynchronous write is a trip through libuv's thread pool that the command only waits on.
+ */
+function writeChunks(target: string, chunks: Iterable<Uint8Array>): void {
+  const descriptor = openSync(target, 'w')
   try {
-    for (const chunk of chunks) await handle.write(chunk)
+    for (const chunk of chunks) writeFileSync(descriptor, chunk)
   } finally {
-    await handle.close()
+    closeSync(descriptor)
   }
 }
 
