@@ -188,6 +188,8 @@ function apipeReference(data, dom) {
   var formatSamples = {'date-time': '2024-01-31T12:00:00Z', date: '2024-01-31', time: '12:00:00Z', uuid: '3fa85f64-5717-4562-b3fc-2c963f66afa6', email: 'user@example.com', uri: 'https://example.com', url: 'https://example.com', binary: '@file'}
 
   function scalar(name, format) {
+    // A free-form object, and a value of any type, as Swagger UI samples them: an empty object.
+    if (name === 'object' || name === 'any') return {}
     if (/^(integer|int|int32|int64|number|float|double|Int|Float|long)$/.test(name)) return 0
     if (name === 'ID') return '1'
     if (/^(boolean|bool|Boolean)$/.test(name)) return true

@@ -228,6 +228,11 @@ check('a GraphQL operation shows its arguments, its input fields and a curl line
   assert.equal(await tab.$eval('#apipe-details table.fields.reference', (table) => Array.from(table.querySelectorAll(':scope > tbody > tr > th')).map((cell) => cell.textContent!.replace(/^[+−↻]/, ''))), ['items'])
 })
 
+check('a sample body gives an object field and a field of any type an empty object, not a string', async ({tab, url}) => {
+  await tab.goto(`${url}#patchOrder`)
+  assert.match((await tab.textContent('#apipe-details .curl code'))!, / --data '\{"metadata":\{\},"note":\{\}\}'$/)
+})
+
 check('a curl line passes the credentials in variables the shell fills in', async ({tab, url}) => {
   await tab.goto(`${url}#listOrders`)
   assert.is(await tab.textContent('#apipe-details .curl code'), `curl 'https://api.shop.example/v2/orders' -H "Authorization: Bearer $API_TOKEN"`)
