@@ -104,7 +104,12 @@ export function projectCatalogue(tree: DefinitionsTree, cwd: string): Catalogue 
       ...route.queryParams.map((param) => ({name: param.name, in: 'query' as const, type: 'string', required: false, description: param.description}))
     ]
     if (params.length > 0) endpoint.params = params
-    if (route.request) endpoint.request = route.envelope?.single ? envelopeType(envelopes, route.envelope.single, {[route.envelope.single]: typeName(route.request)}) : typeName(route.request)
+    if (route.request) {
+      endpoint.request = route.envelope?.single ? envelopeType(envelopes, route.envelope.single, {[route.envelope.single]: typeName(route.request)}) : typeName(route.request)
+      // A route with a body is documented as taking one, as the app's OpenAPI document says (`requestBody.required`):
+      // both maps of an app tell clients the same, and `pipe diff` judges them alike.
+      endpoint['x-request-required'] = true
+    }
     if (route.response) endpoint.response = answerType(envelopes, route, tree.config.auth?.envelope)
     if (route.entity) endpoint.entities = [tableOf(route.entity)]
     if (route.roles.length > 0) endpoint.tags = route.roles.map((role) => `role:${role}`)

@@ -91,6 +91,13 @@ test('pipe openapi writes the OpenAPI 3.1 document, which the server also serves
   const imported = await runPipe(['import', 'openapi', out, path.join(path.dirname(out), 'again.endpoints.json')])
   assert.is(imported.code, 0, imported.stderr)
   assert.match(imported.stdout, '(29 endpoints')
+  // The app's two maps tell clients the same about bodies: the routes whose body is required.
+  const mapped = temporaryProject('map-bodies')
+  assert.is((await runPipe(['map', blog, '--output', mapped])).code, 0)
+  const bodies = (file: string) => (JSON.parse(readFileSync(file, 'utf8')) as Catalogue).endpoints.filter((endpoint) => endpoint['x-request-required'] === true).map((endpoint) => `${endpoint.method} ${endpoint.path}`).sort()
+  const required = bodies(path.join(path.dirname(out), 'again.endpoints.json'))
+  assert.equal(bodies(path.join(mapped, 'api.endpoints.json')), required)
+  assert.ok(required.includes('POST /posts') && required.includes('PATCH /posts/{id}'), required.join(', '))
   const app = await createTestApp({root: blog})
   try {
     const served = await app.inject({method: 'GET', url: '/openapi.json'})
