@@ -217,6 +217,7 @@ function compareParams(oldParams: Param[], newParams: Param[], owner: ParamOwner
     const use: Use = {direction: 'request', what: `${describe(partner)} of ${owner.words}`, location, path}
     compareEnum(param.enum, partner.enum, use, add)
     const [was, now] = [param.type ?? 'string', partner.type ?? 'string']
+    if (was === now) compareFormat(param['x-format'], partner['x-format'], use, add)
     // A GraphQL variable must be declared with the argument's own type: `Int` to `Float` widens what a literal may be,
     // but an operation that passes an `Int` variable no longer validates.
     if (param.in === 'arg' && was !== now) {
@@ -282,17 +283,40 @@ function compareType(was: string, now: string, use: Use, types: Types, add: Add,
   const kindChanged = oldItem === newItem && oldArray === newArray
   const widened = oldArray === newArray && !kindChanged && fitsIn(oldItem, newItem, types, types.new)
   const narrowed = oldArray === newArray && !kindChanged && fitsIn(newItem, oldItem, types, types.old)
-  const receiving = use.direction !== 'request'
-  const side = receiving ? 'response' : 'request'
-  // A change that is neither (`string` to `integer`, `Pet` to `Pet[]`) breaks both ways: it counts as the breaking kind.
-  const code = widened ? `${side}-type-widened` : narrowed ? `${side}-type-narrowed` : receiving ? 'response-type-widened' : 'request-type-narrowed'
-  const how = widened ? 'widened' : narrowed ? 'narrowed' : 'changed'
+  const {code, how} = typeChange(widened, narrowed, use)
   const [from, to] = kindChanged ? [`${types.old.get(oldItem)?.kind} \`${was}\``, `${types.new.get(newItem)?.kind} \`${now}\``] : [`\`${was}\``, `\`${now}\``]
   add({code, location: use.location, message: `Type of ${use.what} ${how} from ${from} to ${to}`, path: use.path})
   // A type that became a union holding it (or a union that became one of its members) is still itself: what changed
   // inside it is compared too (an enum value added to a payload that is now one of two messages).
   const kept = widened && unionHolds(types.new, newItem, oldItem) ? oldItem : narrowed && unionHolds(types.old, oldItem, newItem) ? newItem : undefined
   if (kept !== undefined) compareType(oldArray ? `${kept}[]` : kept, oldArray ? `${kept}[]` : kept, use, types, add, visited)
+}
+
+/** The code of a change of type (or format) where `use` says, and how it changed in words. */
+function typeChange(widened: boolean, narrowed: boolean, use: Use): {code: string; how: string} {
+  const receiving = use.direction !== 'request'
+  const side = receiving ? 'response' : 'request'
+  // A change that is neither (`string` to `integer`, `Pet` to `Pet[]`) breaks both ways: it counts as the breaking kind.
+  const code = widened ? `${side}-type-widened` : narrowed ? `${side}-type-narrowed` : receiving ? 'response-type-widened' : 'request-type-narrowed'
+  return {code, how: widened ? 'widened' : narrowed ? 'narrowed' : 'changed'}
+}
+
+/** Each format of a scalar type whose values are all values of a wider format (`int32` ones are `int64` ones). */
+const widerFormat: Record<string, string> = {int32: 'int64', float: 'double'}
+
+/**
+ * The format of a param or field whose type stayed (`x-format`: `int32` to `int64`, `date-time` to `date`), judged as
+ * a type change: a type without a format holds every value one with a format does, `int32` values are `int64`
+ * values and `float` ones `double`, and other formats hold different values.
+ */
+function compareFormat(was: unknown, now: unknown, use: Use, add: Add): void {
+  const [before, after] = [typeof was === 'string' ? was : undefined, typeof now === 'string' ? now : undefined]
+  if (before === after) return
+  const widened = after === undefined || (before !== undefined && widerFormat[before] === after)
+  const narrowed = before === undefined || (after !== undefined && widerFormat[after] === before)
+  const {code, how} = typeChange(widened, narrowed, use)
+  const shown = (format: string | undefined) => (format === undefined ? 'no format' : `\`${format}\``)
+  add({code, location: use.location, path: use.path, message: `Format of ${use.what} ${how} from ${shown(before)} to ${shown(after)}`})
 }
 
 function compareFields(oldType: TypeDef, newType: TypeDef, use: Use, types: Types, add: Add, visited: Set<string>): void {
@@ -322,6 +346,9 @@ function compareFields(oldType: TypeDef, newType: TypeDef, use: Use, types: Type
       compareParams(argsOf(field), argsOf(partner), {location: location(), words: `field \`${field.name}\` of \`${newType.name}\``, path: () => path}, types, add)
     }
     const [was, now] = [field.type ?? 'string', partner.type ?? 'string']
+    if (was === now && field['x-format'] !== partner['x-format']) {
+      compareFormat(field['x-format'], partner['x-format'], {...use, what: `field \`${field.name}\` of \`${newType.name}\``, location: location(), path}, add)
+    }
     const enums = Array.isArray(field.enum) && Array.isArray(partner.enum)
     // The same type that neither catalogue defines (`string`, `integer[]`) is unchanged.
     const typed = was !== now || defined(was, types)
