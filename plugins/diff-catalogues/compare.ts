@@ -10,6 +10,7 @@ import {routeKey} from '../shared/route-key.js'
 
 type Endpoint = Catalogue['endpoints'][number]
 type Param = NonNullable<Endpoint['params']>[number]
+type Response = NonNullable<Endpoint['responses']>[number]
 type TypeDef = NonNullable<Catalogue['types']>[number]
 type Field = NonNullable<TypeDef['fields']>[number]
 
@@ -112,6 +113,7 @@ function compareEndpoint(before: Endpoint, after: Endpoint, at: Array<string | n
   for (const status of newStatus) {
     if (!oldStatus.has(status)) add({code: 'status-added', location: `${where}.status.${status}`, message: `Added status \`${status}\` to \`${display(after)}\``, path: [...at, 'status']})
   }
+  compareHeaders(before, after, at, add)
   if (before.request && after.request) {
     compareType(before.request, after.request, {direction: 'request', what: `the request of \`${display(after)}\``, location: `${where}.request`, path: [...at, 'request']}, types, add)
   }
@@ -126,6 +128,25 @@ function compareEndpoint(before: Endpoint, after: Endpoint, at: Array<string | n
     const body = direction === 'event' ? 'a payload' : 'a body'
     const message = before.response ? `${capital(what)} no longer ${direction === 'event' ? 'carries' : 'has'} ${body}: it was \`${before.response}\`` : `${capital(what)} now ${direction === 'event' ? 'carries' : 'has'} ${body}, \`${after.response}\``
     add({code: before.response ? 'response-removed' : 'response-added', ...response, message})
+  }
+}
+
+/**
+ * The headers of each response whose status both versions document (`Location`, `RateLimit-Remaining`), matched by
+ * name in any case: a header gone breaks a client that reads it; one added does not.
+ */
+function compareHeaders(before: Endpoint, after: Endpoint, at: Array<string | number>, add: Add): void {
+  const names = (response: Response | undefined) => new Map((response?.headers ?? []).map((header) => [header.name.toLowerCase(), header.name]))
+  const statuses = new Map((after.responses ?? []).map((response, index) => [String(response.status), index]))
+  for (const response of before.responses ?? []) {
+    const index = statuses.get(String(response.status))
+    if (index === undefined) continue
+    const [was, now] = [names(response), names(after.responses![index])]
+    const path = [...at, 'responses', index, 'headers']
+    const where = (name: string) => `${route(after)}.responses.${response.status}.headers.${name}`
+    const of = `the \`${response.status}\` response of \`${display(after)}\``
+    for (const [key, name] of was) if (!now.has(key)) add({code: 'response-header-removed', location: where(name), message: `Removed header \`${name}\` of ${of}`, path})
+    for (const [key, name] of now) if (!was.has(key)) add({code: 'response-header-added', location: where(name), message: `Added header \`${name}\` to ${of}`, path})
   }
 }
 

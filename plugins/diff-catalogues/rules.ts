@@ -33,6 +33,8 @@ export const changeCodes: ReadonlyArray<[code: string, breaking: boolean]> = [
   ['status-added', false],
   ['response-removed', true],
   ['response-added', false],
+  ['response-header-removed', true],
+  ['response-header-added', false],
   ['request-required-body-added', true],
   ['request-body-added', false],
   ['request-body-became-required', true],
