@@ -72,20 +72,19 @@ export function locator(file: VFile, path: JsonPath): () => Point | undefined {
   const translate = file.data.translatePath
   const sourcePath = translate ? translate(path) : path
   if (!sourcePath) return () => undefined
+  // The source as it is now, decoded only when a place is read: a file read from disk holds its bytes (see
+  // pipeline/read.ts), and the text of a big document is megabytes that most runs never look at again.
+  const value = file.value
+  const text = () => String(value ?? '')
   const implicitKeys = file.data.codeImplicitKeys
-  if (implicitKeys) {
-    const text = String(file.value ?? '')
-    return () => locateInCode(text, sourcePath, implicitKeys)
-  }
+  if (implicitKeys) return () => locateInCode(text(), sourcePath, implicitKeys)
   if (file.data.yamlSource || file.data.syntax === 'yaml') {
-    const text = String(file.value ?? '')
     return () => {
-      const source = (file.data.yamlSource ??= yamlSourceOf(text))
+      const source = (file.data.yamlSource ??= yamlSourceOf(text()))
       return locateInYaml(source.document, source.lines, sourcePath)
     }
   }
-  const places = (file.data.jsonPlaces ??= new JsonPlaces(String(file.value ?? '')))
-  return () => places.locate(sourcePath)
+  return () => (file.data.jsonPlaces ??= new JsonPlaces(text())).locate(sourcePath)
 }
 
 /** The YAML document of `text` with its ranges: the slow parse, paid only when a place is read. */

@@ -21,11 +21,12 @@ export async function readInput(input: Input, cwd = process.cwd()): Promise<VFil
   const file = new VFile({path: input, cwd})
   if (!checkFile(file)) return file
   try {
-    // Bytes first, then one decode: reading with an encoding decodes chunk by chunk into a rope of strings that the
-    // first look at the text flattens into a second copy (8 MB for a 4 MB document). Read in one synchronous call:
-    // the promise API reads a big file in chunks, one trip through libuv's thread pool each, and the command waits
-    // on every trip (~15 ms of idle time for a 4 MB document, bench/import.js).
-    file.value = readFileSync(path.resolve(file.cwd, file.path)).toString('utf8')
+    // The bytes, decoded by the parser (`String(file)`) and again only when a finding's place is read: the text of
+    // a 4 MB document is 8 MB of heap as soon as one character is outside Latin-1, held by nothing once it is
+    // parsed, where the bytes are 4 MB outside the heap. Read in one synchronous call: the promise API reads a big
+    // file in chunks, one trip through libuv's thread pool each, and the command waits on every trip (~15 ms of idle
+    // time for a 4 MB document, bench/import.js).
+    file.value = readFileSync(path.resolve(file.cwd, file.path))
   } catch (error) {
     fail(file, `Cannot read file \`${file.path}\`: ${(error as Error).message}`)
   }

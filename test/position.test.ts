@@ -5,8 +5,12 @@
 import fc from 'fast-check'
 import {test} from 'uvu'
 import * as assert from 'uvu/assert'
+import {mkdtempSync, writeFileSync} from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
 import {VFile} from 'vfile'
 import {locate} from '../pipeline/position.js'
+import {readInput} from '../pipeline/read.js'
 import type {JsonPath} from '../pipeline/json-path.js'
 import {parseSource} from '../plugins/parse.js'
 import {createFinding} from '../pipeline/rule.js'
@@ -96,6 +100,24 @@ test('YAML is parsed without positions; its document is built only when a findin
   assert.is(file.data.yamlSource, undefined)
   assert.equal([message.line, message.column], [7, 7])
   assert.ok(file.data.yamlSource)
+})
+
+test('a file read from disk keeps its bytes; the text is decoded to parse it and, when a place is read, to find it', async () => {
+  const folder = mkdtempSync(path.join(os.tmpdir(), 'apipe-position-'))
+  // Characters outside Latin-1 and outside the BMP before the finding: a place in bytes would be off.
+  const text = '{\n  "info": {"title": "Pets ’ 🐾", "version": "1"},\n  "paths": {}\n}\n'
+  writeFileSync(path.join(folder, 'pets.json'), text)
+  const file = await readInput('pets.json', folder)
+  assert.ok(file.value instanceof Uint8Array)
+  parseSource(String(file), file)
+  const message = createFinding(file, 'A finding', 'summary', ['info', 'version'])
+  assert.is(file.data.jsonPlaces, undefined)
+  assert.equal([message.line, message.column], [2, 34])
+  assert.ok(file.data.jsonPlaces)
+  // The same place as in the text given as a string.
+  const inMemory = new VFile({path: 'pets.json', value: text})
+  parseSource(text, inMemory)
+  assert.equal(locate(inMemory, ['info', 'version']), {line: 2, column: 34})
 })
 
 test.run()

@@ -68,7 +68,11 @@ function importTree(tree: ParsedTree, file: VFile, options: Options): CatalogueT
   const {spec, sources, dropped} = openapiCatalogue(tree.document, options, refs)
   for (const {reason, path: at} of dropped) note(file, 'openapi-dropped', reason, at)
   // Findings about the catalogue point at what they came from: an endpoint at its operation, a type at its schema.
-  translatePaths(file, (at) => sourceOf(at, spec, sources, tree.document))
+  // What that needs of the document is kept, and the document itself let go with its refs: a vfile that outlives the
+  // run (the programmatic API returns them) does not hold the source document through them.
+  const schemas = schemaNames(tree.document)
+  translatePaths(file, (at) => sourceOf(at, spec, sources, schemas))
+  delete file.data.refs
   if (spec.endpoints.length === 0) {
     note(file, 'openapi', 'Unexpected document without operations, expected at least one operation under `paths` (or a webhook)', ['paths'])
     return undefined
@@ -159,17 +163,27 @@ function isMapOfObjects(value: unknown): boolean {
 }
 
 /** Where a path of the imported catalogue comes from in the OpenAPI source (undefined: nowhere in particular). */
-function sourceOf(at: JsonPath, spec: Catalogue, sources: JsonPath[], document: Record<string, unknown>): JsonPath | undefined {
+function sourceOf(at: JsonPath, spec: Catalogue, sources: JsonPath[], schemas: SchemaNames): JsonPath | undefined {
   const [key, index] = at
   if (key === 'endpoints') return typeof index === 'number' ? sources[index] : ['paths']
   if (key === 'groups') return ['tags']
   if (key === 'types' && typeof index === 'number') {
     const name = spec.types?.[index]?.name ?? ''
-    if (name in record(record(document.components).schemas)) return ['components', 'schemas', name]
-    if (name in record(document.definitions)) return ['definitions', name]
+    if (schemas.components.has(name)) return ['components', 'schemas', name]
+    if (schemas.definitions.has(name)) return ['definitions', name]
   }
   if (key === 'meta') return ['info']
   return undefined
+}
+
+/** The names of the schemas a document defines where types come from: OpenAPI 3's components and Swagger's definitions. */
+interface SchemaNames {
+  components: ReadonlySet<string>
+  definitions: ReadonlySet<string>
+}
+
+function schemaNames(document: Record<string, unknown>): SchemaNames {
+  return {components: new Set(Object.keys(record(record(document.components).schemas))), definitions: new Set(Object.keys(record(document.definitions)))}
 }
 
 /**
