@@ -48,4 +48,28 @@ test('a type named with a word that is also a verb is an entity; a payload named
   })
 })
 
+test('GitHub-style mutations: a verb that opens the name, or a noun-or-verb word that opens it, is the action; after a verb such a word is the entity; `As` ends it', () => {
+  const payloads = ['AbortQueuedMigrations', 'UnmarkFileAsViewed', 'MarkFileAsViewed', 'CreateCheckRun', 'RerequestCheckSuite', 'FollowUser', 'UnfollowUser', 'RegenerateVerifiableDomainToken']
+  const schema = buildSchema(`
+    type User { id: ID! }
+    ${payloads.map((name) => `type ${name}Payload { clientMutationId: String }`).join('\n')}
+    type Query { user(login: String!): User }
+    type Mutation { ${payloads.map((name) => `${name[0].toLowerCase()}${name.slice(1)}(id: ID!): ${name}Payload`).join(', ')} }
+  `)
+  const roots = new Set<GraphQLNamedType>([schema.getQueryType()!, schema.getMutationType()!])
+  const fields = [...roots].flatMap((root) => Object.values((root as ReturnType<typeof schema.getQueryType> & object).getFields()))
+  const groups = groupOperations(fields, roots)
+  assert.equal(Object.fromEntries(fields.map((field, index) => [field.name, groups[index].id])), {
+    user: 'Users',
+    abortQueuedMigrations: 'Migrations',
+    unmarkFileAsViewed: 'Files',
+    markFileAsViewed: 'Files',
+    createCheckRun: 'CheckRuns',
+    rerequestCheckSuite: 'CheckSuites',
+    followUser: 'Users',
+    unfollowUser: 'Users',
+    regenerateVerifiableDomainToken: 'VerifiableDomainTokens'
+  })
+})
+
 test.run()

@@ -23,15 +23,20 @@ const verbs = new Set([
   'verify', 'generate', 'toggle', 'clone', 'publish', 'unpublish', 'subscribe', 'unsubscribe', 'on', 'register',
   'reset', 'refresh', 'revoke', 'grant', 'accept', 'reject', 'approve', 'authorize', 'authenticate', 'dismiss',
   'unset', 'discard', 'reopen', 'reprocess', 'sync', 'submit', 'fulfill', 'initial', 'initiate', 'ack', 'acknowledge',
-  'and', 'or', 'by', 'for', 'with', 'to', 'from'
+  'abort', 'change', 'clear', 'close', 'convert', 'decline', 'dequeue', 'enqueue', 'invite', 'minimize', 'unminimize',
+  'regenerate', 'rename', 'reorder', 'rerequest', 'rerun', 'resolve', 'unresolve', 'restore', 'retire', 'revert',
+  'unfollow', 'unlock', 'unmark', 'unpin', 'withdraw',
+  'and', 'or', 'by', 'for', 'with', 'to', 'from', 'as'
 ])
 /**
- * Words that are actions in an operation's name (`linkAccount`, `requestRefund`) but entities as a type's name
- * (`Link`, `Request`, `CheckRun`): `createLink: Link` acts on `Link`.
+ * Words that are actions when they open an operation's name (`linkAccount`, `requestRefund`, `followUser`) but
+ * entities after a verb and in a type's name (`Link`, `Request`, `CheckRun`): `createLink: Link` acts on `Link`,
+ * `createCheckRun` on `CheckRun`.
  */
 const nounOrVerb = new Set([
   'link', 'request', 'check', 'mark', 'move', 'copy', 'merge', 'deliver', 'detect', 'like', 'dislike', 'distribute',
-  'end', 'exclude', 'include', 'process', 'transfer', 'trigger', 'fix', 'select', 'complete'
+  'end', 'exclude', 'include', 'process', 'transfer', 'trigger', 'fix', 'select', 'complete', 'follow', 'import',
+  'export', 'lock', 'pin', 'upload', 'download', 'apply', 'block', 'unblock', 'star', 'unstar', 'vote'
 ])
 /** Words of a type name that wrap the entity rather than name it. */
 const wrappers = new Set(['connection', 'edge', 'edges', 'payload', 'result', 'results', 'response', 'output', 'mutation', 'input', 'type'])
@@ -68,15 +73,15 @@ export function entityOf(field: GraphQLField<unknown, unknown>, roots: ReadonlyS
  */
 function nounWords(name: string, of: 'type' | 'operation'): string[] | undefined {
   const words = name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2').split(/[^A-Za-z0-9]+/).filter(Boolean)
-  const isVerb = (word: string) => verbs.has(word.toLowerCase()) || (of === 'operation' && nounOrVerb.has(word.toLowerCase()))
+  const isVerb = (word: string, index: number) => verbs.has(word.toLowerCase()) || (of === 'operation' && index === 0 && nounOrVerb.has(word.toLowerCase()))
   // `Subscription` before a wrapper wraps too: `LinkSubscriptionPayload` is the payload of a subscription to `Link`.
   const wraps = (word: string, next: string | undefined) => wrappers.has(word.toLowerCase()) || (word === 'Subscription' && next !== undefined && wrappers.has(next.toLowerCase()))
   // Participles and adverbs (`featured`, `recently`) qualify the entity rather than name it.
-  const isNoun = (word: string, index: number) => !isVerb(word) && !wraps(word, words[index + 1]) && !/^\d/.test(word) && !/.(ed|ly)$/i.test(word)
+  const isNoun = (word: string, index: number) => !isVerb(word, index) && !wraps(word, words[index + 1]) && !/^\d/.test(word) && !/.(ed|ly)$/i.test(word)
   const first = words.findIndex(isNoun)
   if (first < 0) return undefined
   const rest = words.slice(first)
-  const end = rest.findIndex((word, index) => index > 0 && (wraps(word, rest[index + 1]) || isVerb(word)))
+  const end = rest.findIndex((word, index) => index > 0 && (wraps(word, rest[index + 1]) || isVerb(word, first + index)))
   return end < 0 ? rest : rest.slice(0, end)
 }
 
