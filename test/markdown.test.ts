@@ -3,6 +3,7 @@
  * and the shortcut for plain prose, which must give exactly what the parser gives on every description of the corpus
  * it takes.
  */
+import fc from 'fast-check'
 import {readFileSync} from 'node:fs'
 import path from 'node:path'
 import {test} from 'uvu'
@@ -70,11 +71,54 @@ test('prose takes the shortcut only when nothing in it but code spans is Markdow
   assert.is(inlineMarkdown(coded), parsedInline(coded))
   // A span of spaces keeps them; one space on a side alone stays.
   for (const text of ['a `  ` b', 'x ` y` z', 'x `` `a` `` z']) assert.is(markdownHtml(text), parsedHtml(text), text)
-  const marked = ['a *b*', 'a _b_', '_a', 'a_ b', 'a_`b`', 'see https://x', 'a@b.c', '- item', '1. item', '# h', 'a\n===', 'a  \nb', ' indented', 'x & y', 'a <b>', 'www.x.y']
+  const marked = ['a *b*', 'a _b_', '_a', 'a_ b', 'a_`b`', 'see https://x', 'a@b.c', '- item', '1. item', '# h', 'a\n===', 'a  \nb', ' indented', 'x & y', 'a <b>', 'www.x.y', 'see //é.b9']
   for (const text of [...marked, '```\ncode\n```', 'an `unclosed span', 'a `span\nover lines`', 'a `cell | border`', 'a ```three``` run']) {
     assert.not.ok(isProse(text), text)
     assert.is(markdownHtml(text), parsedHtml(text), text)
   }
+})
+
+test('plain inline links take the shortcut too, and give what the parser gives; links the parser would write otherwise do not', () => {
+  const isProse = (text: string) => proseParagraphs(text) !== undefined
+  const linked = 'See [ISO code](https://www.iso.org/iso-4217.html), [fields](#parameter-fields) and "[Pagination](/rest/using-pagination)."'
+  assert.ok(isProse(linked))
+  assert.is(markdownHtml(linked), '<p>See <a href="https://www.iso.org/iso-4217.html" target="_blank" rel="noopener noreferrer">ISO code</a>, <a href="#parameter-fields" target="_blank" rel="noopener noreferrer">fields</a> and &quot;<a href="/rest/using-pagination" target="_blank" rel="noopener noreferrer">Pagination</a>.&quot;</p>')
+  const others = ['x [a](javascript:alert(1))', '[a](b%zz)', '![img](x.png)', '[a](<b>)', '[a][b]', '[a](b "t")', '[a](b(c))', '[*a*](b)', '[a](x&amp;y)', '[a](b) www.c.d', '[https://a.b](c)', '[a](é)', '[x](https://x.y::)', '[x](mailto:::)']
+  for (const text of [linked, '[a](b%20c)', '[a_b](x)', '[a](HTTPS://X.Y)', '[a](mailto:x@y.z)', 'x[a](b)c', ...others]) {
+    assert.is(markdownHtml(text), parsedHtml(text), text)
+    assert.is(inlineMarkdown(text), parsedInline(text), text)
+  }
+  for (const text of others) assert.not.ok(isProse(text), text)
+})
+
+/** Generated cases per property test; `PROPERTY_RUNS=1000000 npm test` searches longer. */
+const propertyRuns = Number(process.env.PROPERTY_RUNS ?? 100_000)
+
+test('any text the shortcut takes, it writes as the parser does (generated texts of link, code and mark characters)', () => {
+  const piece = fc.constantFrom('[', ']', '(', ')', '`', '*', '_', '!', '&', '%', '%2F', ':', '//', '/', '#', '@', '.', ' ', '\n', '\n\n', '"', "'", 'a', 'b9', 'www.', 'https:', 'é', '<', '\\')
+  // Links whose text and destination are made of the same pieces, so that many are plain and many are not.
+  const safe = fc.constantFrom('a', 'b9', 'X', ' ', '/', '.', '-', '#', ':', '::', ':8', '%2F', '?', '=', '@', '+', ',', ';', '$', '~', '*', "'", '!', 'https://x.y', 'xn--')
+  const part = (maxLength: number) => fc.array(fc.oneof(safe, safe, safe, piece), {maxLength}).map((parts) => parts.join(''))
+  const link = fc.tuple(part(4), part(6)).map(([label, destination]) => `[${label || 'x'}](${destination})`)
+  fc.assert(fc.property(fc.array(fc.oneof(piece, piece, link), {maxLength: 16}), (pieces) => {
+    const text = pieces.join('')
+    if (proseParagraphs(text) === undefined) return
+    assert.is(markdownHtml(text), parsedHtml(text), text)
+    assert.is(inlineMarkdown(text), parsedInline(text), text)
+  }), {numRuns: propertyRuns})
+})
+
+test('any link the shortcut takes, it writes as the parser does (generated links between prose and code)', () => {
+  // Destinations markdown-it rewrites (`https://x.y::`, `mailto:::`) were found this way.
+  const piece = fc.constantFrom('a', 'b9', 'X', ' ', '/', '.', '-', '#', ':', '::', ':8', '%2F', '%', '?', '=', '@', '+', ',', ';', '$', '~', '*', "'", '!', 'https://x.y', 'xn--', 'HTTP:', 'mailto:', '[', ']', '(', ')', '_', '`', 'é', '&', '\n')
+  const part = (maxLength: number) => fc.array(piece, {maxLength}).map((parts) => parts.join(''))
+  const link = fc.tuple(part(4), part(8)).map(([label, destination]) => `[${label || 'x'}](${destination})`)
+  fc.assert(fc.property(fc.array(fc.oneof(fc.constantFrom('a', ' ', 'b. ', '`c`'), link), {maxLength: 6}), (pieces) => {
+    const text = pieces.join('')
+    if (proseParagraphs(text) === undefined) return
+    assert.is(markdownHtml(text), parsedHtml(text), text)
+    assert.is(inlineMarkdown(text), parsedInline(text), text)
+  }), {numRuns: propertyRuns})
 })
 
 testWhen(test, corpusMissing(), 'on the corpus, the shortcut for prose gives exactly what the parser gives', () => {

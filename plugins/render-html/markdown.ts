@@ -95,9 +95,10 @@ function cleanTokensOf(text: string): Token[] {
 
 /**
  * What needs the parser outside code spans: a character that can start a mark, a link, an entity, an autolink or raw
- * HTML, or a literal URL or e-mail address (`_` is judged apart: see {@link proseParagraphs}).
+ * HTML, or a literal URL (`https://…`, `www.…`, a protocol-relative `//host`) or e-mail address (`_` is judged apart: see
+ * {@link proseParagraphs}).
  */
-const markOutsideCode = /[\\*[\]<>#|~!&=+\t\r\0]|www\.|:\/\/|@/
+const markOutsideCode = /[\\*[\]<>#|~!&=+\t\r\0]|www\.|\/\/|@/
 /** A line that could open a block (list item, indented code) or end in a hard break. */
 const blockLine = /^ | $|^\d+[.)]|^-/m
 /** Letters and digits: an `_` between two of them is part of a word (`customer_id`), never emphasis. */
@@ -157,8 +158,35 @@ function runEnd(text: string, start: number): number {
   return end
 }
 
-/** Text outside code spans, escaped, or undefined when something in it is Markdown. */
+/**
+ * An inline link whose text is plain and whose destination markdown-it writes as it is: ASCII letters, digits and
+ * the URL characters it leaves unencoded but `&`, a `%` only as an escape, no title. `[ISO code](https://www.iso.org/…)` and
+ * `[fields](#parameter-fields)` are such links; Stripe and GitHub write hundreds.
+ */
+const plainLink = /\[([^[\]]+)\]\(((?:[A-Za-z\d\-._~:/?#@!$'*+,;=]|%[\dA-Fa-f]{2})+)\)/g
+
+/** Text outside code spans, escaped, or undefined when something in it is Markdown (see {@link plainLink}). */
 function proseText(text: string): string | undefined {
+  if (!text.includes('](')) return plainText(text)
+  let html = ''
+  let textStart = 0
+  for (const link of text.matchAll(plainLink)) {
+    const [whole, label, destination] = link
+    // A `javascript:` link is the allow-list's to refuse (an `&`, which could start an entity, is not taken at all);
+    // a destination markdown-it would rewrite (`https://x.y::` loses a colon) is left to markdown-it.
+    if (!allowedAttribute('a', 'href', destination) || markdown.normalizeLink(destination) !== destination) return undefined
+    const before = plainText(text.slice(textStart, link.index))
+    const inside = plainText(label)
+    if (before === undefined || inside === undefined) return undefined
+    html += `${before}<a href="${escapeHtml(destination)}" target="_blank" rel="noopener noreferrer">${inside}</a>`
+    textStart = link.index + whole.length
+  }
+  const rest = plainText(text.slice(textStart))
+  return rest === undefined ? undefined : html + rest
+}
+
+/** Text without code spans or links, escaped, or undefined when something in it is Markdown. */
+function plainText(text: string): string | undefined {
   if (markOutsideCode.test(text)) return undefined
   for (let start = text.indexOf('_'); start !== -1; start = text.indexOf('_', start)) {
     let end = start
