@@ -41,7 +41,7 @@ export function compareCatalogues(previous: Catalogue, next: Catalogue): Change[
     seen.add(key)
     changes.push(change)
   }
-  const types: Types = {old: byName(previous.types ?? []), new: byName(next.types ?? []), compared: new Set(), implementers: {old: implementersOf(previous.types ?? []), new: implementersOf(next.types ?? [])}}
+  const types: Types = {old: byName(previous.types ?? []), new: byName(next.types ?? []), compared: {request: new Map(), response: new Map(), event: new Map()}, implementers: {old: implementersOf(previous.types ?? []), new: implementersOf(next.types ?? [])}}
   const nextIndex = new Map(next.endpoints.map((endpoint, index) => [endpoint, index]))
   const nextByRoute = new Map<string, Endpoint[]>()
   for (const endpoint of next.endpoints) {
@@ -89,11 +89,12 @@ interface Types {
   old: Map<string, TypeDef>
   new: Map<string, TypeDef>
   /**
-   * Pairs of named types already compared field by field (or value by value) in one direction. What such a
-   * comparison finds is located at the types (`Pet.age`), whatever endpoint reached them, and each change is reported
-   * at its first use only: comparing the pair again from another endpoint would find nothing new.
+   * Pairs of named types already compared field by field (or value by value), per direction: each old name's new
+   * partners. What such a comparison finds is located at the types (`Pet.age`), whatever endpoint reached them, and
+   * each change is reported at its first use only: comparing the pair again from another endpoint would find nothing
+   * new. It is also what ends the walk through types that hold themselves.
    */
-  compared: Set<string>
+  compared: Record<Direction, Map<string, Set<string>>>
   /** The types that implement each interface (`x-implements`), by interface name, in each version. */
   implementers: {old: Map<string, string[]>; new: Map<string, string[]>}
 }
@@ -265,10 +266,7 @@ interface Use {
 }
 
 /** Compare the type `was` with `now` where `use` says; named types are compared by their fields, values, members. */
-function compareType(was: string, now: string, use: Use, types: Types, add: Add, visited = new Set<string>()): void {
-  const visit = `${use.direction} ${was} ${now}`
-  if (visited.has(visit)) return
-  visited.add(visit)
+function compareType(was: string, now: string, use: Use, types: Types, add: Add): void {
   const [oldItem, oldArray] = unwrap(was)
   const [newItem, newArray] = unwrap(now)
   if (oldArray === newArray) {
@@ -276,16 +274,17 @@ function compareType(was: string, now: string, use: Use, types: Types, add: Add,
     const newType = types.new.get(newItem)
     const structural = oldType && newType && (oldType.kind === newType.kind || (objectKinds.has(oldType.kind ?? 'object') && objectKinds.has(newType.kind ?? 'object')))
     if (structural && (oldType.kind === undefined || pairedKinds.has(oldType.kind))) {
-      const pair = `${use.direction} ${oldItem} ${newItem}`
-      if (types.compared.has(pair)) return
-      types.compared.add(pair)
+      const partners = types.compared[use.direction].get(oldItem)
+      if (partners?.has(newItem)) return
+      if (partners) partners.add(newItem)
+      else types.compared[use.direction].set(oldItem, new Set([newItem]))
     }
     if (oldType && newType && objectKinds.has(oldType.kind ?? 'object') && objectKinds.has(newType.kind ?? 'object')) {
-      compareFields(oldType, newType, use, types, add, visited)
+      compareFields(oldType, newType, use, types, add)
       // What a client receives as an interface is one of the types that implement it, with their own fields.
       if (oldType.kind === 'interface' && newType.kind === 'interface') {
         const kept = new Set(types.implementers.old.get(oldItem))
-        for (const implementer of types.implementers.new.get(newItem) ?? []) if (kept.has(implementer)) compareType(implementer, implementer, use, types, add, visited)
+        for (const implementer of types.implementers.new.get(newItem) ?? []) if (kept.has(implementer)) compareType(implementer, implementer, use, types, add)
       }
       return
     }
@@ -294,7 +293,7 @@ function compareType(was: string, now: string, use: Use, types: Types, add: Add,
       compareMembers(oldType, newType, use, add)
       // What changed inside a member that both versions keep reaches clients as much as a field of the union would.
       const kept = new Set(oldType.members)
-      for (const member of newType.members ?? []) if (kept.has(member)) compareType(member, member, use, types, add, visited)
+      for (const member of newType.members ?? []) if (kept.has(member)) compareType(member, member, use, types, add)
       return
     }
     // The same name is the same type, unless both versions define it with another kind (an enum that became an object).
@@ -310,7 +309,7 @@ function compareType(was: string, now: string, use: Use, types: Types, add: Add,
   // A type that became a union holding it (or a union that became one of its members) is still itself: what changed
   // inside it is compared too (an enum value added to a payload that is now one of two messages).
   const kept = widened && unionHolds(types.new, newItem, oldItem) ? oldItem : narrowed && unionHolds(types.old, oldItem, newItem) ? newItem : undefined
-  if (kept !== undefined) compareType(oldArray ? `${kept}[]` : kept, oldArray ? `${kept}[]` : kept, use, types, add, visited)
+  if (kept !== undefined) compareType(oldArray ? `${kept}[]` : kept, oldArray ? `${kept}[]` : kept, use, types, add)
 }
 
 /** The code of a change of type (or format) where `use` says, and how it changed in words. */
@@ -340,7 +339,7 @@ function compareFormat(was: unknown, now: unknown, use: Use, add: Add): void {
   add({code, location: use.location, path: use.path, message: `Format of ${use.what} ${how} from ${shown(before)} to ${shown(after)}`})
 }
 
-function compareFields(oldType: TypeDef, newType: TypeDef, use: Use, types: Types, add: Add, visited: Set<string>): void {
+function compareFields(oldType: TypeDef, newType: TypeDef, use: Use, types: Types, add: Add): void {
   const fields = new Map((newType.fields ?? []).map((field) => [field.name, field]))
   const oldNames = new Set((oldType.fields ?? []).map((field) => field.name))
   const path = ['types', newType.name]
@@ -371,16 +370,19 @@ function compareFields(oldType: TypeDef, newType: TypeDef, use: Use, types: Type
       compareFormat(field['x-format'], partner['x-format'], {...use, what: `field \`${field.name}\` of \`${newType.name}\``, location: location(), path}, add)
     }
     const enums = Array.isArray(field.enum) && Array.isArray(partner.enum)
-    // The same type that neither catalogue defines (`string`, `integer[]`) is unchanged.
-    const typed = was !== now || defined(was, types)
-    const maps = field['x-map-values'] !== undefined && partner['x-map-values'] !== undefined
+    // The same type that neither catalogue defines (`string`, `integer[]`) is unchanged, and so is a pair of types
+    // already compared this way (most fields of a big API, where nothing else is built for them).
+    const typed = was !== now || (defined(was, types) && !types.compared[use.direction].get(itemOf(was))?.has(itemOf(now)))
+    const maps = typeof field['x-map-values'] === 'string' && typeof partner['x-map-values'] === 'string'
     if (!enums && !typed && !maps) continue
     const fieldUse = {...use, what: `field \`${field.name}\` of \`${newType.name}\``, location: location(), path}
     if (enums) compareEnum(field.enum, partner.enum, fieldUse, add)
-    if (typed) compareType(was, now, fieldUse, types, add, visited)
-    if (maps) compareMapValues(field['x-map-values'], partner['x-map-values'], fieldUse, types, add, visited)
+    if (typed) compareType(was, now, fieldUse, types, add)
+    if (maps) compareMapValues(field['x-map-values'], partner['x-map-values'], fieldUse, types, add)
   }
-  compareMapValues(oldType['x-map-values'], newType['x-map-values'], {...use, what: `\`${newType.name}\``, location: newType.name, path}, types, add, visited)
+  if (typeof oldType['x-map-values'] === 'string' && typeof newType['x-map-values'] === 'string') {
+    compareMapValues(oldType['x-map-values'], newType['x-map-values'], {...use, what: `\`${newType.name}\``, location: newType.name, path}, types, add)
+  }
   for (const field of newType.fields ?? []) {
     if (oldNames.has(field.name)) continue
     const location = `${newType.name}.${field.name}`
@@ -394,9 +396,9 @@ function compareFields(oldType: TypeDef, newType: TypeDef, use: Use, types: Type
  * The values of a map (`x-map-values`: a field or type whose keys are any names) compared like a field's type, at
  * `<location>.*`. A map that appeared or went away is not judged (as an enum written on a field only now).
  */
-function compareMapValues(was: unknown, now: unknown, use: Use, types: Types, add: Add, visited: Set<string>): void {
+function compareMapValues(was: unknown, now: unknown, use: Use, types: Types, add: Add): void {
   if (typeof was !== 'string' || typeof now !== 'string' || (was === now && !defined(was, types))) return
-  compareType(was, now, {...use, what: `${use.what} (its values)`, location: `${use.location}.*`}, types, add, visited)
+  compareType(was, now, {...use, what: `${use.what} (its values)`, location: `${use.location}.*`}, types, add)
 }
 
 /** The arguments of a GraphQL field (`x-args`), as params. */
@@ -406,7 +408,7 @@ function argsOf(field: Field): Param[] {
 
 /** Whether either catalogue defines the (item) type of `type`. */
 function defined(type: string, types: Types): boolean {
-  const [item] = unwrap(type)
+  const item = itemOf(type)
   return types.old.has(item) || types.new.has(item)
 }
 
@@ -479,6 +481,11 @@ function unionHolds(defined: Map<string, TypeDef>, name: string, member: string)
 
 function unwrap(type: string): [string, boolean] {
   return type.endsWith('[]') ? [type.slice(0, -2), true] : [type, false]
+}
+
+/** The item type of a list type (`Pet[]` -> `Pet`), else the type itself. */
+function itemOf(type: string): string {
+  return type.endsWith('[]') ? type.slice(0, -2) : type
 }
 
 function byName(types: TypeDef[]): Map<string, TypeDef> {
