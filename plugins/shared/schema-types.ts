@@ -89,6 +89,8 @@ export class SchemaTypes {
     if (!name && simple && simple !== 'object' && simple !== 'array' && !schema.enum && !schema.oneOf && !schema.anyOf && !schema.allOf) return simple
     const known = this.names.get(schema)
     if (known) return known
+    const constants = constantsOf(schema)
+    if (constants) return this.enumerated(schema, constants, name)
     const variants = (schema.oneOf ?? schema.anyOf) as unknown[] | undefined
     if (Array.isArray(variants) && variants.length > 0) {
       const typeName = this.claim(schema, name ?? pascal(fallbackName()))
@@ -117,11 +119,24 @@ export class SchemaTypes {
     const primitive = simple ?? (schema.type === undefined ? untypedType(schema) : 'object')
     if (name) {
       const typeName = this.claim(schema, name)
-      const format = text(schema.format)
-      this.types.set(typeName, {name: typeName, kind: 'scalar', description: [text(schema.description)?.trim(), `${primitive}${format ? ` (${format})` : ''}`].filter(Boolean).join(' — '), ...deprecation(schema)})
+      this.types.set(typeName, {name: typeName, kind: 'scalar', description: scalarDescription(schema, primitive), ...deprecation(schema)})
       return typeName
     }
     return primitive
+  }
+
+  /**
+   * A schema that lists its values as `oneOf` constants (see {@link constantsOf}) is the enum it would be written as
+   * `enum`: named, a string enum type (else a scalar, as a named number enum is); unnamed, the values' JSON type, and
+   * the field or param lists the values (see `factsOf`).
+   */
+  private enumerated(schema: Schema, values: Array<string | number | boolean>, name: string | undefined): string {
+    const primitive = enumType(values)!
+    if (!name) return primitive
+    const typeName = this.claim(schema, name)
+    if (primitive === 'string') this.types.set(typeName, {name: typeName, kind: 'enum', ...described(schema), values: [...new Set(values.map(String))]})
+    else this.types.set(typeName, {name: typeName, kind: 'scalar', description: scalarDescription(schema, primitive), ...deprecation(schema)})
+    return typeName
   }
 
   /**
@@ -138,7 +153,7 @@ export class SchemaTypes {
     const item = type.endsWith('[]') ? this.valueSchema(schema.items) : undefined
     // A `const` is an enum of one value (a discriminator's `type: {const: created}` tells the members of a union apart).
     const source = item ?? schema
-    const values = source.enum ?? ('const' in source ? [source.const] : undefined)
+    const values = source.enum ?? ('const' in source ? [source.const] : constantsOf(source))
     if (Array.isArray(values) && values.length > 0 && !this.types.get(type.replace(/(\[\])+$/, ''))?.values && values.every(isEnumValue)) facts.enum = values as SchemaFacts['enum']
     const fallback = written.default ?? resolved.default ?? schema.default
     if (fallback !== undefined) facts.default = fallback
@@ -306,6 +321,31 @@ function wrappedSchema(schema: Schema): unknown {
   return undefined
 }
 
+/**
+ * The values of an enum written as a union of constants, so that each value has its own words (`oneOf: [{const: 1,
+ * title: GUILD}, {const: 2, title: DM}]`, or `enum`s of one value each; Discord and GitHub write them): every variant
+ * inline, a `const` or an `enum` of values of one JSON type (a `null` among them makes the field nullable). Undefined
+ * for any other schema.
+ */
+function constantsOf(schema: Schema): Array<string | number | boolean> | undefined {
+  const variants = schema.oneOf ?? schema.anyOf
+  if (!Array.isArray(variants) || variants.length < 2 || schema.properties || schema.allOf) return undefined
+  const values: Array<string | number | boolean> = []
+  for (const variant of variants) {
+    const member = record(variant)
+    if (member !== variant || member.$ref !== undefined || typeKeywords.some((keyword) => keyword !== 'type' && keyword !== 'enum' && keyword !== 'const' && member[keyword] !== undefined)) return undefined
+    if (isNullSchema(member)) continue
+    const own = Array.isArray(member.enum) ? member.enum : 'const' in member ? [member.const] : undefined
+    if (!own) return undefined
+    for (const value of own) {
+      if (value === null) continue
+      if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') return undefined
+      values.push(value)
+    }
+  }
+  return values.length > 0 && enumType(values) !== undefined ? values : undefined
+}
+
 function isNullSchema(schema: unknown): boolean {
   const node = record(schema)
   return node.type === 'null' || (Array.isArray(node.enum) && node.enum.length === 1 && node.enum[0] === null) || ('const' in node && node.const === null)
@@ -319,6 +359,12 @@ function allowsNull(schema: Schema): boolean {
 
 function nonNullType(types: unknown[]): string {
   return String(types.find((type) => type !== 'null') ?? 'null')
+}
+
+/** A named scalar's description: the schema's words, then its JSON type and format (`Unix time — integer (int64)`). */
+function scalarDescription(schema: Schema, primitive: string): string {
+  const format = text(schema.format)
+  return [text(schema.description)?.trim(), `${primitive}${format ? ` (${format})` : ''}`].filter(Boolean).join(' — ')
 }
 
 /** A type's description, and `x-deprecated` when its schema is deprecated. */
