@@ -327,13 +327,16 @@ function wrappedSchema(schema: Schema): unknown {
  * inline, a `const` or an `enum` of values of one JSON type (a `null` among them makes the field nullable). Undefined
  * for any other schema.
  */
+/** What a variant of a union of constants may say of its value (a `$ref`, `properties`… make it more). */
+const constantKeywords = new Set(['type', 'enum', 'const'])
+
 function constantsOf(schema: Schema): Array<string | number | boolean> | undefined {
   const variants = schema.oneOf ?? schema.anyOf
   if (!Array.isArray(variants) || variants.length < 2 || schema.properties || schema.allOf) return undefined
   const values: Array<string | number | boolean> = []
   for (const variant of variants) {
     const member = record(variant)
-    if (member !== variant || member.$ref !== undefined || typeKeywords.some((keyword) => keyword !== 'type' && keyword !== 'enum' && keyword !== 'const' && member[keyword] !== undefined)) return undefined
+    if (member !== variant || typeKeywords.some((keyword) => !constantKeywords.has(keyword) && member[keyword] !== undefined)) return undefined
     if (isNullSchema(member)) continue
     const own = Array.isArray(member.enum) ? member.enum : 'const' in member ? [member.const] : undefined
     if (!own) return undefined
