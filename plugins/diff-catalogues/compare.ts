@@ -237,8 +237,8 @@ function compareParams(oldParams: Param[], newParams: Param[], owner: ParamOwner
     if (partner.required && !param.required) add({code: 'param-became-required', location, message: `${capital(describe(partner))} of ${owner.words} became ${partner.in === 'arg' ? 'non-null' : 'required'}`, path})
     if (!partner.required && param.required) add({code: 'param-became-optional', location, message: `${capital(describe(partner))} of ${owner.words} became optional`, path})
     const use: Use = {direction: 'request', what: `${describe(partner)} of ${owner.words}`, location, path}
-    compareEnum(param.enum, partner.enum, use, add)
     const [was, now] = [param.type ?? 'string', partner.type ?? 'string']
+    compareEnum(param.enum, partner.enum, was === now ? was : undefined, use, add)
     if (was === now) compareFormat(param['x-format'], partner['x-format'], use, add)
     // A GraphQL variable must be declared with the argument's own type: `Int` to `Float` widens what a literal may be,
     // but an operation that passes an `Int` variable no longer validates.
@@ -369,14 +369,14 @@ function compareFields(oldType: TypeDef, newType: TypeDef, use: Use, types: Type
     if (was === now && field['x-format'] !== partner['x-format']) {
       compareFormat(field['x-format'], partner['x-format'], {...use, what: `field \`${field.name}\` of \`${newType.name}\``, location: location(), path}, add)
     }
-    const enums = Array.isArray(field.enum) && Array.isArray(partner.enum)
+    const enums = Array.isArray(field.enum) || Array.isArray(partner.enum)
     // The same type that neither catalogue defines (`string`, `integer[]`) is unchanged, and so is a pair of types
     // already compared this way (most fields of a big API, where nothing else is built for them).
     const typed = was !== now || (defined(was, types) && !types.compared[use.direction].get(itemOf(was))?.has(itemOf(now)))
     const maps = typeof field['x-map-values'] === 'string' && typeof partner['x-map-values'] === 'string'
     if (!enums && !typed && !maps) continue
     const fieldUse = {...use, what: `field \`${field.name}\` of \`${newType.name}\``, location: location(), path}
-    if (enums) compareEnum(field.enum, partner.enum, fieldUse, add)
+    if (enums) compareEnum(field.enum, partner.enum, was === now ? was : undefined, fieldUse, add)
     if (typed) compareType(was, now, fieldUse, types, add)
     if (maps) compareMapValues(field['x-map-values'], partner['x-map-values'], fieldUse, types, add)
   }
@@ -431,9 +431,20 @@ function compareValues(oldType: TypeDef, newType: TypeDef, use: Use, add: Add): 
 
 /**
  * The values of an enum written on a field or param itself (`status: {type: string, enum: [...]}`, no named type),
- * judged like a named enum's; located at the field or param, then the value (`Pet.status.reserved`).
+ * judged like a named enum's; located at the field or param, then the value (`Pet.status.reserved`). A list that
+ * appeared on a field or param whose type stayed (`type`) narrows what it holds, from any value of its type to the
+ * values listed; one that went away widens it. Where the type changed too, its change says it.
  */
-function compareEnum(was: unknown[] | undefined, now: unknown[] | undefined, use: Use, add: Add): void {
+function compareEnum(was: unknown[] | undefined, now: unknown[] | undefined, type: string | undefined, use: Use, add: Add): void {
+  if (Array.isArray(was) !== Array.isArray(now)) {
+    if (type === undefined) return
+    const narrowed = Array.isArray(now)
+    const {code} = typeChange(!narrowed, narrowed, use)
+    const values = listed((narrowed ? now : was) ?? [])
+    const message = narrowed ? `Values of ${use.what} narrowed from any \`${type}\` to ${values}` : `Values of ${use.what} widened from ${values} to any \`${type}\``
+    add({code, location: use.location, message, path: use.path})
+    return
+  }
   if (!Array.isArray(was) || !Array.isArray(now) || sameValues(was, now)) return
   const side = use.direction === 'request' ? 'request' : 'response'
   const [before, after] = [was.map(String), now.map(String)]
@@ -443,6 +454,12 @@ function compareEnum(was: unknown[] | undefined, now: unknown[] | undefined, use
   for (const value of onlyIn(before, after)) {
     add({code: `${side}-enum-value-removed`, location: `${use.location}.${value}`, message: `Removed value \`${value}\` of the values of ${use.what}`, path: use.path})
   }
+}
+
+/** Values in a message: the first five, and how many more (`` `a`, `b`, `c`, `d`, `e` and 7 more ``). */
+function listed(values: unknown[]): string {
+  const shown = values.slice(0, 5).map((value) => `\`${String(value)}\``).join(', ')
+  return values.length > 5 ? `${shown} and ${values.length - 5} more` : shown
 }
 
 /** Whether two lists of enum values are the same, in the same order (as they are when nothing changed). */
