@@ -105,6 +105,9 @@ function compareEndpoint(before: Endpoint, after: Endpoint, at: Array<string | n
   const where = route(after)
   const direction: Direction = after.method === 'EVENT' ? 'event' : 'response'
   compareAuth(before, after, where, at, add)
+  if (after.deprecated === true && before.deprecated !== true) {
+    add({code: 'endpoint-deprecated', location: `${where}.deprecated`, message: `\`${display(after)}\` is deprecated${reason(after)}`, path: [...at, 'deprecated']})
+  }
   compareParams(before.params ?? [], after.params ?? [], {location: where, words: `\`${display(after)}\``, path: (index) => (index === undefined ? [...at, 'params'] : [...at, 'params', index])}, types, add)
   const oldStatus = new Set(before.status ?? [])
   const newStatus = new Set(after.status ?? [])
@@ -236,6 +239,7 @@ function compareParams(oldParams: Param[], newParams: Param[], owner: ParamOwner
     const path = owner.path(newParams.indexOf(partner))
     if (partner.required && !param.required) add({code: 'param-became-required', location, message: `${capital(describe(partner))} of ${owner.words} became ${partner.in === 'arg' ? 'non-null' : 'required'}`, path})
     if (!partner.required && param.required) add({code: 'param-became-optional', location, message: `${capital(describe(partner))} of ${owner.words} became optional`, path})
+    if (partner['x-deprecated'] === true && param['x-deprecated'] !== true) add({code: 'param-deprecated', location, message: `${capital(describe(partner))} of ${owner.words} is deprecated${reason(partner)}`, path})
     const use: Use = {direction: 'request', what: `${describe(partner)} of ${owner.words}`, location, path}
     const [was, now] = [param.type ?? 'string', partner.type ?? 'string']
     compareEnum(param.enum, partner.enum, was === now ? was : undefined, use, add)
@@ -356,6 +360,9 @@ function compareFields(oldType: TypeDef, newType: TypeDef, use: Use, types: Type
     }
     if (sent && partner.required && !field.required) add({code: 'request-field-became-required', location: location(), message: `Field \`${field.name}\` of \`${newType.name}\` became required${via()}`, path})
     if (!sent && field.required && !partner.required) add({code: 'response-field-became-optional', location: location(), message: `Field \`${field.name}\` of \`${newType.name}\` became optional${via()}`, path})
+    if (partner['x-deprecated'] === true && field['x-deprecated'] !== true) {
+      add({code: 'field-deprecated', location: location(), message: `Field \`${field.name}\` of \`${newType.name}\` is deprecated${via()}${reason(partner)}`, path})
+    }
     // A field that may now be null holds more values; one that no longer may, fewer.
     if (Boolean(field['x-nullable']) !== Boolean(partner['x-nullable'])) {
       const how = partner['x-nullable'] ? 'widened' : 'narrowed'
@@ -543,6 +550,12 @@ function display(endpoint: Endpoint): string {
 
 function describe(param: Param): string {
   return param.in === 'arg' ? `argument \`${param.name}\`` : `${param.in} param \`${param.name}\``
+}
+
+/** Why something is deprecated (GraphQL's `@deprecated(reason:)`, kept as `x-deprecation-reason`), at a message's end. */
+function reason(deprecated: Endpoint | Param | Field): string {
+  const words = (deprecated as Record<string, unknown>)['x-deprecation-reason']
+  return typeof words === 'string' && words.trim() !== '' ? ` (reason: ${words.trim().replace(/\s+/g, ' ')})` : ''
 }
 
 function capital(text: string): string {

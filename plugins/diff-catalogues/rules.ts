@@ -18,6 +18,7 @@ declare module 'vfile' {
 export const changeCodes: ReadonlyArray<[code: string, breaking: boolean]> = [
   ['endpoint-removed', true],
   ['endpoint-added', false],
+  ['endpoint-deprecated', false],
   ['method-changed', true],
   ['path-changed', true],
   ['auth-added', true],
@@ -29,6 +30,7 @@ export const changeCodes: ReadonlyArray<[code: string, breaking: boolean]> = [
   ['argument-removed', true],
   ['param-became-required', true],
   ['param-became-optional', false],
+  ['param-deprecated', false],
   ['status-removed', true],
   ['status-added', false],
   ['response-removed', true],
@@ -52,6 +54,7 @@ export const changeCodes: ReadonlyArray<[code: string, breaking: boolean]> = [
   ['payload-field-removed', true],
   ['response-field-became-optional', true],
   ['response-field-added', false],
+  ['field-deprecated', false],
   ['response-enum-value-added', true],
   ['response-enum-value-removed', false],
   ['request-enum-value-removed', true],
