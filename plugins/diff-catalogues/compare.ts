@@ -380,12 +380,12 @@ function compareFields(oldType: TypeDef, newType: TypeDef, use: Use, types: Type
     // The same type that neither catalogue defines (`string`, `integer[]`) is unchanged, and so is a pair of types
     // already compared this way (most fields of a big API, where nothing else is built for them).
     const typed = was !== now || (defined(was, types) && !types.compared[use.direction].get(itemOf(was))?.has(itemOf(now)))
-    const maps = typeof field['x-map-values'] === 'string' && typeof partner['x-map-values'] === 'string'
+    const maps = typeof field['x-map-values'] === 'string' || typeof partner['x-map-values'] === 'string'
     if (!enums && !typed && !maps) continue
     const fieldUse = {...use, what: `field \`${field.name}\` of \`${newType.name}\``, location: location(), path}
     if (enums) compareEnum(field.enum, partner.enum, was === now ? was : undefined, fieldUse, add)
     if (typed) compareType(was, now, fieldUse, types, add)
-    if (maps) compareMapValues(field['x-map-values'], partner['x-map-values'], fieldUse, types, add)
+    if (maps) compareMapValues(field['x-map-values'], partner['x-map-values'], fieldUse, types, add, was === now && itemOf(was) === 'object')
   }
   if (typeof oldType['x-map-values'] === 'string' && typeof newType['x-map-values'] === 'string') {
     compareMapValues(oldType['x-map-values'], newType['x-map-values'], {...use, what: `\`${newType.name}\``, location: newType.name, path}, types, add)
@@ -401,10 +401,20 @@ function compareFields(oldType: TypeDef, newType: TypeDef, use: Use, types: Type
 
 /**
  * The values of a map (`x-map-values`: a field or type whose keys are any names) compared like a field's type, at
- * `<location>.*`. A map that appeared or went away is not judged (as an enum written on a field only now).
+ * `<location>.*`. On a field typed `object` in both versions (`freeForm`), values typed where there were none (a
+ * free-form object that now says what its values are) narrow it, and typed values that went away widen it. Not on
+ * a named type: one without `x-map-values` may allow no other keys (`additionalProperties: false`) or any.
  */
-function compareMapValues(was: unknown, now: unknown, use: Use, types: Types, add: Add): void {
-  if (typeof was !== 'string' || typeof now !== 'string' || (was === now && !defined(was, types))) return
+function compareMapValues(was: unknown, now: unknown, use: Use, types: Types, add: Add, freeForm = false): void {
+  if (typeof was !== 'string' || typeof now !== 'string') {
+    if (!freeForm || (typeof was !== 'string' && typeof now !== 'string')) return
+    const narrowed = typeof now === 'string'
+    const {code} = typeChange(!narrowed, narrowed, use)
+    const message = narrowed ? `Values of ${use.what} (a map) narrowed from any value to \`${now}\`` : `Values of ${use.what} (a map) widened from \`${was}\` to any value`
+    add({code, location: `${use.location}.*`, message, path: use.path})
+    return
+  }
+  if (was === now && !defined(was, types)) return
   compareType(was, now, {...use, what: `${use.what} (its values)`, location: `${use.location}.*`}, types, add)
 }
 
