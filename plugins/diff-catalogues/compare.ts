@@ -108,6 +108,9 @@ function compareEndpoint(before: Endpoint, after: Endpoint, at: Array<string | n
   if (after.deprecated === true && before.deprecated !== true) {
     add({code: 'endpoint-deprecated', location: `${where}.deprecated`, message: `\`${display(after)}\` is deprecated${reason(after)}`, path: [...at, 'deprecated']})
   }
+  if (before.deprecated === true && after.deprecated !== true) {
+    add({code: 'endpoint-reactivated', location: `${where}.deprecated`, message: `\`${display(after)}\` is no longer deprecated`, path: at})
+  }
   compareParams(before.params ?? [], after.params ?? [], {location: where, words: `\`${display(after)}\``, path: (index) => (index === undefined ? [...at, 'params'] : [...at, 'params', index])}, types, add)
   const oldStatus = new Set(before.status ?? [])
   const newStatus = new Set(after.status ?? [])
@@ -117,7 +120,7 @@ function compareEndpoint(before: Endpoint, after: Endpoint, at: Array<string | n
   for (const status of newStatus) {
     if (!oldStatus.has(status)) add({code: 'status-added', location: `${where}.status.${status}`, message: `Added status \`${status}\` to \`${display(after)}\``, path: [...at, 'status']})
   }
-  compareHeaders(before, after, at, add)
+  compareHeaders(before, after, at, types, add)
   if (before.request && after.request) {
     compareType(before.request, after.request, {direction: 'request', what: `the request of \`${display(after)}\``, location: `${where}.request`, path: [...at, 'request']}, types, add)
   }
@@ -137,10 +140,11 @@ function compareEndpoint(before: Endpoint, after: Endpoint, at: Array<string | n
 
 /**
  * The headers of each response whose status both versions document (`Location`, `RateLimit-Remaining`), matched by
- * name in any case: a header gone breaks a client that reads it; one added does not.
+ * name in any case: a header gone breaks a client that reads it; one added does not. A header in both is data the
+ * client receives: its type may narrow, not widen (where either version gives no type, it is not judged).
  */
-function compareHeaders(before: Endpoint, after: Endpoint, at: Array<string | number>, add: Add): void {
-  const names = (response: Response | undefined) => new Map((response?.headers ?? []).map((header) => [header.name.toLowerCase(), header.name]))
+function compareHeaders(before: Endpoint, after: Endpoint, at: Array<string | number>, types: Types, add: Add): void {
+  const names = (response: Response | undefined) => new Map((response?.headers ?? []).map((header) => [header.name.toLowerCase(), header]))
   const statuses = new Map((after.responses ?? []).map((response, index) => [String(response.status), index]))
   for (const response of before.responses ?? []) {
     const index = statuses.get(String(response.status))
@@ -149,8 +153,12 @@ function compareHeaders(before: Endpoint, after: Endpoint, at: Array<string | nu
     const path = [...at, 'responses', index, 'headers']
     const where = (name: string) => `${route(after)}.responses.${response.status}.headers.${name}`
     const of = `the \`${response.status}\` response of \`${display(after)}\``
-    for (const [key, name] of was) if (!now.has(key)) add({code: 'response-header-removed', location: where(name), message: `Removed header \`${name}\` of ${of}`, path})
-    for (const [key, name] of now) if (!was.has(key)) add({code: 'response-header-added', location: where(name), message: `Added header \`${name}\` to ${of}`, path})
+    for (const [key, {name, type}] of was) {
+      const partner = now.get(key)
+      if (!partner) add({code: 'response-header-removed', location: where(name), message: `Removed header \`${name}\` of ${of}`, path})
+      else if (type !== undefined && partner.type !== undefined) compareType(type, partner.type, {direction: 'response', what: `header \`${partner.name}\` of ${of}`, location: where(name), path}, types, add)
+    }
+    for (const [key, {name}] of now) if (!was.has(key)) add({code: 'response-header-added', location: where(name), message: `Added header \`${name}\` to ${of}`, path})
   }
 }
 
@@ -240,6 +248,10 @@ function compareParams(oldParams: Param[], newParams: Param[], owner: ParamOwner
     if (partner.required && !param.required) add({code: 'param-became-required', location, message: `${capital(describe(partner))} of ${owner.words} became ${partner.in === 'arg' ? 'non-null' : 'required'}`, path})
     if (!partner.required && param.required) add({code: 'param-became-optional', location, message: `${capital(describe(partner))} of ${owner.words} became optional`, path})
     if (partner['x-deprecated'] === true && param['x-deprecated'] !== true) add({code: 'param-deprecated', location, message: `${capital(describe(partner))} of ${owner.words} is deprecated${reason(partner)}`, path})
+    if (param['x-deprecated'] === true && partner['x-deprecated'] !== true) add({code: 'param-reactivated', location, message: `${capital(describe(partner))} of ${owner.words} is no longer deprecated`, path})
+    if (!sameDefault(param.default, partner.default)) {
+      add({code: 'param-default-changed', location, message: `Default of ${describe(partner)} of ${owner.words} changed from ${shownDefault(param.default)} to ${shownDefault(partner.default)}`, path})
+    }
     const use: Use = {direction: 'request', what: `${describe(partner)} of ${owner.words}`, location, path}
     const [was, now] = [param.type ?? 'string', partner.type ?? 'string']
     compareEnum(param.enum, partner.enum, was === now ? was : undefined, use, add)
@@ -363,6 +375,13 @@ function compareFields(oldType: TypeDef, newType: TypeDef, use: Use, types: Type
     if (partner['x-deprecated'] === true && field['x-deprecated'] !== true) {
       add({code: 'field-deprecated', location: location(), message: `Field \`${field.name}\` of \`${newType.name}\` is deprecated${via()}${reason(partner)}`, path})
     }
+    if (field['x-deprecated'] === true && partner['x-deprecated'] !== true) {
+      add({code: 'field-reactivated', location: location(), message: `Field \`${field.name}\` of \`${newType.name}\` is no longer deprecated${via()}`, path})
+    }
+    // What a server assumes for a field a request leaves out; in a response a default only documents.
+    if (sent && !sameDefault(field.default, partner.default)) {
+      add({code: 'field-default-changed', location: location(), message: `Default of field \`${field.name}\` of \`${newType.name}\` changed from ${shownDefault(field.default)} to ${shownDefault(partner.default)}${via()}`, path})
+    }
     // A field that may now be null holds more values; one that no longer may, fewer.
     if (Boolean(field['x-nullable']) !== Boolean(partner['x-nullable'])) {
       const how = partner['x-nullable'] ? 'widened' : 'narrowed'
@@ -471,6 +490,23 @@ function compareEnum(was: unknown[] | undefined, now: unknown[] | undefined, typ
   for (const value of onlyIn(before, after)) {
     add({code: `${side}-enum-value-removed`, location: `${use.location}.${value}`, message: `Removed value \`${value}\` of the values of ${use.what}`, path: use.path})
   }
+}
+
+/** Whether two defaults are the same value (objects and lists compared as JSON). */
+function sameDefault(was: unknown, now: unknown): boolean {
+  if (was === now) return true
+  if (was === undefined || now === undefined || typeof was !== 'object' || typeof now !== 'object') return false
+  return JSON.stringify(was) === JSON.stringify(now)
+}
+
+/**
+ * A default in a message: `` `20` ``, `` `asc` ``, an object or a list as JSON, or `none`; a string that would read
+ * as another value is quoted (GitHub's `make_latest` went from `true` to `"true"`).
+ */
+function shownDefault(value: unknown): string {
+  if (value === undefined) return 'none'
+  const plain = typeof value === 'string' && !/^(true|false|null|-?\d+(\.\d+)?([eE][+-]?\d+)?|)$/.test(value.trim())
+  return `\`${plain ? value : JSON.stringify(value)}\``
 }
 
 /** Values in a message: the first five, and how many more (`` `a`, `b`, `c`, `d`, `e` and 7 more ``). */
