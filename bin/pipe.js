@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The `pipe` command. The CLI is compiled to dist/ and bundled into dist/bundle/ by `npm install` (the `prepare`
 // script).
-import {readFile} from 'node:fs/promises'
+import {readFileSync} from 'node:fs'
 import {setFlagsFromString} from 'node:v8'
 
 const args = process.argv.slice(2)
@@ -32,7 +32,7 @@ if (!['dev', 'start', 'test'].includes(args[0])) setFlagsFromString('--interrupt
 if (args.length === 0 || (args.length === 1 && (args[0] === '--help' || args[0] === '-h'))) {
   // The general help, rendered by clipanion at build time: no need to load the command parser to print it.
   const colored = !process.env.NO_COLOR && process.stdout.isTTY
-  process.stdout.write(await readFile(new URL(`../dist/cli/help${colored ? '.color' : ''}.txt`, import.meta.url)))
+  process.stdout.write(readFileSync(new URL(`../dist/cli/help${colored ? '.color' : ''}.txt`, import.meta.url)))
 } else {
   // The CLI's own modules bundled into a few files (scripts/build-bundle.js): fewer files for Node to load.
   const {main} = await import('../dist/bundle/main.js')
