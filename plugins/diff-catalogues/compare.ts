@@ -125,7 +125,10 @@ function compareEndpoint(before: Endpoint, after: Endpoint, at: Array<string | n
     compareType(before.request, after.request, {direction: 'request', what: `the request of \`${display(after)}\``, location: `${where}.request`, path: [...at, 'request']}, types, add)
   }
   // A GraphQL input is an argument, compared as one; a REST body is judged by whether requests must carry it.
-  if (!graphqlMethods.has(after.method)) compareRequestBody(before, after, {location: `${where}.request`, path: [...at, 'request']}, add)
+  if (!graphqlMethods.has(after.method)) {
+    compareRequestBody(before, after, {location: `${where}.request`, path: [...at, 'request']}, add)
+    if (before.request && after.request) compareRequestMedia(before, after, {location: `${where}.request`, path: [...at, 'request']}, add)
+  }
   const what = direction === 'event' ? `\`${display(after)}\`` : `the response of \`${display(after)}\``
   const response = {location: `${where}.response`, path: [...at, 'response']}
   if (before.response && after.response) {
@@ -178,6 +181,25 @@ function compareRequestBody(before: Endpoint, after: Endpoint, at: {location: st
   } else if (before.request && after.request && wasRequired !== isRequired) {
     add({code: isRequired ? 'request-body-became-required' : 'request-body-became-optional', ...at, message: `The request body of ${name} became ${isRequired ? 'required' : 'optional'}`})
   }
+}
+
+/**
+ * The media types a request body may be sent as (`x-request-media-types`; one is `x-request-media`, none JSON): one
+ * gone refuses what clients send as it; one added is a new choice. Compared without parameters (`; charset=utf-8`),
+ * in any case.
+ */
+function compareRequestMedia(before: Endpoint, after: Endpoint, at: {location: string; path: Array<string | number>}, add: Add): void {
+  const [was, now] = [mediaTypesOf(before), mediaTypesOf(after)]
+  const name = `\`${display(after)}\``
+  for (const [key, type] of was) if (!now.has(key)) add({code: 'request-media-type-removed', location: `${at.location}.${type}`, path: at.path, message: `${name} no longer accepts request bodies as \`${type}\``})
+  for (const [key, type] of now) if (!was.has(key)) add({code: 'request-media-type-added', location: `${at.location}.${type}`, path: at.path, message: `${name} now accepts request bodies as \`${type}\``})
+}
+
+/** The media types of an endpoint's request body, by their name without parameters in lower case. */
+function mediaTypesOf(endpoint: Endpoint): Map<string, string> {
+  const listed = endpoint['x-request-media-types']
+  const types = Array.isArray(listed) ? listed.filter((type): type is string => typeof type === 'string') : [typeof endpoint['x-request-media'] === 'string' ? endpoint['x-request-media'] : 'application/json']
+  return new Map(types.map((type) => [type.split(';')[0].trim().toLowerCase(), type.split(';')[0].trim()]))
 }
 
 /**

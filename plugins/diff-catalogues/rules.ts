@@ -45,6 +45,8 @@ export const changeCodes: ReadonlyArray<[code: string, breaking: boolean]> = [
   ['request-body-became-required', true],
   ['request-body-became-optional', false],
   ['request-body-removed', false],
+  ['request-media-type-removed', true],
+  ['request-media-type-added', false],
   ['request-type-narrowed', true],
   ['request-type-widened', false],
   ['response-type-widened', true],

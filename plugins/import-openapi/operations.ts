@@ -80,6 +80,8 @@ export function operationEndpoint(context: Context, method: string, path: string
   if (server && server !== serverUrl(context.document.servers)) endpoint['x-base-url'] = server
   const media = requestMedia(context, operation, requestBody, bodyParams)
   if (media) endpoint['x-request-media'] = media
+  const mediaTypes = requestMediaTypes(context, operation, requestBody, bodyParams)
+  if (mediaTypes) endpoint['x-request-media-types'] = mediaTypes
   const requestExample = requestBody ? exampleOf(context.refs, preferredMedia(context.refs, requestBody.content)) : bodyParam ? context.types.factsOf(bodyParam.schema, '').example : undefined
   if (requestExample !== undefined) endpoint.request_example = requestExample
   const responses = responsesOf(context.refs, context.types, operation, id)
@@ -164,6 +166,21 @@ function requestMedia(context: Context, operation: Record<string, unknown>, requ
   if (!bodyParams.some((parameter) => parameter.in === 'formData')) return undefined
   const consumes = [operation.consumes, context.document.consumes].find(Array.isArray) ?? []
   return consumes.includes('multipart/form-data') ? 'multipart/form-data' : 'application/x-www-form-urlencoded'
+}
+
+/**
+ * Every media type a request body may be sent as, when there are several (`application/json` and
+ * `application/x-www-form-urlencoded`): `pipe diff` tells clients when one of them goes. One media type is said by
+ * `x-request-media`, or is JSON when that is absent. Swagger 2: the `consumes` of the operation (or the document)
+ * for a `body` param.
+ */
+function requestMediaTypes(context: Context, operation: Record<string, unknown>, requestBody: Record<string, unknown> | undefined, bodyParams: Array<Record<string, unknown>>): string[] | undefined {
+  const listed = requestBody
+    ? Object.keys(context.refs.resolve(requestBody.content).value ?? {})
+    : bodyParams.some((parameter) => parameter.in === 'body')
+      ? ([operation.consumes, context.document.consumes].find(Array.isArray) ?? []).filter((type): type is string => typeof type === 'string')
+      : []
+  return listed.length > 1 ? listed : undefined
 }
 
 /** The schema of the JSON media type (`application/json`, `*\/*+json`), else of the first one. */
