@@ -126,8 +126,9 @@ function compareEndpoint(before: Endpoint, after: Endpoint, at: Array<string | n
   }
   // A GraphQL input is an argument, compared as one; a REST body is judged by whether requests must carry it.
   if (!graphqlMethods.has(after.method)) {
-    compareRequestBody(before, after, {location: `${where}.request`, path: [...at, 'request']}, add)
-    if (before.request && after.request) compareRequestMedia(before, after, {location: `${where}.request`, path: [...at, 'request']}, add)
+    const request = {location: `${where}.request`, path: [...at, 'request']}
+    compareRequestBody(before, after, request, add)
+    if (before.request && after.request) compareRequestMedia(before, after, request, add)
   }
   const what = direction === 'event' ? `\`${display(after)}\`` : `the response of \`${display(after)}\``
   const response = {location: `${where}.response`, path: [...at, 'response']}
@@ -199,7 +200,8 @@ function compareRequestMedia(before: Endpoint, after: Endpoint, at: {location: s
 function mediaTypesOf(endpoint: Endpoint): Map<string, string> {
   const listed = endpoint['x-request-media-types']
   const types = Array.isArray(listed) ? listed.filter((type): type is string => typeof type === 'string') : [typeof endpoint['x-request-media'] === 'string' ? endpoint['x-request-media'] : 'application/json']
-  return new Map(types.map((type) => [type.split(';')[0].trim().toLowerCase(), type.split(';')[0].trim()]))
+  const bare = types.map((type) => type.split(';')[0].trim())
+  return new Map(bare.map((type) => [type.toLowerCase(), type]))
 }
 
 /**

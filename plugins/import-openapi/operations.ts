@@ -78,10 +78,9 @@ export function operationEndpoint(context: Context, method: string, path: string
   // An operation (or its path item) served elsewhere than the document (`servers` of its own) says where.
   const server = serverUrl(operation.servers) ?? serverUrl(item.servers)
   if (server && server !== serverUrl(context.document.servers)) endpoint['x-base-url'] = server
-  const media = requestMedia(context, operation, requestBody, bodyParams)
+  const {media, types: mediaTypes} = requestMedia(context, operation, requestBody, bodyParams)
   if (media) endpoint['x-request-media'] = media
-  const mediaTypes = requestMediaTypes(context, operation, requestBody, bodyParams)
-  if (mediaTypes) endpoint['x-request-media-types'] = mediaTypes
+  if (mediaTypes.length > 1) endpoint['x-request-media-types'] = mediaTypes
   const requestExample = requestBody ? exampleOf(context.refs, preferredMedia(context.refs, requestBody.content)) : bodyParam ? context.types.factsOf(bodyParam.schema, '').example : undefined
   if (requestExample !== undefined) endpoint.request_example = requestExample
   const responses = responsesOf(context.refs, context.types, operation, id)
@@ -154,33 +153,21 @@ function responseType(context: Context, operation: Record<string, unknown>, id: 
 }
 
 /**
- * The media type of a request body that is not JSON (`multipart/form-data`, `application/octet-stream`), which the
- * page's curl line sends as such: the first of `requestBody.content` when none is JSON; Swagger 2 `formData` params
- * as multipart when the operation (or the document) consumes it, else as a URL-encoded form.
+ * The media types of a request body. `media`: the one that is not JSON (`multipart/form-data`,
+ * `application/octet-stream`), which the page's curl line sends as such: the first of `requestBody.content` when
+ * none is JSON; Swagger 2 `formData` params as multipart when the operation (or the document) consumes it, else as a
+ * URL-encoded form. `types`: every media type the body may be sent as (`requestBody.content`; Swagger 2: the
+ * `consumes` of a `body` param), kept when there are several so that `pipe diff` tells clients when one goes.
  */
-function requestMedia(context: Context, operation: Record<string, unknown>, requestBody: Record<string, unknown> | undefined, bodyParams: Array<Record<string, unknown>>): string | undefined {
+function requestMedia(context: Context, operation: Record<string, unknown>, requestBody: Record<string, unknown> | undefined, bodyParams: Array<Record<string, unknown>>): {media?: string; types: string[]} {
   if (requestBody) {
     const types = Object.keys(context.refs.resolve(requestBody.content).value ?? {})
-    return types.length > 0 && !types.some((type) => /^application\/(.+\+)?json/i.test(type)) ? types[0] : undefined
+    return {media: types.length > 0 && !types.some((type) => /^application\/(.+\+)?json/i.test(type)) ? types[0] : undefined, types}
   }
-  if (!bodyParams.some((parameter) => parameter.in === 'formData')) return undefined
-  const consumes = [operation.consumes, context.document.consumes].find(Array.isArray) ?? []
-  return consumes.includes('multipart/form-data') ? 'multipart/form-data' : 'application/x-www-form-urlencoded'
-}
-
-/**
- * Every media type a request body may be sent as, when there are several (`application/json` and
- * `application/x-www-form-urlencoded`): `pipe diff` tells clients when one of them goes. One media type is said by
- * `x-request-media`, or is JSON when that is absent. Swagger 2: the `consumes` of the operation (or the document)
- * for a `body` param.
- */
-function requestMediaTypes(context: Context, operation: Record<string, unknown>, requestBody: Record<string, unknown> | undefined, bodyParams: Array<Record<string, unknown>>): string[] | undefined {
-  const listed = requestBody
-    ? Object.keys(context.refs.resolve(requestBody.content).value ?? {})
-    : bodyParams.some((parameter) => parameter.in === 'body')
-      ? ([operation.consumes, context.document.consumes].find(Array.isArray) ?? []).filter((type): type is string => typeof type === 'string')
-      : []
-  return listed.length > 1 ? listed : undefined
+  const consumes = ([operation.consumes, context.document.consumes].find(Array.isArray) ?? []).filter((type): type is string => typeof type === 'string')
+  if (bodyParams.some((parameter) => parameter.in === 'body')) return {types: consumes}
+  if (!bodyParams.some((parameter) => parameter.in === 'formData')) return {types: []}
+  return {media: consumes.includes('multipart/form-data') ? 'multipart/form-data' : 'application/x-www-form-urlencoded', types: []}
 }
 
 /** The schema of the JSON media type (`application/json`, `*\/*+json`), else of the first one. */
