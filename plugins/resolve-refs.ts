@@ -62,7 +62,7 @@ export default function resolveRefs(this: Processor, options: Options = {}) {
   const rules = ruleSet([openapiRef, openapiSchema], {}, this.data('settings')?.rules as Record<string, RuleSetting> | undefined)
   return async (tree: ParsedTree, file: VFile) => {
     if (tree.type !== 'openapi') return
-    const refs = new JsonRefs(tree.document, file.path ? path.resolve(file.cwd, file.path) : undefined)
+    const refs = JsonRefs.of(tree.document, file)
     if (options.followAll !== false) refs.followAll()
     file.data.refs = refs
     if (options.check !== false) {

@@ -1,5 +1,5 @@
 import {execFileSync} from 'node:child_process'
-import {chmodSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
+import {chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import {Ajv} from 'ajv'
@@ -222,6 +222,32 @@ test('pipe diff reads the old version from git and takes rule severities from .p
     const missing = await runPipe(['diff', 'nope:api.endpoints.json', 'api.endpoints.json'], {cwd: repo})
     assert.is(missing.code, 1)
     assert.match(missing.stderr, /^error read api\.endpoints\.json Cannot read `nope:api\.endpoints\.json` from git: /)
+  } finally {
+    rmSync(repo, {recursive: true, force: true})
+  }
+})
+
+test('pipe diff reads the files a split description refers to from the same git revision', async () => {
+  const repo = mkdtempSync(path.join(os.tmpdir(), 'apipe-git-split-'))
+  try {
+    const write = (name: string, text: string) => {
+      mkdirSync(path.dirname(path.join(repo, name)), {recursive: true})
+      writeFileSync(path.join(repo, name), text)
+    }
+    write('api/openapi.yaml', 'openapi: 3.0.3\ninfo: {title: Pets, version: 1.0.0}\npaths:\n  /pets/{petId}:\n    get:\n      $ref: paths/get-pet.yaml\n')
+    write('api/paths/get-pet.yaml', "operationId: getPet\nparameters:\n  - {name: petId, in: path, required: true, schema: {type: string}}\nresponses:\n  '200':\n    description: A pet\n    content:\n      application/json:\n        schema: {$ref: '../schemas/Pet.yaml'}\n")
+    write('api/schemas/Pet.yaml', 'type: object\nproperties:\n  id: {type: string}\n  nickname: {type: string}\n')
+    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], {cwd: repo, stdio: 'pipe'})
+    git('init', '-q', '-b', 'main')
+    git('add', '.')
+    git('commit', '-qm', 'v1')
+    // Only the schema file changes: the old side must read it from `main`, not from the working tree.
+    write('api/schemas/Pet.yaml', 'type: object\nproperties:\n  id: {type: string}\n')
+    const expected = 'breaking response-field-removed Pet.nickname Removed field `nickname` of `Pet`, which the response of `GET /pets/{petId}` returns\nbreaking version-not-bumped meta.version 1 breaking change(s) without a major version bump: `meta.version` went from `1.0.0` to `1.0.0`\n2 breaking, 0 non-breaking change(s)\n'
+    assert.equal(await runPipe(['diff', 'main:api/openapi.yaml', 'api/openapi.yaml'], {cwd: repo}), {code: 1, stdout: expected, stderr: ''})
+    // From a subfolder, a path is read as git reads it: from the top of the repository, or from here with `./`.
+    assert.equal(await runPipe(['diff', 'main:./openapi.yaml', 'openapi.yaml'], {cwd: path.join(repo, 'api')}), {code: 1, stdout: expected, stderr: ''})
+    assert.equal(await runPipe(['diff', 'main:api/openapi.yaml', 'openapi.yaml'], {cwd: path.join(repo, 'api')}), {code: 1, stdout: expected, stderr: ''})
   } finally {
     rmSync(repo, {recursive: true, force: true})
   }

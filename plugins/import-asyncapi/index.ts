@@ -59,7 +59,7 @@ export default function importAsyncapi(this: Processor | void) {
 /** The catalogue of an AsyncAPI document, and how many received operations were left out. */
 export function asyncapiCatalogue(tree: AsyncApiTree, file: VFile): {spec: Catalogue; received: number} {
   const document = tree.document
-  const refs = new JsonRefs(document, file.path ? path.resolve(file.cwd, file.path) : undefined)
+  const refs = JsonRefs.of(document, file)
   // What a payload schema says that no catalogue type can (`not`, `if`, a tuple) is a note, not a silent loss.
   const payloads = new SchemaTypes(refs, (reason) => file.info(reason, {ruleId: 'asyncapi', source}))
   const {published, received} = publishedOperations(document, refs)

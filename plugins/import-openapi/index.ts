@@ -64,7 +64,7 @@ function importTree(tree: ParsedTree, file: VFile, options: Options): CatalogueT
     note(file, 'openapi', `Unexpected version \`${tree.version}\`, expected OpenAPI 3.0, 3.1 or Swagger 2.0`, ['openapi' in tree.document ? 'openapi' : 'swagger'])
     return undefined
   }
-  const refs = file.data.refs ?? new JsonRefs(tree.document, file.path ? path.resolve(file.cwd, file.path) : undefined)
+  const refs = file.data.refs ?? JsonRefs.of(tree.document, file)
   const {spec, sources, dropped} = openapiCatalogue(tree.document, options, refs)
   for (const {reason, path: at} of dropped) note(file, 'openapi-dropped', reason, at)
   // Findings about the catalogue point at what they came from: an endpoint at its operation, a type at its schema.

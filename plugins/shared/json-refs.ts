@@ -9,8 +9,19 @@
  */
 import {readFileSync} from 'node:fs'
 import path from 'node:path'
+import type {VFile} from 'vfile'
 import type {JsonPath} from '../../pipeline/json-path.js'
 import {loadData} from './load-data.js'
+
+declare module 'vfile' {
+  interface DataMap {
+    /**
+     * How to read the files a document's `$ref`s lead to (absolute paths), when not from disk: a document read from
+     * git reads them from the same revision (see pipeline/git.ts).
+     */
+    readRef: (file: string) => string
+  }
+}
 
 type Node = Record<string, unknown>
 
@@ -69,9 +80,19 @@ export class JsonRefs {
   private readonly files = new Map<string, string>()
   readonly rootFile: string
 
-  constructor(root: unknown, rootFile: string | undefined) {
+  /** @param read reads another file (absolute path) as text; throws when it cannot (default: from disk). */
+  constructor(
+    root: unknown,
+    rootFile: string | undefined,
+    private readonly read: (file: string) => string = readText
+  ) {
     this.rootFile = path.resolve(rootFile ?? 'document.json')
     this.documents.set(this.rootFile, root)
+  }
+
+  /** The refs of `document`, the content of `file`: resolved from its path, other files read as `file.data.readRef` says. */
+  static of(document: unknown, file: VFile): JsonRefs {
+    return new JsonRefs(document, file.path ? path.resolve(file.cwd, file.path) : undefined, file.data.readRef)
   }
 
   /** The object behind `node`, following chains of refs. */
@@ -209,7 +230,7 @@ export class JsonRefs {
     if (!this.documents.has(file)) {
       let document: unknown
       try {
-        const text = readFileSync(file, 'utf8')
+        const text = this.read(file)
         this.texts.set(file, text)
         document = /\.(json|ya?ml)$/i.test(file) ? loadData(text, /\.json$/i.test(file) ? 'json' : 'yaml') : text
       } catch {
@@ -226,6 +247,10 @@ export class JsonRefs {
     this.homes.set(node, file)
     for (const child of Object.values(node)) this.remember(child, file)
   }
+}
+
+function readText(file: string): string {
+  return readFileSync(file, 'utf8')
 }
 
 function at(document: unknown, pointer: string): unknown {
