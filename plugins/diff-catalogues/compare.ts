@@ -276,6 +276,11 @@ function compareParams(oldParams: Param[], newParams: Param[], owner: ParamOwner
     if (!sameDefault(param.default, partner.default)) {
       add({code: 'param-default-changed', location, message: `Default of ${describe(partner)} of ${owner.words} changed from ${shownDefault(param.default)} to ${shownDefault(partner.default)}`, path})
     }
+    // Clients send params: items that may no longer be null refuse what they sent.
+    if (listsWithItemsNullableChanged(param, partner)) {
+      const how = partner['x-items-nullable'] ? 'widened' : 'narrowed'
+      add({code: `request-type-${how}`, location, path, message: `Items of ${describe(partner)} of ${owner.words} ${partner['x-items-nullable'] ? 'may now be null' : 'can no longer be null'}`})
+    }
     const use: Use = {direction: 'request', what: `${describe(partner)} of ${owner.words}`, location, path}
     const [was, now] = [param.type ?? 'string', partner.type ?? 'string']
     compareEnum(param.enum, partner.enum, was === now ? was : undefined, use, add)
@@ -295,6 +300,11 @@ function compareParams(oldParams: Param[], newParams: Param[], owner: ParamOwner
     if (param.required) add({code: 'param-required-added', location, message: `Added required ${describe(param)} to ${owner.words}`, path})
     else add({code: 'param-added', location, message: `Added optional ${describe(param)} to ${owner.words}`, path})
   }
+}
+
+/** Whether a list stayed a list and its items may now, or no longer, be null (`[Pet!]` to `[Pet]`; `x-items-nullable`). */
+function listsWithItemsNullableChanged(before: Param | Field, after: Param | Field): boolean {
+  return Boolean(before.type?.endsWith('[]')) && Boolean(after.type?.endsWith('[]')) && Boolean(before['x-items-nullable']) !== Boolean(after['x-items-nullable'])
 }
 
 interface Use {
@@ -410,6 +420,10 @@ function compareFields(oldType: TypeDef, newType: TypeDef, use: Use, types: Type
     if (Boolean(field['x-nullable']) !== Boolean(partner['x-nullable'])) {
       const how = partner['x-nullable'] ? 'widened' : 'narrowed'
       add({code: `${sent ? 'request' : 'response'}-type-${how}`, location: location(), message: `Field \`${field.name}\` of \`${newType.name}\` ${partner['x-nullable'] ? 'may now be null' : 'can no longer be null'}${via()}`, path})
+    }
+    if (listsWithItemsNullableChanged(field, partner)) {
+      const how = partner['x-items-nullable'] ? 'widened' : 'narrowed'
+      add({code: `${sent ? 'request' : 'response'}-type-${how}`, location: location(), message: `Items of field \`${field.name}\` of \`${newType.name}\` ${partner['x-items-nullable'] ? 'may now be null' : 'can no longer be null'}${via()}`, path})
     }
     // Arguments of GraphQL fields are sent by clients whichever way the field's data goes.
     if (field['x-args'] !== undefined || partner['x-args'] !== undefined) {

@@ -29,6 +29,16 @@ export function typeExpression(type: GraphQLType): string {
   return type.name
 }
 
+/**
+ * Whether the items of a list type may be null (`[Pet]`, `[[Pet!]]`: at any depth), which the catalogue's `Pet[]`
+ * does not say: `x-items-nullable`.
+ */
+export function itemsNullable(type: GraphQLType): boolean {
+  const list = isNonNullType(type) ? type.ofType : type
+  if (!isListType(list)) return false
+  return !isNonNullType(list.ofType) || itemsNullable(list.ofType)
+}
+
 /** Whether a value of this type is always present. */
 export function isRequired(type: GraphQLType): boolean {
   return isNonNullType(type)
@@ -81,6 +91,7 @@ export function jsonDefault(value: unknown): unknown {
 /** A GraphQL argument as a catalogue param (`in: arg`), of an operation or of a field of an object type. */
 export function argumentParam(arg: GraphQLArgument): Param {
   const param: Param = {name: arg.name, in: 'arg', type: typeExpression(arg.type), required: isRequired(arg.type)}
+  if (itemsNullable(arg.type)) param['x-items-nullable'] = true
   if (arg.description?.trim()) param.description = arg.description.trim()
   const fallback = jsonDefault(arg.defaultValue)
   if (fallback !== undefined) param.default = fallback
@@ -94,6 +105,7 @@ export function argumentParam(arg: GraphQLArgument): Param {
 function fieldsOf(fields: Record<string, GraphQLField<unknown, unknown> | GraphQLInputField>): Field[] {
   return Object.values(fields).map((field) => {
     const result: Field = {name: field.name, type: typeExpression(field.type), required: isRequired(field.type)}
+    if (itemsNullable(field.type)) result['x-items-nullable'] = true
     if (field.description?.trim()) result.description = field.description.trim()
     const fallback = 'defaultValue' in field ? jsonDefault(field.defaultValue) : undefined
     if (fallback !== undefined) result.default = fallback

@@ -109,6 +109,7 @@ function parameters(context: Context, item: Record<string, unknown>, operation: 
     const schema = parameter.schema ?? (parameter.type ? parameter : undefined)
     param.type = schema ? context.types.typeOf(schema, () => pascal(`${String(parameter.name)} param`)) : 'string'
     param.required = parameter.required === true || location === 'path'
+    if (schema && param.type.endsWith('[]') && context.types.itemsNullable(schema)) param['x-items-nullable'] = true
     // A param's description, else its schema's (some descriptions write every one there).
     const description = text(parameter.description) ?? text(context.refs.resolve(schema).value?.description)
     if (description) param.description = description.trim()

@@ -163,6 +163,12 @@ export class SchemaTypes {
     return facts
   }
 
+  /** Whether the items of the array `node` is may be null (`items: {type: string, nullable: true}`): `x-items-nullable`. */
+  itemsNullable(node: unknown): boolean {
+    const items = this.valueSchema(node)?.items
+    return items !== null && typeof items === 'object' && !Array.isArray(items) && allowsNull(this.refs.resolve(items).value ?? {})
+  }
+
   /** The schema that says what a value is: `node` resolved, and "an X or null" (`anyOf: [X, null]`, …) is X. */
   private valueSchema(node: unknown): Schema | undefined {
     let schema = this.refs.resolve(node).value
@@ -256,6 +262,7 @@ export class SchemaTypes {
       const description = text(record(property).description) ?? annotatedDescription(property) ?? text(target.description) ?? text(this.valueSchema(property)?.description)
       if (description) field.description = description.trim()
       if (nullable) field['x-nullable'] = true
+      if (type.endsWith('[]') && this.itemsNullable(property)) field['x-items-nullable'] = true
       if (record(property).deprecated === true || target.deprecated === true) field['x-deprecated'] = true
       // A map written inline (`{type: object, additionalProperties: {type: integer}}`) is typed `object`, a list of
       // them `object[]`; the type of the values is said beside.
@@ -278,6 +285,7 @@ export class SchemaTypes {
       const merged = {...earlier, ...field}
       // `allOf` asks a value to meet every member: it may be null only if every definition of the field allows it.
       if (!(earlier['x-nullable'] && field['x-nullable'])) delete merged['x-nullable']
+      if (!(earlier['x-items-nullable'] && field['x-items-nullable'])) delete merged['x-items-nullable']
       fields.set(name, merged)
     }
   }
