@@ -120,7 +120,7 @@ function compareEndpoint(before: Endpoint, after: Endpoint, at: Array<string | n
   for (const status of newStatus) {
     if (!oldStatus.has(status)) add({code: 'status-added', location: `${where}.status.${status}`, message: `Added status \`${status}\` to \`${display(after)}\``, path: [...at, 'status']})
   }
-  compareHeaders(before, after, at, types, add)
+  compareResponses(before, after, at, types, add)
   if (before.request && after.request) {
     compareType(before.request, after.request, {direction: 'request', what: `the request of \`${display(after)}\``, location: `${where}.request`, path: [...at, 'request']}, types, add)
   }
@@ -147,7 +147,12 @@ function compareEndpoint(before: Endpoint, after: Endpoint, at: Array<string | n
  * name in any case: a header gone breaks a client that reads it; one added does not. A header in both is data the
  * client receives: its type may narrow, not widen (where either version gives no type, it is not judged).
  */
-function compareHeaders(before: Endpoint, after: Endpoint, at: Array<string | number>, types: Types, add: Add): void {
+/**
+ * The responses of a status both versions document: their headers (one removed breaks clients that read it; a typed
+ * one is judged as a response type) and, when both have a body, the media types it comes as (`x-media-types`;
+ * absent: JSON): one gone breaks clients that ask for it by `Accept`.
+ */
+function compareResponses(before: Endpoint, after: Endpoint, at: Array<string | number>, types: Types, add: Add): void {
   const names = (response: Response | undefined) => new Map((response?.headers ?? []).map((header) => [header.name.toLowerCase(), header]))
   const statuses = new Map((after.responses ?? []).map((response, index) => [String(response.status), index]))
   for (const response of before.responses ?? []) {
@@ -163,6 +168,11 @@ function compareHeaders(before: Endpoint, after: Endpoint, at: Array<string | nu
       else if (type !== undefined && partner.type !== undefined) compareType(type, partner.type, {direction: 'response', what: `header \`${partner.name}\` of ${of}`, location: where(name), path}, types, add)
     }
     for (const [key, {name}] of now) if (!was.has(key)) add({code: 'response-header-added', location: where(name), message: `Added header \`${name}\` to ${of}`, path})
+    if (response.type === undefined || after.responses![index].type === undefined) continue
+    const [wasMedia, nowMedia] = [mediaTypesOf(response['x-media-types']), mediaTypesOf(after.responses![index]['x-media-types'])]
+    const media = {location: `${route(after)}.responses.${response.status}`, path: [...at, 'responses', index]}
+    for (const [key, type] of wasMedia) if (!nowMedia.has(key)) add({code: 'response-media-type-removed', location: `${media.location}.${type}`, path: media.path, message: `${capital(of)} is no longer sent as \`${type}\``})
+    for (const [key, type] of nowMedia) if (!wasMedia.has(key)) add({code: 'response-media-type-added', location: `${media.location}.${type}`, path: media.path, message: `${capital(of)} is now also sent as \`${type}\``})
   }
 }
 
@@ -190,16 +200,20 @@ function compareRequestBody(before: Endpoint, after: Endpoint, at: {location: st
  * in any case.
  */
 function compareRequestMedia(before: Endpoint, after: Endpoint, at: {location: string; path: Array<string | number>}, add: Add): void {
-  const [was, now] = [mediaTypesOf(before), mediaTypesOf(after)]
+  const [was, now] = [requestMediaTypesOf(before), requestMediaTypesOf(after)]
   const name = `\`${display(after)}\``
   for (const [key, type] of was) if (!now.has(key)) add({code: 'request-media-type-removed', location: `${at.location}.${type}`, path: at.path, message: `${name} no longer accepts request bodies as \`${type}\``})
   for (const [key, type] of now) if (!was.has(key)) add({code: 'request-media-type-added', location: `${at.location}.${type}`, path: at.path, message: `${name} now accepts request bodies as \`${type}\``})
 }
 
-/** The media types of an endpoint's request body, by their name without parameters in lower case. */
-function mediaTypesOf(endpoint: Endpoint): Map<string, string> {
-  const listed = endpoint['x-request-media-types']
-  const types = Array.isArray(listed) ? listed.filter((type): type is string => typeof type === 'string') : [typeof endpoint['x-request-media'] === 'string' ? endpoint['x-request-media'] : 'application/json']
+/** The media types of an endpoint's request body (`x-request-media-types`, else `x-request-media`, else JSON). */
+function requestMediaTypesOf(endpoint: Endpoint): Map<string, string> {
+  return mediaTypesOf(endpoint['x-request-media-types'], typeof endpoint['x-request-media'] === 'string' ? endpoint['x-request-media'] : undefined)
+}
+
+/** Media types as listed (else `single`, else JSON), by their name without parameters in lower case. */
+function mediaTypesOf(listed: unknown, single?: string): Map<string, string> {
+  const types = Array.isArray(listed) ? listed.filter((type): type is string => typeof type === 'string') : [single ?? 'application/json']
   const bare = types.map((type) => type.split(';')[0].trim())
   return new Map(bare.map((type) => [type.toLowerCase(), type]))
 }

@@ -47,6 +47,8 @@ export const changeCodes: ReadonlyArray<[code: string, breaking: boolean]> = [
   ['request-body-removed', false],
   ['request-media-type-removed', true],
   ['request-media-type-added', false],
+  ['response-media-type-removed', true],
+  ['response-media-type-added', false],
   ['request-type-narrowed', true],
   ['request-type-widened', false],
   ['response-type-widened', true],

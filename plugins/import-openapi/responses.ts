@@ -11,11 +11,16 @@ import type {SchemaTypes} from '../shared/schema-types.js'
 
 type Node = Record<string, unknown>
 
+/** Whether a media type is JSON (`application/json`, `application/problem+json`, with or without parameters). */
+export function isJsonMedia(type: string): boolean {
+  return /^application\/(.+\+)?json/i.test(type)
+}
+
 /** The JSON media type of a `content` map (`application/json`, `*\/*+json`), else its first. */
 export function preferredMedia(refs: JsonRefs, content: unknown): Node | undefined {
   // `content: {$ref: …}` is not OpenAPI but split descriptions write it (Lob, 52 times): followed like any ref.
   const entries = Object.entries(refs.resolve(content).value ?? {})
-  const json = entries.find(([type]) => /^application\/(.+\+)?json/i.test(type)) ?? entries[0]
+  const json = entries.find(([type]) => isJsonMedia(type)) ?? entries[0]
   return json ? refs.resolve(json[1]).value : undefined
 }
 
@@ -32,8 +37,12 @@ export function exampleOf(refs: JsonRefs, media: Node | undefined): unknown {
   return schema?.example
 }
 
-/** Each documented response of an operation, in the source's order. */
-export function responsesOf(refs: JsonRefs, types: SchemaTypes, operation: Node, id: string): Response[] {
+/**
+ * Each documented response of an operation, in the source's order. A body that may come as several media types, or
+ * as one that is not JSON, keeps them as `x-media-types` (OpenAPI 3: its `content`; Swagger 2: `produces` of the
+ * operation, else `documentProduces`), so that `pipe diff` tells clients that ask for one by `Accept` when it goes.
+ */
+export function responsesOf(refs: JsonRefs, types: SchemaTypes, operation: Node, id: string, documentProduces?: unknown): Response[] {
   const result: Response[] = []
   for (const [code, raw] of Object.entries(record(operation.responses))) {
     const status = /^[1-5]\d\d$/.test(code) ? Number(code) : /^(default|[1-5]XX)$/i.test(code) ? (code === 'default' ? 'default' : code.toUpperCase()) : undefined
@@ -48,6 +57,8 @@ export function responsesOf(refs: JsonRefs, types: SchemaTypes, operation: Node,
     const schema = response.schema ?? media?.schema
     // An inline error body is named after the operation and its code as written (`ListPets401Response`, `ListPets4XXResponse`).
     if (schema !== undefined) entry.type = types.typeOf(schema, `${pascal(id)}${/^2/.test(code) ? '' : /^\d/.test(code) ? code.toUpperCase() : pascal(code)}Response`)
+    const mediaTypes = response.schema === undefined ? Object.keys(refs.resolve(response.content).value ?? {}) : stringsOf([operation.produces, documentProduces].find(Array.isArray))
+    if (entry.type !== undefined && (mediaTypes.length > 1 || (mediaTypes.length === 1 && !isJsonMedia(mediaTypes[0])))) entry['x-media-types'] = mediaTypes
     const headers = Object.entries(record(response.headers)).map(([name, rawHeader]) => {
       const header = refs.resolve(rawHeader).value ?? {}
       const headerSchema = header.schema ?? (header.type ? header : undefined)
@@ -59,4 +70,8 @@ export function responsesOf(refs: JsonRefs, types: SchemaTypes, operation: Node,
     result.push(entry)
   }
   return result
+}
+
+function stringsOf(list: unknown): string[] {
+  return Array.isArray(list) ? list.filter((item): item is string => typeof item === 'string') : []
 }
