@@ -143,14 +143,11 @@ function compareEndpoint(before: Endpoint, after: Endpoint, at: Array<string | n
 }
 
 /**
- * The headers of each response whose status both versions document (`Location`, `RateLimit-Remaining`), matched by
+ * Each response whose status both versions document. Its headers (`Location`, `RateLimit-Remaining`), matched by
  * name in any case: a header gone breaks a client that reads it; one added does not. A header in both is data the
- * client receives: its type may narrow, not widen (where either version gives no type, it is not judged).
- */
-/**
- * The responses of a status both versions document: their headers (one removed breaks clients that read it; a typed
- * one is judged as a response type) and, when both have a body, the media types it comes as (`x-media-types`;
- * absent: JSON): one gone breaks clients that ask for it by `Accept`.
+ * client receives: its type may narrow, not widen (where either version gives no type, it is not judged). When both
+ * have a body, the media types it comes as (`x-media-types`; absent: JSON): one gone breaks clients that ask for it
+ * by `Accept`; one added does not.
  */
 function compareResponses(before: Endpoint, after: Endpoint, at: Array<string | number>, types: Types, add: Add): void {
   const names = (response: Response | undefined) => new Map((response?.headers ?? []).map((header) => [header.name.toLowerCase(), header]))
