@@ -143,22 +143,23 @@ export class JsonRefs {
 
   /** Follow every ref of the root document and of each file it leads to, once each, so that `broken` lists them all. */
   followAll(): void {
-    const walked = new Set<unknown>()
+    const walked = new Set<object>()
     const walk = (node: unknown): void => {
-      if (!node || typeof node !== 'object' || walked.has(node)) return
+      if (typeof node !== 'object' || node === null || walked.has(node)) return
       walked.add(node)
       if (Array.isArray(node)) {
         for (const item of node) walk(item)
         return
       }
-      if (typeof (node as Node).$ref === 'string') {
-        walk(this.follow(node).target)
+      const record = node as Node
+      if (typeof record.$ref === 'string') {
+        walk(this.follow(record).target)
         return
       }
-      for (const [key, value] of Object.entries(node)) {
+      for (const key in record) {
         // Examples are data, and `x-` extensions are not OpenAPI: refs there (Azure's `x-ms-examples`) are not followed.
         if (key === 'example' || key.startsWith('x-')) continue
-        walk(value)
+        walk(record[key])
       }
     }
     walk(this.documents.get(this.rootFile))
