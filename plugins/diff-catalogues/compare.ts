@@ -111,7 +111,8 @@ function compareEndpoint(before: Endpoint, after: Endpoint, at: Array<string | n
   if (before.deprecated === true && after.deprecated !== true) {
     add({code: 'endpoint-reactivated', location: `${where}.deprecated`, message: `\`${display(after)}\` is no longer deprecated`, path: at})
   }
-  compareParams(before.params ?? [], after.params ?? [], {location: where, words: `\`${display(after)}\``, path: (index) => (index === undefined ? [...at, 'params'] : [...at, 'params', index])}, types, add)
+  const received = direction === 'event'
+  compareParams(before.params ?? [], after.params ?? [], {location: where, words: `\`${display(after)}\``, path: (index) => (index === undefined ? [...at, 'params'] : [...at, 'params', index]), received}, types, add)
   const oldStatus = new Set(before.status ?? [])
   const newStatus = new Set(after.status ?? [])
   for (const status of oldStatus) {
@@ -264,6 +265,11 @@ interface ParamOwner {
   words: string
   /** The JSON path in the new catalogue of the params, or of one of them. */
   path: (index?: number) => Array<string | number>
+  /**
+   * Whether subscribers receive the params rather than clients sending them: an EVENT's headers and channel params
+   * come with each message, so one gone or no longer always there breaks a subscriber that reads it.
+   */
+  received?: boolean
 }
 
 function compareParams(oldParams: Param[], newParams: Param[], owner: ParamOwner, types: Types, add: Add): void {
@@ -271,28 +277,33 @@ function compareParams(oldParams: Param[], newParams: Param[], owner: ParamOwner
   const key = (param: Param, list: Param[]) => (param.in === 'path' ? `path#${list.filter((other) => other.in === 'path').indexOf(param)}` : `${param.in}:${param.name}`)
   const nextByKey = new Map(newParams.map((param) => [key(param, newParams), param]))
   const oldKeys = new Set(oldParams.map((param) => key(param, oldParams)))
+  const received = owner.received === true
   for (const param of oldParams) {
     const partner = nextByKey.get(key(param, oldParams))
     const location = `${owner.location}.params.${param.name}`
     if (!partner) {
       // A server ignores a query param it no longer reads; a GraphQL server refuses an argument it does not know.
-      add({code: param.in === 'arg' ? 'argument-removed' : 'param-removed', location, message: `Removed ${describe(param)} of ${owner.words}`, path: owner.path()})
+      const code = received ? 'event-param-removed' : param.in === 'arg' ? 'argument-removed' : 'param-removed'
+      add({code, location, message: `Removed ${describe(param)} of ${owner.words}`, path: owner.path()})
       continue
     }
     const path = owner.path(newParams.indexOf(partner))
-    if (partner.required && !param.required) add({code: 'param-became-required', location, message: `${capital(describe(partner))} of ${owner.words} became ${partner.in === 'arg' ? 'non-null' : 'required'}`, path})
-    if (!partner.required && param.required) add({code: 'param-became-optional', location, message: `${capital(describe(partner))} of ${owner.words} became optional`, path})
+    if (partner.required && !param.required) {
+      add({code: received ? 'event-param-became-required' : 'param-became-required', location, message: `${capital(describe(partner))} of ${owner.words} became ${partner.in === 'arg' ? 'non-null' : 'required'}`, path})
+    }
+    if (!partner.required && param.required) add({code: received ? 'event-param-became-optional' : 'param-became-optional', location, message: `${capital(describe(partner))} of ${owner.words} became optional`, path})
     if (partner['x-deprecated'] === true && param['x-deprecated'] !== true) add({code: 'param-deprecated', location, message: `${capital(describe(partner))} of ${owner.words} is deprecated${reason(partner)}`, path})
     if (param['x-deprecated'] === true && partner['x-deprecated'] !== true) add({code: 'param-reactivated', location, message: `${capital(describe(partner))} of ${owner.words} is no longer deprecated`, path})
-    if (!sameDefault(param.default, partner.default)) {
+    // What a server assumes for a param a request leaves out; on a message received, a default only documents.
+    if (!received && !sameDefault(param.default, partner.default)) {
       add({code: 'param-default-changed', location, message: `Default of ${describe(partner)} of ${owner.words} changed from ${shownDefault(param.default)} to ${shownDefault(partner.default)}`, path})
     }
-    // Clients send params: items that may no longer be null refuse what they sent.
+    // Clients send params: items that may no longer be null refuse what they sent (subscribers: the other way round).
     if (listsWithItemsNullableChanged(param, partner)) {
       const how = partner['x-items-nullable'] ? 'widened' : 'narrowed'
-      add({code: `request-type-${how}`, location, path, message: `Items of ${describe(partner)} of ${owner.words} ${partner['x-items-nullable'] ? 'may now be null' : 'can no longer be null'}`})
+      add({code: `${received ? 'response' : 'request'}-type-${how}`, location, path, message: `Items of ${describe(partner)} of ${owner.words} ${partner['x-items-nullable'] ? 'may now be null' : 'can no longer be null'}`})
     }
-    const use: Use = {direction: 'request', what: `${describe(partner)} of ${owner.words}`, location, path}
+    const use: Use = {direction: received ? 'event' : 'request', what: `${describe(partner)} of ${owner.words}`, location, path}
     const [was, now] = [param.type ?? 'string', partner.type ?? 'string']
     compareEnum(param.enum, partner.enum, was === now ? was : undefined, use, add)
     if (was === now) compareFormat(param['x-format'], partner['x-format'], use, add)
@@ -308,7 +319,8 @@ function compareParams(oldParams: Param[], newParams: Param[], owner: ParamOwner
     if (oldKeys.has(key(param, newParams))) continue
     const path = owner.path(newParams.indexOf(param))
     const location = `${owner.location}.params.${param.name}`
-    if (param.required) add({code: 'param-required-added', location, message: `Added required ${describe(param)} to ${owner.words}`, path})
+    if (received) add({code: 'event-param-added', location, message: `Added ${param.required ? '' : 'optional '}${describe(param)} to ${owner.words}`, path})
+    else if (param.required) add({code: 'param-required-added', location, message: `Added required ${describe(param)} to ${owner.words}`, path})
     else add({code: 'param-added', location, message: `Added optional ${describe(param)} to ${owner.words}`, path})
   }
 }

@@ -1,7 +1,8 @@
 /**
  * import-asyncapi: an AsyncAPI 2.x or 3.0 document becomes a catalogue of the events the application publishes
  * (2.x `subscribe` operations, 3.0 `send` operations; what it receives is left out and counted in a note). Each is
- * an `EVENT` endpoint: the channel address as the path, channel parameters as `path` params, the message payload as
+ * an `EVENT` endpoint: the channel address as the path, channel parameters as `path` params and the messages' headers
+ * as `header` params (with `x-correlation-id`, where a reply finds the message's correlation id), the message payload as
  * the response type (a union when there are several messages), the first tag as the group (else `default`), the
  * operation's security, else the first server's, as `auth`. `meta` comes from `info` and the first server.
  */
@@ -71,17 +72,16 @@ export function asyncapiCatalogue(tree: AsyncApiTree, file: VFile): {spec: Catal
     if (str(record.name) && str(record.description)) tagDescriptions.set(String(record.name), String(record.description))
   }
   const ids = new Set<string>()
-  const unkept = messageHeaders(published, refs)
-  if (unkept.messages > 0) {
-    const names = unkept.headers.length > 0 ? ` (${unkept.headers.map((name) => `\`${name}\``).join(', ')})` : ''
-    file.info(`Left out the headers${names}${unkept.correlation ? ' and correlation ids' : ''} of ${unkept.messages} message(s): the catalogue has no place for what a message carries beside its payload`, {ruleId: 'asyncapi', source})
-  }
+  const unlisted = new Set<object>()
   const endpoints = published.map((operation) => {
-    const endpoint = eventEndpoint(operation, document, refs, payloads, ids)
+    const endpoint = eventEndpoint(operation, document, refs, payloads, ids, unlisted)
     const group = endpoint.group ?? 'default'
     if (!groups.has(group)) groups.set(group, {id: group, ...(tagDescriptions.has(group) ? {description: tagDescriptions.get(group)} : {})})
     return endpoint
   })
+  if (unlisted.size > 0) {
+    file.info(`Left out the headers of ${unlisted.size} message(s): their schema lists no properties to keep as header params`, {ruleId: 'asyncapi', source})
+  }
   const meta: Catalogue['meta'] = {title: str(info.title) ?? file.stem ?? 'Events'}
   if (str(info.version)) meta.version = String(info.version)
   const baseUrl = serverUrl(document, refs)
@@ -93,16 +93,24 @@ export function asyncapiCatalogue(tree: AsyncApiTree, file: VFile): {spec: Catal
   return {spec, received}
 }
 
-function eventEndpoint(published: Published, document: Record<string, unknown>, refs: JsonRefs, payloads: SchemaTypes, ids: Set<string>): Endpoint {
+/**
+ * The EVENT endpoint of a published operation. `unlisted` collects the messages whose `headers` schema lists no
+ * properties (the importer notes them).
+ */
+function eventEndpoint(published: Published, document: Record<string, unknown>, refs: JsonRefs, payloads: SchemaTypes, ids: Set<string>, unlisted: Set<object>): Endpoint {
   const {operation} = published
   const messages = published.messages.map(({message, key}) => ({resolved: refs.resolve(message), key}))
-  const firstMessage = withTraits(asRecord(messages[0]?.resolved.value), refs)
   const id = unique(published.id ?? lowerFirst(pascal(`publish ${published.address}`)), ids)
+  // Each message with its traits applied, and the name its inline types are named after.
+  const carried = messages.map(({resolved, key}) => {
+    const message = withTraits(asRecord(resolved.value), refs)
+    return {message, source: resolved.value, name: pascal(str(message.name) ?? str(message.messageId) ?? resolved.name ?? key ?? id)}
+  })
   const endpoint: Endpoint = {id, method: 'EVENT', path: published.address}
   const tags = asArray(operation.tags).map((tag) => str(asRecord(refs.resolve(tag).value).name)).filter((tag): tag is string => tag !== undefined)
   if (tags[0]) endpoint.group = tags[0]
   // One message's words describe the event only when it is the one message: of six, the first is not the channel.
-  const onlyMessage = messages.length === 1 ? firstMessage : {}
+  const onlyMessage = carried.length === 1 ? carried[0].message : {}
   const {channel} = published
   const summary = str(operation.summary) ?? str(onlyMessage.summary) ?? str(onlyMessage.title) ?? str(channel.summary) ?? str(channel.title)
   if (summary) endpoint.summary = summary.trim().replace(/\s+/g, ' ')
@@ -121,12 +129,12 @@ function eventEndpoint(published: Published, document: Record<string, unknown>, 
     if (Array.isArray(parameter.examples) && parameter.examples.length > 0) param.example = parameter.examples[0]
     return param
   })
+  params.push(...headerParams(carried, refs, payloads, unlisted))
   if (params.length > 0) endpoint.params = params
-  const responses = messages.map(({resolved, key}) => {
-    const message = withTraits(asRecord(resolved.value), refs)
-    const messageName = str(message.name) ?? str(message.messageId) ?? resolved.name ?? key ?? id
-    return payloads.typeOf(schemaOf(message.payload, refs), `${pascal(messageName)}Payload`)
-  })
+  // Where a reply finds the id that ties it to this message (`$message.header#/correlationId`).
+  const correlation = carried.map(({message}) => str(asRecord(refs.resolve(message.correlationId).value).location)).find((location) => location !== undefined)
+  if (correlation) endpoint['x-correlation-id'] = correlation
+  const responses = carried.map(({message, name}) => payloads.typeOf(schemaOf(message.payload, refs), `${name}Payload`))
   // The first message's first example payload (2.x and 3.x: `examples: [{payload}]`), shown as the payload's example.
   const examples = messages.map(({resolved}) => asRecord(resolved.value).examples).find((list) => Array.isArray(list) && list.length > 0) as unknown[] | undefined
   const example = examples ? asRecord(refs.resolve(examples[0]).value).payload : undefined
@@ -142,23 +150,24 @@ function eventEndpoint(published: Published, document: Record<string, unknown>, 
   return endpoint
 }
 
-/** The messages of published operations that carry `headers` or a `correlationId`, and the header names. */
-function messageHeaders(published: Published[], refs: JsonRefs): {messages: number; headers: string[]; correlation: boolean} {
-  const headers = new Set<string>()
-  const counted = new Set<object>()
-  let correlation = false
-  for (const {messages} of published) {
-    for (const {message} of messages) {
-      const target = refs.resolve(message).value
-      const resolved = withTraits(asRecord(target), refs)
-      if (!target || (resolved.headers === undefined && resolved.correlationId === undefined)) continue
-      counted.add(target)
-      correlation ||= resolved.correlationId !== undefined
-      const schema = asRecord(refs.resolve(schemaOf(resolved.headers, refs)).value)
-      for (const name of Object.keys(asRecord(schema.properties))) headers.add(name)
+/**
+ * The headers an event's messages carry (each message's `headers` schema, `allOf` merged), as `header` params: a
+ * header is required when every message requires it; the first message that names it gives its type and words.
+ */
+function headerParams(carried: Array<{message: Record<string, unknown>; source: unknown; name: string}>, refs: JsonRefs, payloads: SchemaTypes, unlisted: Set<object>): Param[] {
+  const params = new Map<string, Param>()
+  const requiredBy = new Map<string, number>()
+  for (const {message, source, name} of carried) {
+    if (message.headers === undefined) continue
+    const fields = payloads.fieldsOfSchema(schemaOf(message.headers, refs), `${name}Headers`)
+    if (fields.length === 0 && source && typeof source === 'object') unlisted.add(source)
+    for (const {name: header, type, required, description, ...facts} of fields) {
+      if (required) requiredBy.set(header, (requiredBy.get(header) ?? 0) + 1)
+      if (!params.has(header)) params.set(header, {name: header, in: 'header', type, required: false, ...(description ? {description} : {}), ...facts})
     }
   }
-  return {messages: counted.size, headers: [...headers], correlation}
+  for (const param of params.values()) param.required = requiredBy.get(param.name) === carried.length
+  return [...params.values()]
 }
 
 /** The first server as a URL: 2.x `url`, 3.0 `host` + `pathname`, with the protocol and variables' defaults. */

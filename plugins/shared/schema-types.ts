@@ -163,6 +163,16 @@ export class SchemaTypes {
     return facts
   }
 
+  /**
+   * The fields an object schema describes (`allOf` merged, `required` from every member), without making it a type:
+   * an AsyncAPI message's `headers` are the event's header params, not a type of their own. Inline objects inside are
+   * named `<owner><Field>`. Empty for a schema without properties.
+   */
+  fieldsOfSchema(node: unknown, owner: string): Field[] {
+    const schema = this.refs.resolve(node).value
+    return schema ? this.fieldsOf(schema, owner) : []
+  }
+
   /** Whether the items of the array `node` is may be null (`items: {type: string, nullable: true}`): `x-items-nullable`. */
   itemsNullable(node: unknown): boolean {
     const items = this.valueSchema(node)?.items

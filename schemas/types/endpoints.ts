@@ -209,7 +209,7 @@ export interface Param {
    */
   name: string
   /**
-   * Where the parameter goes.
+   * Where the parameter goes. On an EVENT, what comes with each message: `path` a channel param, `header` a header the messages carry.
    */
   in: 'path' | 'query' | 'header' | 'arg' | 'body'
   /**
