@@ -96,11 +96,15 @@ export interface Dropped {
 export function openapiCatalogue(document: Record<string, unknown>, options: Options = {}, refsOrPath?: JsonRefs | string): {spec: Catalogue; sources: JsonPath[]; dropped: Dropped[]} {
   const refs = refsOrPath instanceof JsonRefs ? refsOrPath : new JsonRefs(document, refsOrPath)
   const dropped: Dropped[] = []
-  const types = new SchemaTypes(refs, (reason, schema) => {
-    const inRoot = refs.fileOf(schema) === refs.rootFile
-    dropped.push({reason: inRoot ? reason : `${reason} (in \`${path.relative(path.dirname(refs.rootFile), refs.fileOf(schema))}\`)`, path: inRoot ? refs.pathOf(schema) : []})
-  })
-  const context: Context = {document, refs, types, ids: new Set()}
+  const reported = new WeakSet<object>()
+  const drop = (reason: string, node: object) => {
+    if (reported.has(node)) return
+    reported.add(node)
+    const inRoot = refs.fileOf(node) === refs.rootFile
+    dropped.push({reason: inRoot ? reason : `${reason} (in \`${path.relative(path.dirname(refs.rootFile), refs.fileOf(node))}\`)`, path: inRoot ? refs.pathOf(node) : []})
+  }
+  const types = new SchemaTypes(refs, drop)
+  const context: Context = {document, refs, types, ids: new Set(), drop}
   const endpoints: Endpoint[] = []
   const sources: JsonPath[] = []
   const seenCallbacks = new Set<object>()

@@ -12,7 +12,7 @@ import {authOf} from './auth.js'
 import type {JsonRefs} from '../shared/json-refs.js'
 import {pascal, record, text} from '../shared/readers.js'
 import type {SchemaTypes} from '../shared/schema-types.js'
-import {exampleOf, isJsonMedia, preferredMedia, responsesOf} from './responses.js'
+import {contentEntries, exampleOf, isJsonMedia, preferredMedia, responsesOf} from './responses.js'
 
 /** The URL of the first of `servers` (OpenAPI 3), its variables set to their defaults. */
 export function serverUrl(servers: unknown): string | undefined {
@@ -39,6 +39,8 @@ export interface Context {
   refs: JsonRefs
   types: SchemaTypes
   ids: Set<string>
+  /** Told what the catalogue cannot hold, with the node it sits in: an `openapi-dropped` warning there, once per node. */
+  drop: (reason: string, node: object) => void
 }
 
 /** The endpoint for one operation. */
@@ -83,7 +85,7 @@ export function operationEndpoint(context: Context, method: string, path: string
   if (mediaTypes.length > 1) endpoint['x-request-media-types'] = mediaTypes
   const requestExample = requestBody ? exampleOf(context.refs, preferredMedia(context.refs, requestBody.content)) : bodyParam ? context.types.factsOf(bodyParam.schema, '').example : undefined
   if (requestExample !== undefined) endpoint.request_example = requestExample
-  const responses = responsesOf(context.refs, context.types, operation, id, context.document.produces)
+  const responses = responsesOf(context, operation, id)
   if (responses.length > 0) endpoint.responses = responses
   if (operation.deprecated === true) endpoint.deprecated = true
   if (tags.length > 1) endpoint.tags = tags.slice(1)
@@ -162,7 +164,7 @@ function responseType(context: Context, operation: Record<string, unknown>, id: 
  */
 function requestMedia(context: Context, operation: Record<string, unknown>, requestBody: Record<string, unknown> | undefined, bodyParams: Array<Record<string, unknown>>): {media?: string; types: string[]} {
   if (requestBody) {
-    const types = Object.keys(context.refs.resolve(requestBody.content).value ?? {})
+    const types = contentEntries(context.refs, requestBody.content, context.drop).map(([type]) => type)
     return {media: types.length > 0 && !types.some(isJsonMedia) ? types[0] : undefined, types}
   }
   const consumes = ([operation.consumes, context.document.consumes].find(Array.isArray) ?? []).filter((type): type is string => typeof type === 'string')

@@ -7,7 +7,7 @@
 import type {Response} from '../../schemas/types/endpoints.js'
 import type {JsonRefs} from '../shared/json-refs.js'
 import {pascal, record, text} from '../shared/readers.js'
-import type {SchemaTypes} from '../shared/schema-types.js'
+import type {Context} from './operations.js'
 
 type Node = Record<string, unknown>
 
@@ -16,10 +16,30 @@ export function isJsonMedia(type: string): boolean {
   return /^application\/(.+\+)?json/i.test(type)
 }
 
+/** A media type or range as a `content` key writes it (`application/json`, `text/*`, `*\/*`, with parameters). */
+const mediaTypePattern = /^([\w!#$&^.+-]+|\*)\/([\w!#$&^.+-]+|\*)\s*(;.*)?$/
+
+/**
+ * The entries of a `content` map whose keys are media types. Another key (an example's name written where a media
+ * type goes, as converted descriptions do: `access_token: {examples: …}`) is no way a body comes: left out, and told
+ * to `drop` when given (once per map: the caller that lists the map's types passes it).
+ */
+export function contentEntries(refs: JsonRefs, content: unknown, drop?: Context['drop']): Array<[string, unknown]> {
+  // `content: {$ref: …}` is not OpenAPI but split descriptions write it (Lob, 52 times): followed like any ref.
+  const map = refs.resolve(content).value
+  if (!map) return []
+  const entries = Object.entries(map)
+  const kept = entries.filter(([type]) => mediaTypePattern.test(type))
+  if (drop && kept.length < entries.length) {
+    const others = entries.filter(([type]) => !mediaTypePattern.test(type)).map(([type]) => `\`${type}\``)
+    drop(`Left out ${others.join(', ')} of a \`content\` map: not a media type (expected \`type/subtype\`, such as \`application/json\`)`, map)
+  }
+  return kept
+}
+
 /** The JSON media type of a `content` map (`application/json`, `*\/*+json`), else its first. */
 export function preferredMedia(refs: JsonRefs, content: unknown): Node | undefined {
-  // `content: {$ref: …}` is not OpenAPI but split descriptions write it (Lob, 52 times): followed like any ref.
-  const entries = Object.entries(refs.resolve(content).value ?? {})
+  const entries = contentEntries(refs, content)
   const json = entries.find(([type]) => isJsonMedia(type)) ?? entries[0]
   return json ? refs.resolve(json[1]).value : undefined
 }
@@ -40,9 +60,9 @@ export function exampleOf(refs: JsonRefs, media: Node | undefined): unknown {
 /**
  * Each documented response of an operation, in the source's order. A body that may come as several media types, or
  * as one that is not JSON, keeps them as `x-media-types` (OpenAPI 3: its `content`; Swagger 2: `produces` of the
- * operation, else `documentProduces`), so that `pipe diff` tells clients that ask for one by `Accept` when it goes.
+ * operation, else the document's), so that `pipe diff` tells clients that ask for one by `Accept` when it goes.
  */
-export function responsesOf(refs: JsonRefs, types: SchemaTypes, operation: Node, id: string, documentProduces?: unknown): Response[] {
+export function responsesOf({refs, types, document, drop}: Context, operation: Node, id: string): Response[] {
   const result: Response[] = []
   for (const [code, raw] of Object.entries(record(operation.responses))) {
     const status = /^[1-5]\d\d$/.test(code) ? Number(code) : /^(default|[1-5]XX)$/i.test(code) ? (code === 'default' ? 'default' : code.toUpperCase()) : undefined
@@ -57,7 +77,7 @@ export function responsesOf(refs: JsonRefs, types: SchemaTypes, operation: Node,
     const schema = response.schema ?? media?.schema
     // An inline error body is named after the operation and its code as written (`ListPets401Response`, `ListPets4XXResponse`).
     if (schema !== undefined) entry.type = types.typeOf(schema, `${pascal(id)}${/^2/.test(code) ? '' : /^\d/.test(code) ? code.toUpperCase() : pascal(code)}Response`)
-    const mediaTypes = response.schema === undefined ? Object.keys(refs.resolve(response.content).value ?? {}) : stringsOf([operation.produces, documentProduces].find(Array.isArray))
+    const mediaTypes = response.schema === undefined ? contentEntries(refs, response.content, drop).map(([type]) => type) : stringsOf([operation.produces, document.produces].find(Array.isArray))
     if (entry.type !== undefined && (mediaTypes.length > 1 || (mediaTypes.length === 1 && !isJsonMedia(mediaTypes[0])))) entry['x-media-types'] = mediaTypes
     const headers = Object.entries(record(response.headers)).map(([name, rawHeader]) => {
       const header = refs.resolve(rawHeader).value ?? {}
