@@ -169,7 +169,7 @@ function compareResponses(before: Endpoint, after: Endpoint, at: Array<string | 
     if (response.type === undefined || after.responses![index].type === undefined) continue
     const [wasMedia, nowMedia] = [mediaTypesOf(response['x-media-types']), mediaTypesOf(after.responses![index]['x-media-types'])]
     const media = {location: `${route(after)}.responses.${response.status}`, path: [...at, 'responses', index]}
-    for (const [key, type] of wasMedia) if (!nowMedia.has(key)) add({code: 'response-media-type-removed', location: `${media.location}.${type}`, path: media.path, message: `${capital(of)} is no longer sent as \`${type}\``})
+    for (const [key, type] of wasMedia) if (!coveredBy(key, nowMedia)) add({code: 'response-media-type-removed', location: `${media.location}.${type}`, path: media.path, message: `${capital(of)} is no longer sent as \`${type}\``})
     for (const [key, type] of nowMedia) if (!wasMedia.has(key)) add({code: 'response-media-type-added', location: `${media.location}.${type}`, path: media.path, message: `${capital(of)} is now also sent as \`${type}\``})
   }
 }
@@ -200,13 +200,21 @@ function compareRequestBody(before: Endpoint, after: Endpoint, at: {location: st
 function compareRequestMedia(before: Endpoint, after: Endpoint, at: {location: string; path: Array<string | number>}, add: Add): void {
   const [was, now] = [requestMediaTypesOf(before), requestMediaTypesOf(after)]
   const name = `\`${display(after)}\``
-  for (const [key, type] of was) if (!now.has(key)) add({code: 'request-media-type-removed', location: `${at.location}.${type}`, path: at.path, message: `${name} no longer accepts request bodies as \`${type}\``})
+  for (const [key, type] of was) if (!coveredBy(key, now)) add({code: 'request-media-type-removed', location: `${at.location}.${type}`, path: at.path, message: `${name} no longer accepts request bodies as \`${type}\``})
   for (const [key, type] of now) if (!was.has(key)) add({code: 'request-media-type-added', location: `${at.location}.${type}`, path: at.path, message: `${name} now accepts request bodies as \`${type}\``})
 }
 
 /** The media types of an endpoint's request body (`x-request-media-types`, else `x-request-media`, else JSON). */
 function requestMediaTypesOf(endpoint: Endpoint): Map<string, string> {
   return mediaTypesOf(endpoint['x-request-media-types'], typeof endpoint['x-request-media'] === 'string' ? endpoint['x-request-media'] : undefined)
+}
+
+/**
+ * Whether a media type (a key of {@link mediaTypesOf}) is among `types`, or in one of its ranges: a body still
+ * accepted or sent as `*\/*` or `application/*` is still one as `application/json`, so that is not a type gone.
+ */
+function coveredBy(type: string, types: Map<string, string>): boolean {
+  return types.has(type) || types.has('*/*') || types.has(`${type.split('/')[0]}/*`)
 }
 
 /** Media types as listed (else `single`, else JSON), by their name without parameters in lower case. */
