@@ -5,6 +5,7 @@
  * send (params, request bodies, GraphQL arguments) may only widen, what they receive (responses, event payloads)
  * may only narrow. Each change has a code; the rules (rules.ts) decide which count as breaking.
  */
+import {isDeepStrictEqual} from 'node:util'
 import type {Catalogue} from '../../schemas/types/endpoints.js'
 import {routeKey} from '../shared/route-key.js'
 
@@ -41,7 +42,7 @@ export function compareCatalogues(previous: Catalogue, next: Catalogue): Change[
     seen.add(key)
     changes.push(change)
   }
-  const types: Types = {old: byName(previous.types ?? []), new: byName(next.types ?? []), compared: {request: new Map(), response: new Map(), event: new Map()}, implementers: {old: implementersOf(previous.types ?? []), new: implementersOf(next.types ?? [])}}
+  const types: Types = {old: byName(previous.types ?? []), new: byName(next.types ?? []), compared: {request: new Map(), response: new Map(), event: new Map()}, implementers: {old: implementersOf(previous.types ?? []), new: implementersOf(next.types ?? [])}, schemes: {old: schemesOf(previous), new: schemesOf(next)}}
   const nextIndex = new Map(next.endpoints.map((endpoint, index) => [endpoint, index]))
   const nextByRoute = new Map<string, Endpoint[]>()
   for (const endpoint of next.endpoints) {
@@ -97,6 +98,8 @@ interface Types {
   compared: Record<Direction, Map<string, Set<string>>>
   /** The types that implement each interface (`x-implements`), by interface name, in each version. */
   implementers: {old: Map<string, string[]>; new: Map<string, string[]>}
+  /** What each `auth` is (`meta.x-auth-schemes`, from an import that names schemes), in each version. */
+  schemes: {old: Record<string, unknown>; new: Record<string, unknown>}
 }
 
 type Add = (change: Change) => void
@@ -104,7 +107,7 @@ type Add = (change: Change) => void
 function compareEndpoint(before: Endpoint, after: Endpoint, at: Array<string | number>, types: Types, add: Add): void {
   const where = route(after)
   const direction: Direction = after.method === 'EVENT' ? 'event' : 'response'
-  compareAuth(before, after, where, at, add)
+  compareAuth(before, after, where, at, types, add)
   if (after.deprecated === true && before.deprecated !== true) {
     add({code: 'endpoint-deprecated', location: `${where}.deprecated`, message: `\`${display(after)}\` is deprecated${reason(after)}`, path: [...at, 'deprecated']})
   }
@@ -254,7 +257,7 @@ function resultOf(signature: string): string | undefined {
   return undefined
 }
 
-function compareAuth(before: Endpoint, after: Endpoint, where: string, at: Array<string | number>, add: Add): void {
+function compareAuth(before: Endpoint, after: Endpoint, where: string, at: Array<string | number>, types: Types, add: Add): void {
   // No `auth` in the new version says nothing (an import without security data); none in the old one means open.
   const [was, now] = [before.auth ?? 'none', after.auth]
   if (was === now || now === undefined) return
@@ -262,7 +265,29 @@ function compareAuth(before: Endpoint, after: Endpoint, where: string, at: Array
   const location = `${where}.auth`
   if (now === 'none') add({code: 'auth-removed', location, message: `\`${display(after)}\` no longer needs authentication (was \`${was}\`)`, path})
   else if (was === 'none') add({code: 'auth-added', location, message: `\`${display(after)}\` now needs \`${now}\` authentication (was \`none\`)`, path})
-  else add({code: 'auth-changed', location, message: `Authentication of \`${display(after)}\` changed from \`${was}\` to \`${now}\``, path})
+  else if (sameScheme(types.schemes.old, was, types.schemes.new, now)) {
+    // A scheme under another name (`User Authentication` to `User_Authentication`): clients authenticate as before.
+    add({code: 'auth-renamed', location, message: `Authentication of \`${display(after)}\` renamed from \`${was}\` to \`${now}\`, the same scheme`, path})
+  } else add({code: 'auth-changed', location, message: `Authentication of \`${display(after)}\` changed from \`${was}\` to \`${now}\``, path})
+}
+
+/**
+ * Whether scheme `was` of the old `meta.x-auth-schemes` is scheme `now` of the new one under another name: `was` is
+ * gone, `now` is new, and they are alike, the only pair alike among the schemes gone and added. Two schemes both
+ * versions keep (an admin token and a user token, both bearer) stay two schemes however alike they are.
+ */
+function sameScheme(old: Record<string, unknown>, was: string, next: Record<string, unknown>, now: string): boolean {
+  if (!Object.hasOwn(old, was) || !Object.hasOwn(next, now) || Object.hasOwn(next, was) || Object.hasOwn(old, now)) return false
+  if (!isDeepStrictEqual(old[was], next[now])) return false
+  const gone = Object.keys(old).filter((name) => !Object.hasOwn(next, name) && isDeepStrictEqual(old[name], old[was]))
+  const added = Object.keys(next).filter((name) => !Object.hasOwn(old, name) && isDeepStrictEqual(next[name], next[now]))
+  return gone.length === 1 && added.length === 1
+}
+
+/** A catalogue's `meta.x-auth-schemes`, or none. */
+function schemesOf(catalogue: Catalogue): Record<string, unknown> {
+  const schemes = catalogue.meta?.['x-auth-schemes']
+  return schemes && typeof schemes === 'object' && !Array.isArray(schemes) ? (schemes as Record<string, unknown>) : {}
 }
 
 /** What holds params: an endpoint, or a GraphQL field that takes arguments (`x-args`). */

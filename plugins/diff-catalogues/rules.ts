@@ -25,6 +25,7 @@ export const changeCodes: ReadonlyArray<[code: string, breaking: boolean]> = [
   ['auth-added', true],
   ['auth-changed', true],
   ['auth-removed', false],
+  ['auth-renamed', false],
   ['param-required-added', true],
   ['param-added', false],
   ['param-removed', false],

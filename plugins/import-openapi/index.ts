@@ -21,6 +21,7 @@ import type {Processor} from 'unified'
 import type {JsonPath} from '../../pipeline/json-path.js'
 import {translatePaths} from '../../pipeline/position.js'
 import type {Catalogue, Endpoint, Group} from '../../schemas/types/endpoints.js'
+import {authSchemes} from './auth.js'
 import {methodsOf, operationEndpoint, serverUrl, type Context} from './operations.js'
 import {JsonRefs} from '../shared/json-refs.js'
 import {pascal, record, text} from '../shared/readers.js'
@@ -157,6 +158,8 @@ export function openapiCatalogue(document: Record<string, unknown>, options: Opt
   // A description may be a `$ref` to a Markdown file (a Redocly convention split descriptions use).
   const description = refs.text(info.description)
   if (description) meta.description = description.trim()
+  const schemes = authSchemes(document)
+  if (schemes) meta['x-auth-schemes'] = schemes
   const spec: Catalogue = {schema_version: 1, diagram_type: 'endpoints', meta, groups: groupsOf(document, endpoints, refs), endpoints, types: [...types.types.values()]}
   separateIds(spec)
   return {spec, sources, dropped}
