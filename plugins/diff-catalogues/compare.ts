@@ -1,7 +1,7 @@
 /**
  * Compare two catalogues as a client sees them. Endpoints are matched by method and route (REST and event paths
- * with their placeholders made anonymous, GraphQL operations by name), then leftovers by id (a changed method or
- * path). Types are compared structurally from where endpoints use them, in the direction of the data: what clients
+ * with their placeholders made anonymous, REST ones under their base URL's path, GraphQL operations by name), then
+ * leftovers by id (a changed method or path). Types are compared structurally from where endpoints use them, in the direction of the data: what clients
  * send (params, request bodies, GraphQL arguments) may only widen, what they receive (responses, event payloads)
  * may only narrow. Each change has a code; the rules (rules.ts) decide which count as breaking.
  */
@@ -44,9 +44,10 @@ export function compareCatalogues(previous: Catalogue, next: Catalogue): Change[
   }
   const types: Types = {old: byName(previous.types ?? []), new: byName(next.types ?? []), compared: {request: new Map(), response: new Map(), event: new Map()}, implementers: {old: implementersOf(previous.types ?? []), new: implementersOf(next.types ?? [])}, schemes: {old: schemesOf(previous), new: schemesOf(next)}}
   const nextIndex = new Map(next.endpoints.map((endpoint, index) => [endpoint, index]))
+  const [oldBase, newBase] = basePaths(previous, next)
   const nextByRoute = new Map<string, Endpoint[]>()
   for (const endpoint of next.endpoints) {
-    const key = endpointKey(endpoint)
+    const key = endpointKey(endpoint, newBase)
     nextByRoute.set(key, [...(nextByRoute.get(key) ?? []), endpoint])
   }
   const matched = new Set<Endpoint>()
@@ -54,7 +55,7 @@ export function compareCatalogues(previous: Catalogue, next: Catalogue): Change[
   const pairs: Array<[Endpoint, Endpoint]> = []
   for (const endpoint of previous.endpoints) {
     // Endpoints that share a route (events on one channel, of one WebSocket) are told apart by their ids.
-    const candidates = (nextByRoute.get(endpointKey(endpoint)) ?? []).filter((candidate) => !matched.has(candidate))
+    const candidates = (nextByRoute.get(endpointKey(endpoint, oldBase)) ?? []).filter((candidate) => !matched.has(candidate))
     const partner = candidates.find((candidate) => candidate.id === endpoint.id) ?? candidates[0]
     if (partner) {
       matched.add(partner)
@@ -74,8 +75,10 @@ export function compareCatalogues(previous: Catalogue, next: Catalogue): Change[
     if (partner.method !== endpoint.method) {
       add({code: 'method-changed', location: `${route(endpoint)}.method`, message: `Method of \`${endpoint.id}\` changed from \`${endpoint.method}\` to \`${partner.method}\``, path: [...at, 'method']})
     }
-    if (endpointKey({...partner, method: endpoint.method}) !== endpointKey(endpoint)) {
-      add({code: 'path-changed', location: `${route(endpoint)}.path`, message: `Path of \`${endpoint.id}\` changed from \`${endpoint.path}\` to \`${partner.path}\``, path: [...at, 'path']})
+    if (endpointKey({...partner, method: endpoint.method}, newBase) !== endpointKey(endpoint, oldBase)) {
+      // Under another base path the paths are shown as clients call them (`/v1/pets` to `/v2/pets`).
+      const [from, to] = oldBase === newBase || !isRest(endpoint) ? [endpoint.path, partner.path] : [oldBase + endpoint.path, newBase + partner.path]
+      add({code: 'path-changed', location: `${route(endpoint)}.path`, message: `Path of \`${endpoint.id}\` changed from \`${from}\` to \`${to}\``, path: [...at, 'path']})
     }
     pairs.push([endpoint, partner])
   }
@@ -673,9 +676,37 @@ function routeName(endpoint: Endpoint): string {
   return endpoint.path
 }
 
-/** What makes two endpoints the same to a client: a GraphQL operation's name, else the method and the route (route-key.ts). */
-function endpointKey(endpoint: Endpoint): string {
-  return graphqlMethods.has(endpoint.method) ? `${endpoint.method} ${routeName(endpoint)}` : routeKey(endpoint.method, endpoint.path)
+/**
+ * What makes two endpoints the same to a client: a GraphQL operation's name, an event's route (route-key.ts), a REST
+ * route as clients call it, under `base`, the path of the catalogue's base URL.
+ */
+function endpointKey(endpoint: Endpoint, base: string): string {
+  if (graphqlMethods.has(endpoint.method)) return `${endpoint.method} ${routeName(endpoint)}`
+  return routeKey(endpoint.method, isRest(endpoint) ? base + endpoint.path : endpoint.path)
+}
+
+function isRest(endpoint: Endpoint): boolean {
+  return endpoint.method !== 'EVENT' && !graphqlMethods.has(endpoint.method)
+}
+
+/**
+ * The paths of both catalogues' base URLs (`https://example.com/api/v1` -> `/api/v1`), which REST routes are
+ * compared under: a description that moves `/api/v1` from its server URL into its paths changes no URL a client
+ * calls. Only when both have a base URL: one without says nothing of where its routes are.
+ */
+function basePaths(previous: Catalogue, next: Catalogue): [string, string] {
+  const [was, now] = [basePathOf(previous.meta?.base_url), basePathOf(next.meta?.base_url)]
+  return was === undefined || now === undefined ? ['', ''] : [was, now]
+}
+
+function basePathOf(url: unknown): string | undefined {
+  if (typeof url !== 'string' || url.trim() === '') return undefined
+  try {
+    // A server URL may be relative (`/api/v1`), and its variables are set to their defaults by the import.
+    return decodeURI(new URL(url, 'http://host').pathname).replace(/\/+$/, '')
+  } catch {
+    return undefined
+  }
 }
 
 /** The location of an endpoint in a change line: `GET:/pets/{petId}`, `QUERY:pet`, `EVENT:pet.created`. */
