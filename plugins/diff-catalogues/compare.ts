@@ -45,22 +45,19 @@ export function compareCatalogues(previous: Catalogue, next: Catalogue): Change[
   const types: Types = {old: byName(previous.types ?? []), new: byName(next.types ?? []), compared: {request: new Map(), response: new Map(), event: new Map()}, implementers: {old: implementersOf(previous.types ?? []), new: implementersOf(next.types ?? [])}, schemes: {old: schemesOf(previous), new: schemesOf(next)}}
   const nextIndex = new Map(next.endpoints.map((endpoint, index) => [endpoint, index]))
   const [oldBase, newBase] = basePaths(previous, next)
-  const nextByRoute = new Map<string, Endpoint[]>()
-  for (const endpoint of next.endpoints) {
-    const key = endpointKey(endpoint, newBase)
-    nextByRoute.set(key, [...(nextByRoute.get(key) ?? []), endpoint])
-  }
   const matched = new Set<Endpoint>()
-  const unmatched: Endpoint[] = []
   const pairs: Array<[Endpoint, Endpoint]> = []
-  for (const endpoint of previous.endpoints) {
-    // Endpoints that share a route (events on one channel, of one WebSocket) are told apart by their ids.
-    const candidates = (nextByRoute.get(endpointKey(endpoint, oldBase)) ?? []).filter((candidate) => !matched.has(candidate))
-    const partner = candidates.find((candidate) => candidate.id === endpoint.id) ?? candidates[0]
-    if (partner) {
-      matched.add(partner)
-      pairs.push([endpoint, partner])
-    } else unmatched.push(endpoint)
+  let unmatched = pairByRoute(previous.endpoints, next.endpoints, (endpoint, side) => endpointKey(endpoint, side === 'old' ? oldBase : newBase), matched, pairs)
+  if (oldBase !== newBase) {
+    // Routes that kept their paths while the base path changed (`/v3.0/…` to `/v3.2/…` in the server URL): one
+    // change for all of them, where the base path is, rather than one per endpoint.
+    const before = pairs.length
+    unmatched = pairByRoute(unmatched, next.endpoints, (endpoint) => endpointKey(endpoint, ''), matched, pairs)
+    const moved = pairs.length - before
+    if (moved > 0) {
+      const message = `Routes moved from under \`${oldBase || '/'}\` to under \`${newBase || '/'}\`, the path of \`meta.base_url\`: ${moved} endpoint(s) are called at another URL`
+      add({code: 'base-path-changed', location: 'meta.base_url', message, path: ['meta', 'base_url']})
+    }
   }
   // Leftovers with the same id in both: the same operation under another method or path.
   const nextById = new Map(next.endpoints.filter((endpoint) => !matched.has(endpoint)).map((endpoint) => [endpoint.id, endpoint]))
@@ -87,6 +84,30 @@ export function compareCatalogues(previous: Catalogue, next: Catalogue): Change[
     if (!matched.has(endpoint)) add({code: 'endpoint-added', location: route(endpoint), message: `Added \`${display(endpoint)}\``, path: ['endpoints', nextIndex.get(endpoint)!]})
   }
   return changes
+}
+
+/**
+ * Pair each of `endpoints` not matched yet with an endpoint of `next` of the same key, the one of the same id among
+ * several (events on one channel, of one WebSocket, share a route); the pairs go to `pairs`, the partners to
+ * `matched`. Returns the endpoints left without a partner.
+ */
+function pairByRoute(endpoints: Endpoint[], next: Endpoint[], keyOf: (endpoint: Endpoint, side: 'old' | 'new') => string, matched: Set<Endpoint>, pairs: Array<[Endpoint, Endpoint]>): Endpoint[] {
+  const nextByKey = new Map<string, Endpoint[]>()
+  for (const endpoint of next) {
+    if (matched.has(endpoint)) continue
+    const key = keyOf(endpoint, 'new')
+    nextByKey.set(key, [...(nextByKey.get(key) ?? []), endpoint])
+  }
+  const left: Endpoint[] = []
+  for (const endpoint of endpoints) {
+    const candidates = (nextByKey.get(keyOf(endpoint, 'old')) ?? []).filter((candidate) => !matched.has(candidate))
+    const partner = candidates.find((candidate) => candidate.id === endpoint.id) ?? candidates[0]
+    if (partner) {
+      matched.add(partner)
+      pairs.push([endpoint, partner])
+    } else left.push(endpoint)
+  }
+  return left
 }
 
 interface Types {

@@ -22,6 +22,7 @@ export const changeCodes: ReadonlyArray<[code: string, breaking: boolean]> = [
   ['endpoint-reactivated', false],
   ['method-changed', true],
   ['path-changed', true],
+  ['base-path-changed', true],
   ['auth-added', true],
   ['auth-changed', true],
   ['auth-removed', false],
