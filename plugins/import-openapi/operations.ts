@@ -9,9 +9,8 @@
  */
 import type {Endpoint, Param} from '../../schemas/types/endpoints.js'
 import {authOf} from './auth.js'
-import type {JsonRefs} from '../shared/json-refs.js'
 import {pascal, record, text} from '../shared/readers.js'
-import type {SchemaTypes} from '../shared/schema-types.js'
+import type {Context} from './context.js'
 import {contentEntries, exampleOf, isJsonMedia, preferredMedia, responsesOf} from './responses.js'
 
 /** The URL of the first of `servers` (OpenAPI 3), its variables set to their defaults. */
@@ -31,16 +30,6 @@ const methodNames = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 
 /** The methods a path item has operations for, in the order the document writes them (as readers of it see them). */
 export function methodsOf(item: Record<string, unknown>): string[] {
   return Object.keys(item).filter((key) => methodNames.has(key) && item[key])
-}
-
-/** What building an endpoint needs. */
-export interface Context {
-  document: Record<string, unknown>
-  refs: JsonRefs
-  types: SchemaTypes
-  ids: Set<string>
-  /** Told what the catalogue cannot hold, with the node it sits in: an `openapi-dropped` warning there, once per node. */
-  drop: (reason: string, node: object) => void
 }
 
 /** The endpoint for one operation. */

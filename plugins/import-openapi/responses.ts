@@ -7,7 +7,7 @@
 import type {Response} from '../../schemas/types/endpoints.js'
 import type {JsonRefs} from '../shared/json-refs.js'
 import {pascal, record, text} from '../shared/readers.js'
-import type {Context} from './operations.js'
+import type {Context} from './context.js'
 
 type Node = Record<string, unknown>
 
