@@ -72,4 +72,18 @@ test('GitHub-style mutations: a verb that opens the name, or a noun-or-verb word
   })
 })
 
+
+test('a connection of scalars names no entity: the operation acts on what its own name says (Shopify: `productTags: StringConnection!`)', () => {
+  const schema = buildSchema(`
+    type Product { id: ID! }
+    type ProductConnection { nodes: [Product!]! }
+    type StringConnection { nodes: [String!]! }
+    type Query { products: ProductConnection!, productTags(first: Int!): StringConnection!, productTypes(first: Int!): StringConnection! }
+  `)
+  const roots = new Set<GraphQLNamedType>([schema.getQueryType()!])
+  const fields = Object.values(schema.getQueryType()!.getFields())
+  const groups = groupOperations(fields, roots)
+  assert.equal(Object.fromEntries(fields.map((field, index) => [field.name, groups[index].id])), {products: 'Products', productTags: 'ProductTags', productTypes: 'ProductTypes'})
+})
+
 test.run()

@@ -38,6 +38,8 @@ const nounOrVerb = new Set([
   'end', 'exclude', 'include', 'process', 'transfer', 'trigger', 'fix', 'select', 'complete', 'follow', 'import',
   'export', 'lock', 'pin', 'upload', 'download', 'apply', 'block', 'unblock', 'star', 'unstar', 'vote'
 ])
+/** GraphQL's built-in scalars: a type named after one (`StringConnection`, `IntEdge`) wraps values, not an entity. */
+const scalarNames = new Set(['string', 'int', 'float', 'boolean', 'id'])
 /** Words of a type name that wrap the entity rather than name it. */
 const wrappers = new Set(['connection', 'edge', 'edges', 'payload', 'result', 'results', 'response', 'output', 'mutation', 'input', 'type'])
 
@@ -63,7 +65,10 @@ export function entityOf(field: GraphQLField<unknown, unknown>, roots: ReadonlyS
   const composite = (isObjectType(returned) || isInterfaceType(returned) || isUnionType(returned)) && !roots.has(returned)
   // A type named after the operation (`requestRefund: RequestRefundPayload`, Relay's way) reads like the operation.
   const namedAfterOperation = returned.name.toLowerCase().startsWith(field.name.toLowerCase())
-  const words = (composite ? nounWords(returned.name, namedAfterOperation ? 'operation' : 'type') : undefined) ?? nounWords(field.name, 'operation') ?? [field.name]
+  const fromType = composite ? nounWords(returned.name, namedAfterOperation ? 'operation' : 'type') : undefined
+  // A connection of scalars (`productTags: StringConnection`) names no entity: the operation's name does.
+  const scalarOnly = fromType?.length === 1 && scalarNames.has(fromType[0].toLowerCase())
+  const words = (scalarOnly ? undefined : fromType) ?? nounWords(field.name, 'operation') ?? [field.name]
   return words.map((word) => word[0].toUpperCase() + word.slice(1)).join('')
 }
 
