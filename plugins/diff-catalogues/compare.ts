@@ -1,9 +1,10 @@
 /**
  * Compare two catalogues as a client sees them. Endpoints are matched by method and route (REST and event paths
  * with their placeholders made anonymous, REST ones under their base URL's path, GraphQL operations by name), then
- * leftovers by id (a changed method or path). Types are compared structurally from where endpoints use them, in the direction of the data: what clients
- * send (params, request bodies, GraphQL arguments) may only widen, what they receive (responses, event payloads)
- * may only narrow. Each change has a code; the rules (rules.ts) decide which count as breaking.
+ * leftovers by id (a changed method or path). Types are compared structurally from where endpoints use them, in
+ * the direction of the data: what clients send (params, request bodies, GraphQL arguments) may only widen, what they
+ * receive (responses, event payloads and an event's params) may only narrow. Each change has a code; the rules
+ * (rules.ts) decide which count as breaking.
  */
 import {isDeepStrictEqual} from 'node:util'
 import type {Catalogue} from '../../schemas/types/endpoints.js'
