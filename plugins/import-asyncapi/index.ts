@@ -1,10 +1,11 @@
 /**
  * import-asyncapi: an AsyncAPI 2.x or 3.0 document becomes a catalogue of the events the application publishes
  * (2.x `subscribe` operations, 3.0 `send` operations; what it receives is left out and counted in a note). Each is
- * an `EVENT` endpoint: the channel address as the path, channel parameters as `path` params and the messages' headers
- * as `header` params (with `x-correlation-id`, where a reply finds the message's correlation id), the message payload as
- * the response type (a union when there are several messages), the first tag as the group (else `default`), the
- * operation's security, else the first server's, as `auth`. `meta` comes from `info` and the first server.
+ * an `EVENT` endpoint: the channel address as the path, channel parameters as `path` params and the messages'
+ * headers as `header` params (with `x-correlation-id`, where a reply finds the message's correlation id), the
+ * message payload as the response type (a union when there are several messages), the first tag as the group
+ * (else `default`), the operation's security, else the first server's, as `auth`. `meta` comes from `info` and the
+ * first server.
  */
 import path from 'node:path'
 import type {VFile} from 'vfile'

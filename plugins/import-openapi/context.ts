@@ -8,6 +8,6 @@ export interface Context {
   refs: JsonRefs
   types: SchemaTypes
   ids: Set<string>
-  /** Told what the catalogue cannot hold, with the node it sits in: an `openapi-dropped` warning there, once per node. */
+  /** Told what the catalogue cannot hold, with the node it sits in: an `openapi-dropped` warning there, once a node. */
   drop: (reason: string, node: object) => void
 }
