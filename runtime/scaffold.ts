@@ -4,6 +4,8 @@
  * many-to-one, a record created first through the related controller), so it passes on a fresh project and fails
  * when the contract breaks.
  */
+import {readFileSync} from 'node:fs'
+import path from 'node:path'
 import type {ControllerDefinition} from '../schemas/types/controller.js'
 import type {EntityDefinition, FieldDefinition} from '../schemas/types/entity.js'
 import {controllerDefinition, entityName, typeName} from './generate.js'
@@ -140,13 +142,37 @@ export function testSource(entity: EntityDefinition, controller: ControllerDefin
 }
 
 
+/** Where a new project's apipe-kit comes from: the registry, the checkout pipe runs from, or the package file it was installed from. */
+export type ApipeSource = 'registry' | 'checkout' | 'package file'
+
 /**
- * Where a new project gets apipe-kit from: the registry version when the running apipe-kit was installed from it
- * (it sits in a `node_modules` folder), else a `file:` link to the checkout it runs from.
+ * Where a new project gets apipe-kit from, as the running apipe-kit came. Run from a checkout (not inside a
+ * `node_modules` folder): a `file:` link to it. Installed: how the installing project's lock resolved it, a package
+ * file (`npm install ./apipe-kit-0.1.0.tgz` locks `file:apipe-kit-0.1.0.tgz`) as a `file:` link to that file, which the
+ * registry may not have; else the registry version. `read` reads a file, or gives undefined when there is none.
  */
-export function apipeDependency(packageRoot: string, version: string): {spec: string; fromRegistry: boolean} {
-  const installed = packageRoot.split(/[\\/]/).includes('node_modules')
-  return installed ? {spec: `^${version}`, fromRegistry: true} : {spec: `file:${packageRoot}`, fromRegistry: false}
+export function apipeDependency(packageRoot: string, version: string, read: (file: string) => string | undefined = readIfThere): {spec: string; source: ApipeSource} {
+  const parts = packageRoot.split(/[\\/]/)
+  const last = parts.lastIndexOf('node_modules')
+  if (last === -1) return {spec: `file:${packageRoot}`, source: 'checkout'}
+  const project = parts.slice(0, last).join('/') || '/'
+  const installedAt = parts.slice(last).join('/')
+  let resolved: unknown
+  try {
+    resolved = JSON.parse(read(`${project}/package-lock.json`) ?? '{}')?.packages?.[installedAt]?.resolved
+  } catch {
+    resolved = undefined
+  }
+  if (typeof resolved === 'string' && resolved.startsWith('file:')) return {spec: `file:${path.resolve(project, resolved.slice('file:'.length))}`, source: 'package file'}
+  return {spec: `^${version}`, source: 'registry'}
+}
+
+function readIfThere(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8')
+  } catch {
+    return undefined
+  }
 }
 
 /** The files of a new project, by path; `apipeSpec` is the version or `file:` link its package.json depends on. */

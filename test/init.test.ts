@@ -57,10 +57,13 @@ test('pipe init, npm install, npm run migrate, npm test: nothing linked by hand'
   assert.is(again.stderr, `Refusing to write into \`${dir}\`: it is not empty; pass --force to write anyway\n`)
 })
 
-test('a project depends on the registry version when pipe runs from an installed package', async () => {
+test('a project depends on apipe-kit as pipe came: the registry version, the checkout, or the package file the lock names', async () => {
   const {apipeDependency} = await import('../runtime/scaffold.js')
-  assert.equal(apipeDependency('/home/me/app/node_modules/apipe-kit', '0.2.0'), {spec: '^0.2.0', fromRegistry: true})
-  assert.equal(apipeDependency('/work/apipe', '0.2.0'), {spec: 'file:/work/apipe', fromRegistry: false})
+  const lock = (resolved: string) => (file: string) => (file === '/home/me/app/package-lock.json' ? JSON.stringify({packages: {'node_modules/apipe-kit': {version: '0.2.0', resolved}}}) : undefined)
+  assert.equal(apipeDependency('/home/me/app/node_modules/apipe-kit', '0.2.0', lock('https://registry.npmjs.org/apipe-kit/-/apipe-kit-0.2.0.tgz')), {spec: '^0.2.0', source: 'registry'})
+  assert.equal(apipeDependency('/home/me/app/node_modules/apipe-kit', '0.2.0', () => undefined), {spec: '^0.2.0', source: 'registry'})
+  assert.equal(apipeDependency('/home/me/app/node_modules/apipe-kit', '0.2.0', lock('file:vendor/apipe-kit-0.2.0.tgz')), {spec: 'file:/home/me/app/vendor/apipe-kit-0.2.0.tgz', source: 'package file'})
+  assert.equal(apipeDependency('/work/apipe', '0.2.0'), {spec: 'file:/work/apipe', source: 'checkout'})
 })
 
 test('pipe generate test writes a passing test that creates the required related record first', async () => {

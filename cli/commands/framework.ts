@@ -23,8 +23,9 @@ export class InitCommand extends Command {
       Writes a runnable project into \`<dir>\`: \`pipe.config.json\` on SQLite, an example \`post\` entity and its CRUD
       controller, an example hook (\`src/hooks/post/beforeCreate.ts\`) and middleware (\`src/middleware/requestId.ts\`),
       its first migration, a test, package.json with the scripts \`dev\`, \`start\`, \`test\` and \`migrate\`, a
-      README and a .gitignore. The project depends on apipe-kit as the running pipe came: the registry version, or a
-      \`file:\` link to the checkout it runs from. Refuses a folder that is not empty unless \`--force\`.
+      README and a .gitignore. The project depends on apipe-kit as the running pipe came: the registry version, a
+      \`file:\` link to the checkout it runs from, or one to the package file it was installed from
+      (\`npm install ./apipe-kit-0.1.0.tgz\`). Refuses a folder that is not empty unless \`--force\`.
     `,
     examples: [['A new project', 'pipe init my-api && cd my-api && npm install && npm run migrate && npm run dev']]
   })
@@ -60,7 +61,8 @@ export class InitCommand extends Command {
       await mkdir(path.dirname(target), {recursive: true})
       await writeFile(target, content.endsWith('\n') ? content : `${content}\n`)
     }
-    const source = apipe.fromRegistry ? `apipe-kit ${apipe.spec} from the registry` : `apipe-kit from ${apipe.spec} (the checkout this pipe runs from)`
+    const from = {registry: 'the registry', checkout: 'the checkout this pipe runs from', 'package file': 'the package file this pipe was installed from'}[apipe.source]
+    const source = apipe.source === 'registry' ? `apipe-kit ${apipe.spec} from ${from}` : `apipe-kit from ${apipe.spec} (${from})`
     this.context.stdout.write(`Created ${this.dir}: ${Object.keys(files).length} files, depending on ${source}\nNext: cd ${this.dir} && npm install && npm run migrate && npm run dev\n`)
     return 0
   }
