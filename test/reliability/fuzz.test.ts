@@ -2,7 +2,8 @@
  * Fuzzing the pipeline (fast-check, seeded): generated and mutated catalogues and OpenAPI documents (seeded from
  * ../shared/corpus), truncated files, 10,000-level nesting, huge strings, `$ref` cycles and self-references and
  * bytes that are not UTF-8. `validate`, `import openapi`, `render` and `sentences` must never throw and always end
- * in outputs or findings.
+ * in outputs or findings; `pipe diff` of a corpus document and a mutation of it, either way round, never throws and
+ * ends in changes or findings, never a crash.
  *
  * `npm test` runs a short seeded pass with no time bound; `npm run test:reliability` (APIPE_RELIABILITY=full) runs
  * many more inputs and also holds each stage to under a second per input.
@@ -16,6 +17,7 @@ import {test} from 'uvu'
 import * as assert from 'uvu/assert'
 import {testWhen} from '../helpers/skip.js'
 import {pipeline} from '../../index.js'
+import {diffInputs} from '../../cli/diff-inputs.js'
 import {corpusDir, corpusMissing} from '../helpers/corpus.js'
 import {root} from '../helpers/fixtures.js'
 
@@ -139,6 +141,29 @@ testWhen(test, corpusMissing(), 'mutated and truncated OpenAPI documents from th
         return
       }
       await survive('openapi', document.name, JSON.stringify(mutate(parsed, mutations)))
+    }),
+    {seed, numRuns: runs}
+  )
+})
+
+testWhen(test, corpusMissing(), 'pipe diff of a corpus document and a mutation of it, either way round, never crashes', async () => {
+  const documents = corpusDocuments().filter((document) => document.name.endsWith('.json'))
+  await fc.assert(
+    fc.asyncProperty(fc.constantFrom(...documents), fc.array(mutation, {minLength: 1, maxLength: 4}), fc.boolean(), async (document, mutations, reversed) => {
+      const original = writeTemporary(`original-${document.name}`, new TextEncoder().encode(document.text))
+      const mutated = writeTemporary(`mutated-${document.name}`, new TextEncoder().encode(JSON.stringify(mutate(JSON.parse(document.text), mutations))))
+      const [before, after] = reversed ? [mutated, original] : [original, mutated]
+      let result
+      try {
+        result = await diffInputs(before, after)
+      } catch (error) {
+        throw new Error(`pipe diff threw on ${document.name}: ${(error as Error).stack}`)
+      }
+      stats.inputs++
+      const findings = [...result.old.messages, ...result.new.messages]
+      const crashed = findings.find((message) => message.ruleId === 'crash')
+      assert.not.ok(crashed, `pipe diff crashed on ${document.name}: ${crashed?.reason}`)
+      assert.ok(result.changes !== undefined || findings.some((message) => message.fatal === true), `pipe diff ended with neither changes nor an error on ${document.name}`)
     }),
     {seed, numRuns: runs}
   )
