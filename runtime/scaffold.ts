@@ -142,7 +142,7 @@ export function testSource(entity: EntityDefinition, controller: ControllerDefin
 }
 
 
-/** Where a new project's apipe-kit comes from: the registry, the checkout pipe runs from, or the package file it was installed from. */
+/** Where a new project's apipe-kit comes from: the registry, the checkout pipe runs from, or the package file it came in. */
 export type ApipeSource = 'registry' | 'checkout' | 'package file'
 
 /**

@@ -75,7 +75,10 @@ function declaredSchemes(document: Record<string, unknown>): Record<string, unkn
 /** How many declared schemes there are of each kind. */
 function kindsOf(schemes: Record<string, unknown>): Map<string, number> {
   const counts = new Map<string, number>()
-  for (const [name, scheme] of Object.entries(schemes)) counts.set(kindOf(record(scheme), name), (counts.get(kindOf(record(scheme), name)) ?? 0) + 1)
+  for (const [name, scheme] of Object.entries(schemes)) {
+    const kind = kindOf(record(scheme), name)
+    counts.set(kind, (counts.get(kind) ?? 0) + 1)
+  }
   return counts
 }
 
