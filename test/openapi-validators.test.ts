@@ -21,7 +21,7 @@ type Version = '2.0' | '3.0'
 
 const require = createRequire(import.meta.url)
 const built = (version: Version) => require(path.join(root, 'schemas', 'validators', `openapi-${version}.cjs`)) as ValidateFunction
-const official = (schema: object) => new AjvDraft4({allErrors: true, strict: false, validateFormats: false}).compile(schema)
+const official = (schema: object) => new AjvDraft4.default({allErrors: true, strict: false, validateFormats: false}).compile(schema)
 const validators: Record<Version, [ValidateFunction, ValidateFunction]> = {
   '2.0': [official(openapi.v2), built('2.0')],
   '3.0': [official(openapi.v3), built('3.0')]
