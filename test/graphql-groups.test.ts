@@ -86,4 +86,35 @@ test('a connection of scalars names no entity: the operation acts on what its ow
   assert.equal(Object.fromEntries(fields.map((field, index) => [field.name, groups[index].id])), {products: 'Products', productTags: 'ProductTags', productTypes: 'ProductTypes'})
 })
 
+test('an action on no entity is grouped under its verb (Shopify and GitHub: `search: SearchResultItemConnection`, `predictiveSearch: PredictiveSearchResult`)', () => {
+  const schema = buildSchema(`
+    type Product { id: ID! }
+    type SearchResultItemConnection { nodes: [Product!]! }
+    type PredictiveSearchResult { products: [Product!]! }
+    type CartCreatePayload { ok: Boolean }
+    type Query { search(query: String!): SearchResultItemConnection!, predictiveSearch(query: String!): PredictiveSearchResult, product: Product }
+    type Mutation { cartCreate: CartCreatePayload }
+  `)
+  const roots = new Set<GraphQLNamedType>([schema.getQueryType()!, schema.getMutationType()!])
+  const fields = [...roots].flatMap((root) => Object.values((root as ReturnType<typeof schema.getQueryType> & object).getFields()))
+  const groups = groupOperations(fields, roots)
+  assert.equal(Object.fromEntries(fields.map((field, index) => [field.name, groups[index].label])), {search: 'Search', predictiveSearch: 'Search', product: 'Product', cartCreate: 'Cart'})
+})
+
+test('past the limit, only entities that share their first word fold into it; one alone keeps its name; `Address` is made plural', () => {
+  // 37 one-word entities, `ProductVariant` and `ProductImage` (which fold into `Product`), `PaymentSettings` and
+  // `CustomerAddress`: 41 entities, 40 once folded.
+  const fillers = Array.from({length: 37}, (_, index) => `W${String.fromCharCode(97 + Math.floor(index / 26))}${String.fromCharCode(97 + (index % 26))}`)
+  const names = [...fillers, 'ProductVariant', 'ProductImage', 'PaymentSettings', 'CustomerAddress']
+  const schema = buildSchema(`${names.map((name) => `type ${name} { id: ID }`).join('\n')}\ntype Query {\n${names.map((name) => `${name[0].toLowerCase()}${name.slice(1)}: ${name}`).join('\n')}\n}`)
+  const roots = new Set<GraphQLNamedType>([schema.getQueryType()!])
+  const fields = Object.values(schema.getQueryType()!.getFields())
+  const groups = groupOperations(fields, roots)
+  const byName = new Map(fields.map((field, index) => [field.name, groups[index]]))
+  assert.equal(byName.get('productVariant'), {id: 'Products', label: 'Product'})
+  assert.equal(byName.get('productImage'), {id: 'Products', label: 'Product'})
+  assert.equal(byName.get('paymentSettings'), {id: 'PaymentSettings', label: 'PaymentSettings'})
+  assert.equal(byName.get('customerAddress'), {id: 'CustomerAddresses', label: 'CustomerAddress'})
+})
+
 test.run()

@@ -4,10 +4,13 @@
  * as `@doc(category: "…")`), else the entity the operation acts on, as the schema writes it: the words from the
  * first that is not a verb (nor a wrapper such as `Connection` or `Payload`) of the object, interface or union type
  * it returns, else of its own name (`products: ProductConnection`, `productCreate: ProductCreatePayload`,
- * `deleteProduct: Boolean` -> `Product`). The group's label is that name; its id is its plural (`Products`), which
- * clashes neither with the type nor with an operation of that name. When that makes
- * more than `maxGroups` groups, entities fold into their first word (`ProductVariant` into `Product`), and when that
- * is still too many, into their first or last word, largest groups first (see {@link pooled}), the rest in `Other`.
+ * `deleteProduct: Boolean` -> `Product`); an operation that acts on no entity, named by a verb alone or after
+ * qualifiers and returning a type named after itself, is grouped under its verb (`search: SearchResultItemConnection`,
+ * `predictiveSearch: PredictiveSearchResult` -> `Search`). The group's label is that name; its id is its plural
+ * (`Products`), which clashes neither with the type nor with an operation of that name. When that makes more than
+ * `maxGroups` groups, entities that share their first word fold into it (`ProductVariant` and `ProductImage` into
+ * `Product`; `PaymentSettings`, alone under `Payment`, stays), and when that is still too many, into their first or
+ * last word, largest groups first (see {@link pooled}), the rest in `Other`.
  */
 import {getNamedType, isInterfaceType, isObjectType, isUnionType, Kind, type GraphQLField, type GraphQLNamedType} from 'graphql'
 
@@ -25,7 +28,8 @@ const verbs = new Set([
   'unset', 'discard', 'reopen', 'reprocess', 'sync', 'submit', 'fulfill', 'initial', 'initiate', 'ack', 'acknowledge',
   'abort', 'change', 'clear', 'close', 'convert', 'decline', 'dequeue', 'enqueue', 'invite', 'minimize', 'unminimize',
   'regenerate', 'rename', 'reorder', 'rerequest', 'rerun', 'resolve', 'unresolve', 'restore', 'retire', 'revert',
-  'unfollow', 'unlock', 'unmark', 'unpin', 'withdraw',
+  'unfollow', 'unlock', 'unmark', 'unpin', 'withdraw', 'activate', 'deactivate', 'pause', 'resume', 'skip', 'unskip',
+  'replace', 'resend', 'calculate', 'opt',
   'and', 'or', 'by', 'for', 'with', 'to', 'from', 'as'
 ])
 /**
@@ -65,11 +69,27 @@ export function entityOf(field: GraphQLField<unknown, unknown>, roots: ReadonlyS
   const composite = (isObjectType(returned) || isInterfaceType(returned) || isUnionType(returned)) && !roots.has(returned)
   // A type named after the operation (`requestRefund: RequestRefundPayload`, Relay's way) reads like the operation.
   const namedAfterOperation = returned.name.toLowerCase().startsWith(field.name.toLowerCase())
+  // An operation that is an action on no entity (`search: SearchResultItemConnection`) is grouped under the action.
+  const action = namedAfterOperation ? actionOf(field.name) : undefined
+  if (action) return action
   const fromType = composite ? nounWords(returned.name, namedAfterOperation ? 'operation' : 'type') : undefined
   // A connection of scalars (`productTags: StringConnection`) names no entity: the operation's name does.
   const scalarOnly = fromType?.length === 1 && scalarNames.has(fromType[0].toLowerCase())
   const words = (scalarOnly ? undefined : fromType) ?? nounWords(field.name, 'operation') ?? [field.name]
   return words.map((word) => word[0].toUpperCase() + word.slice(1)).join('')
+}
+
+/**
+ * The action an operation's name says when it names no entity: a verb alone or after qualifiers (`search`,
+ * `predictiveSearch` -> `Search`); undefined when a word of the name may be a noun (`cartCreate`).
+ */
+function actionOf(name: string): string | undefined {
+  const words = wordsOf(name)
+  const last = words.at(-1)!.toLowerCase()
+  if (!verbs.has(last) && !nounOrVerb.has(last)) return undefined
+  // Before the verb only verbs and qualifiers: participles, adverbs and adjectives such as `predictive`.
+  const qualifiers = words.slice(0, -1).every((word) => verbs.has(word.toLowerCase()) || /.(ed|ly|ive)$/i.test(word))
+  return qualifiers ? last[0].toUpperCase() + last.slice(1) : undefined
 }
 
 /**
@@ -95,7 +115,8 @@ function nounWords(name: string, of: 'type' | 'operation'): string[] | undefined
  * the type of that name nor with an operation named after it; the label keeps the name as written.
  */
 function groupId(entity: string): string {
-  // Already plural, or uncountable (`analytics`, `species`, `news`).
+  // Already plural, or uncountable (`analytics`, `species`, `news`); but `Address` is one address.
+  if (/ss$/.test(entity)) return `${entity}es`
   if (entity.endsWith('s')) return entity
   if (/[^aeiou]y$/.test(entity)) return `${entity.slice(0, -1)}ies`
   if (/(x|ch|sh)$/.test(entity)) return `${entity}es`
@@ -119,7 +140,11 @@ export function groupOperations(fields: Array<GraphQLField<unknown, unknown>>, r
     const heads = new Set(entities.map(head))
     // `Artworks` joins `Artwork` when both are there: one entity, named once.
     const singular = (word: string) => (word.endsWith('s') && heads.has(word.slice(0, -1)) ? word.slice(0, -1) : word)
-    const folded = entities.map((entity, index) => (declared[index] === undefined ? singular(head(entity)) : entity))
+    // An entity alone under its first word keeps its name (`PaymentSettings`, not `Payment`): folding it merges nothing.
+    const sharers = new Map<string, Set<string>>()
+    for (const entity of entities) sharers.set(singular(head(entity)), (sharers.get(singular(head(entity))) ?? new Set()).add(entity))
+    const fold = (entity: string) => (sharers.get(singular(head(entity)))!.size > 1 ? singular(head(entity)) : entity)
+    const folded = entities.map((entity, index) => (declared[index] === undefined ? fold(entity) : entity))
     entities = count(folded) > maxGroups ? pooled(entities, declared) : folded
   }
   return entities.map((entity, index) => ({id: declared[index] !== undefined || entity === 'Other' ? entity : groupId(entity), label: entity}))
