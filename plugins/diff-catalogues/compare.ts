@@ -361,7 +361,7 @@ function compareParams(oldParams: Param[], newParams: Param[], owner: ParamOwner
       const how = partner['x-items-nullable'] ? 'widened' : 'narrowed'
       add({code: `${received ? 'response' : 'request'}-type-${how}`, location, path, message: `Items of ${describe(partner)} of ${owner.words} ${partner['x-items-nullable'] ? 'may now be null' : 'can no longer be null'}`})
     }
-    const use: Use = {direction: received ? 'event' : 'request', what: `${describe(partner)} of ${owner.words}`, location, path}
+    const use: Use = {direction: received ? 'event' : 'request', what: `${describe(partner)} of ${owner.words}`, location, path, graphql: param.in === 'arg'}
     const [was, now] = [param.type ?? 'string', partner.type ?? 'string']
     compareEnum(param.enum, partner.enum, was === now ? was : undefined, use, add)
     if (was === now) compareFormat(param['x-format'], partner['x-format'], use, add)
@@ -394,6 +394,8 @@ interface Use {
   what: string
   location: string
   path: Array<string | number>
+  /** Sent to a GraphQL server (a GraphQL argument), which refuses an input object with a field it does not know. */
+  graphql?: boolean
 }
 
 /** Compare the type `was` with `now` where `use` says; named types are compared by their fields, values, members. */
@@ -481,7 +483,8 @@ function compareFields(oldType: TypeDef, newType: TypeDef, use: Use, types: Type
     const partner = fields.get(field.name)
     const location = () => `${newType.name}.${field.name}`
     if (!partner) {
-      const code = sent ? 'request-field-removed' : use.direction === 'event' ? 'payload-field-removed' : 'response-field-removed'
+      // A GraphQL server refuses an input object with a field it does not know; a JSON body's extra field is ignored.
+      const code = sent ? (use.graphql ? 'input-field-removed' : 'request-field-removed') : use.direction === 'event' ? 'payload-field-removed' : 'response-field-removed'
       add({code, location: location(), message: `Removed field \`${field.name}\` of \`${newType.name}\`${via()}`, path})
       continue
     }
