@@ -162,7 +162,7 @@ function compareEndpoint(before: Endpoint, after: Endpoint, at: Array<string | n
   const what = direction === 'event' ? `\`${display(after)}\`` : `the response of \`${display(after)}\``
   const response = {location: `${where}.response`, path: [...at, 'response']}
   if (before.response && after.response) {
-    compareType(before.response, after.response, {direction, what, ...response}, types, add)
+    compareType(before.response, after.response, {direction, what, ...response, graphql: graphqlMethods.has(after.method)}, types, add)
     if (graphqlMethods.has(after.method)) compareResultNullability(before, after, {direction, what, ...response}, add)
   } else if (before.response || after.response) {
     const body = direction === 'event' ? 'a payload' : 'a body'
@@ -417,7 +417,14 @@ function compareType(was: string, now: string, use: Use, types: Types, add: Add)
       // What a client receives as an interface is one of the types that implement it, with their own fields.
       if (oldType.kind === 'interface' && newType.kind === 'interface') {
         const kept = new Set(types.implementers.old.get(oldItem))
-        for (const implementer of types.implementers.new.get(newItem) ?? []) if (kept.has(implementer)) compareType(implementer, implementer, use, types, add)
+        const implementers = types.implementers.new.get(newItem) ?? []
+        for (const implementer of implementers) if (kept.has(implementer)) compareType(implementer, implementer, use, types, add)
+        // A query may spread a fragment on an implementation it receives (`... on Cat`), which no longer validates.
+        if (use.graphql && use.direction === 'response') {
+          for (const gone of onlyIn([...kept], implementers)) {
+            add({code: 'possible-type-removed', location: `${newType.name}.${gone}`, message: `\`${gone}\` no longer implements interface \`${newType.name}\` of ${use.what}`, path: ['types', newType.name]})
+          }
+        }
       }
       return
     }
@@ -648,8 +655,10 @@ function compareMembers(oldType: TypeDef, newType: TypeDef, use: Use, add: Add):
   for (const member of onlyIn(newType.members, oldType.members)) {
     add({code: `${side}-type-widened`, location: `${newType.name}.${member}`, message: `Added member \`${member}\` to union \`${newType.name}\` of ${use.what}`, path})
   }
+  // A GraphQL query may spread a fragment on a member it receives (`... on Article`), which no longer validates.
+  const code = use.graphql && side === 'response' ? 'possible-type-removed' : `${side}-type-narrowed`
   for (const member of onlyIn(oldType.members, newType.members)) {
-    add({code: `${side}-type-narrowed`, location: `${newType.name}.${member}`, message: `Removed member \`${member}\` of union \`${newType.name}\` of ${use.what}`, path})
+    add({code, location: `${newType.name}.${member}`, message: `Removed member \`${member}\` of union \`${newType.name}\` of ${use.what}`, path})
   }
 }
 

@@ -64,6 +64,7 @@ export const changeCodes: ReadonlyArray<[code: string, breaking: boolean]> = [
   ['request-field-became-required', true],
   ['request-field-removed', false],
   ['input-field-removed', true],
+  ['possible-type-removed', true],
   ['response-field-removed', true],
   ['payload-field-removed', true],
   ['response-field-became-optional', true],
