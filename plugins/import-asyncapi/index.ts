@@ -15,7 +15,7 @@ import {ruleSet, source, type RuleSetting} from '../../pipeline/rule.js'
 import type {Processor} from 'unified'
 import {importRule, note} from '../shared/import-findings.js'
 import type {Catalogue, Endpoint, Group, Param} from '../../schemas/types/endpoints.js'
-import {authKinds} from './auth.js'
+import {authKinds, authSchemes} from './auth.js'
 import {bindingsOf, publishedOperations, withTraits, type Published} from './operations.js'
 import {pascal, record as asRecord, text as str} from '../shared/readers.js'
 import {SchemaTypes} from '../shared/schema-types.js'
@@ -88,6 +88,8 @@ export function asyncapiCatalogue(tree: AsyncApiTree, file: VFile): {spec: Catal
   const baseUrl = serverUrl(document, refs)
   if (baseUrl) meta.base_url = baseUrl
   if (str(info.description)) meta.description = String(info.description).trim()
+  const schemes = authSchemes(document, refs)
+  if (schemes) meta['x-auth-schemes'] = schemes
   const spec: Catalogue = {schema_version: 1, diagram_type: 'endpoints', meta, groups: [...groups.values()].filter((group) => group.id !== 'default' || endpoints.some((endpoint) => !endpoint.group)), endpoints, types: [...payloads.types.values()]}
   // Operation keys, tags and payload names may coincide (`systemStatus` all over): one name space for the three.
   separateIds(spec)
