@@ -169,6 +169,7 @@ function clientData(spec: Catalogue, views: EndpointView[]) {
       requestRequired: endpoint['x-request-required'] === true ? true : undefined,
       baseUrl: endpoint['x-base-url'],
       authAlternatives: endpoint['x-auth-alternatives'],
+      correlationId: endpoint['x-correlation-id'],
       responses: endpoint.responses?.map(internResponse),
       tags: endpoint.tags,
       entities: endpoint.entities,

@@ -13,7 +13,8 @@
       params: (e.params || []).map(function (index) { return data.params[index] }),
       responses: e.responses && e.responses.map(function (index) { return data.responses[index] }),
       requestDescription: e.requestDescription, requestExample: e.requestExample, requestMedia: e.requestMedia,
-      requestRequired: e.requestRequired === true, baseUrl: e.baseUrl, authAlternatives: e.authAlternatives || []
+      requestRequired: e.requestRequired === true, baseUrl: e.baseUrl, authAlternatives: e.authAlternatives || [],
+      correlationId: e.correlationId
     }
   })
   var search = document.getElementById('apipe-search')
@@ -179,6 +180,12 @@
       // An event has one body, the payload its subscribers receive (importers write its type as `response`).
       var payload = e.request || e.response
       if (payload || e.requestExample !== undefined) details.appendChild(section('Payload', reference.body(payload, e.requestDescription, e.requestExample)))
+      // Where a reply finds the id that ties it to this message (`x-correlation-id`, a runtime expression).
+      if (e.correlationId) {
+        var correlation = element('p', 'correlation', 'A reply finds the id that ties it to this message at ')
+        correlation.appendChild(element('code', null, e.correlationId))
+        details.appendChild(section('Correlation id', correlation))
+      }
       // A webhook's responses say what its receiver must answer ("any 2xx accepts it").
       if (e.responses && e.responses.length) details.appendChild(section('Responses', reference.responses(e)))
     } else {

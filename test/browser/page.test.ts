@@ -280,6 +280,22 @@ check('a webhook shows what its receiver must answer, and every scheme an endpoi
   assert.is(await tab.textContent('#apipe-details .chip.lock'), 'auth: basic or api-key')
 })
 
+check('an event with a correlation id (x-correlation-id) says where a reply finds it', async ({tab}) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'apipe-correlation-'))
+  const spec = path.join(dir, 'rpc.endpoints.json')
+  writeFileSync(spec, JSON.stringify({schema_version: 1, diagram_type: 'endpoints', meta: {title: 'RPC'}, endpoints: [
+    {id: 'sumRequested', method: 'EVENT', path: 'rpc.sum', summary: 'A sum was asked for', response: 'Numbers', 'x-correlation-id': '$message.header#/correlationId'},
+    {id: 'sumDone', method: 'EVENT', path: 'rpc.sum.done', summary: 'A sum was made', response: 'Numbers'}
+  ], types: [{name: 'Numbers', kind: 'object', fields: [{name: 'values', type: 'number[]', required: true}]}]}))
+  assert.is((await runPipe(['render', spec])).code, 0)
+  const page = pathToFileURL(path.join(dir, 'rpc.endpoints.html')).href
+  await tab.goto(`${page}#sumRequested`)
+  assert.equal(await tab.$$eval('#apipe-details h3', (nodes) => nodes.map((node) => node.textContent)), ['Payload', 'Correlation id'])
+  assert.is(await tab.textContent('#apipe-details p.correlation'), 'A reply finds the id that ties it to this message at $message.header#/correlationId')
+  await tab.goto(`${page}#sumDone`)
+  assert.equal(await tab.$$eval('#apipe-details h3', (nodes) => nodes.map((node) => node.textContent)), ['Payload'])
+})
+
 check('the findings counter filters to endpoints with findings', async ({tab, url}) => {
   await tab.goto(url)
   assert.is(await tab.textContent('#apipe-findings'), '⚠ 1 with findings')
