@@ -1,7 +1,7 @@
 /**
  * Descriptions through the unified pipeline (plugins/render-html/markdown.ts): the allow-list, one-line summaries,
- * and the shortcut for plain prose, which must give exactly what the parser gives on every description of the corpus
- * it takes.
+ * and the shortcuts for plain prose and for paragraphs of simple HTML, which must give exactly what the parser gives
+ * on every description of the corpus they take.
  */
 import fc from 'fast-check'
 import {readFileSync} from 'node:fs'
@@ -9,6 +9,7 @@ import path from 'node:path'
 import {test} from 'uvu'
 import * as assert from 'uvu/assert'
 import {inlineMarkdown, markdownHtml, parsedHtml, parsedInline, prepareDescriptions, proseParagraphs} from '../plugins/render-html/markdown.js'
+import {simpleParagraphs} from '../plugins/render-html/raw-html.js'
 import {testWhen} from './helpers/skip.js'
 import {corpusDir, corpusMissing} from './helpers/corpus.js'
 
@@ -141,6 +142,36 @@ testWhen(test, corpusMissing(), 'on the corpus, the shortcut for prose gives exa
   const marked = [...texts].filter((text) => proseParagraphs(text) === undefined && text.length < 20000)
   const differentInline = marked.filter((text) => inlineMarkdown(text) !== parsedInline(text))
   assert.equal(differentInline.slice(0, 3), [])
+})
+
+test('any text the shortcut for simple HTML takes, it writes as markdown-it and the sanitizer do (generated paragraphs)', () => {
+  const text = fc.constantFrom('a', 'b9 ', ' ', '\n', '\n\n', '  \n', '\t', '"', "'", '*x*', '_y_', '`z`', '[l](u)', 'https://x.y', '#', '|', '&', '<', '>', '    ', 'é')
+  const inline = fc.oneof(
+    text,
+    text,
+    fc.tuple(fc.constantFrom('code', 'strong', 'em'), fc.array(text, {maxLength: 3})).map(([tag, inner]) => `<${tag}>${inner.join('')}</${tag}>`),
+    fc.tuple(fc.constantFrom('https://x.y/a?b=c', '/docs/x', '#anchor', 'javascript:alert(1)', '', 'mailto:a@b.c'), fc.array(text, {maxLength: 2})).map(([href, label]) => `<a href="${href}">${label.join('')}</a>`)
+  )
+  const paragraph = fc.array(inline, {maxLength: 5}).map((pieces) => `<p>${pieces.join('')}</p>`)
+  const gap = fc.constantFrom('', '\n', '\n\n', ' \n\n', '\n  \n', '\n\n\n', '\n\n   ', ' ')
+  fc.assert(fc.property(fc.array(fc.tuple(paragraph, gap), {minLength: 1, maxLength: 4}), (parts) => {
+    const written = parts.map(([body, after]) => body + after).join('')
+    if (simpleParagraphs(written) === undefined) return
+    assert.is(markdownHtml(written), parsedHtml(written), written)
+    assert.is(inlineMarkdown(written), parsedInline(written), written)
+  }), {numRuns: propertyRuns / 10})
+})
+
+testWhen(test, corpusMissing(), 'on the corpus, the shortcut for simple HTML gives exactly what the parser gives', () => {
+  const texts = new Set<string>()
+  JSON.parse(readFileSync(path.join(corpusDir, 'big/stripe/spec3.json'), 'utf8'), (key, value) => {
+    if ((key === 'description' || key === 'summary') && typeof value === 'string') texts.add(value)
+    return value
+  })
+  const simple = [...texts].filter((text) => proseParagraphs(text) === undefined && simpleParagraphs(text) !== undefined)
+  assert.ok(simple.length > 300, `${simple.length} descriptions of simple HTML`)
+  assert.equal(simple.filter((text) => markdownHtml(text) !== parsedHtml(text)).slice(0, 3), [])
+  assert.equal(simple.filter((text) => inlineMarkdown(text) !== parsedInline(text)).slice(0, 3), [])
 })
 
 test.run()

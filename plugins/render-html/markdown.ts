@@ -212,12 +212,17 @@ export function markdownHtml(text: string): string {
   let html = blockCache.get(text)
   if (html !== undefined) return html
   if (text.length > markdownLimit) html = `<p class="text">${escapeHtml(text)}</p>`
-  else html = proseParagraphs(text)?.map((paragraph) => `<p>${paragraph}</p>`).join('\n') ?? parsedHtml(text)
+  else html = proseParagraphs(text)?.map((paragraph) => `<p>${paragraph}</p>`).join('\n') ?? simpleHtml(text)?.map(({before, html}) => `${before}<p>${html}</p>`).join('').trim() ?? parsedHtml(text)
   blockCache.set(text, html)
   return html
 }
 
-/** A description through markdown-it and the sanitizer, without the shortcut for prose. */
+/** Paragraphs of simple HTML (see raw-html.ts's `simpleParagraphs`), or undefined: Stripe writes hundreds. */
+function simpleHtml(text: string): Array<{before: string; html: string}> | undefined {
+  return text.startsWith('<p>') ? sanitizer().simpleParagraphs(text) : undefined
+}
+
+/** A description through markdown-it and the sanitizer, without the shortcuts for prose and simple HTML. */
 export function parsedHtml(text: string): string {
   if (text.includes('<')) return sanitizer().sanitizedBlocks(markdown.render(text))
   return markdown.renderer.render(cleanTokensOf(text), markdown.options, {}).trim()
@@ -231,7 +236,7 @@ export function inlineMarkdown(text: string): string {
   let html = inlineCache.get(text)
   if (html !== undefined) return html
   if (text.length > markdownLimit) html = escapeHtml(text.replace(/\s+/g, ' ').trim())
-  else html = proseParagraphs(text)?.[0].replace(/\s+/g, ' ') ?? parsedInline(firstChunk(text))
+  else html = proseParagraphs(text)?.[0].replace(/\s+/g, ' ') ?? simpleHtml(text)?.[0].html.replace(/\s+/g, ' ').trim() ?? parsedInline(firstChunk(text))
   inlineCache.set(text, html)
   return html
 }

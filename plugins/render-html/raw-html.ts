@@ -125,6 +125,53 @@ function serialize(content: Content[]): string {
   return html
 }
 
+/** A piece of a simple paragraph: text, or `code`, `strong`, `em` or a link around text; never an entity. */
+const inlinePiece = /([^<>&]+)|<(code|strong|em)>([^<>&]*)<\/\2>|<a href="([^"<>&]*)">([^<>&]*)<\/a>/y
+const gapAfter = /[ \t\n]*/y
+const blankLine = /\n[ \t]*\n/
+
+/**
+ * A description that is only paragraphs of simple HTML (`<p>` around text, `<code>`, `<strong>`, `<em>` and
+ * `<a href>`; no entity, no blank line inside a paragraph), as Stripe writes most of its own: each paragraph's
+ * sanitized content, with the whitespace before it as markdown-it passes it on (a blank line ends its HTML block,
+ * keeping the line end before it). The page writes these without markdown-it and the HTML parser, as they would
+ * (tests check both ways). Undefined for any other text.
+ */
+export function simpleParagraphs(text: string): Array<{before: string; html: string}> | undefined {
+  if (!text.startsWith('<p>') || text.includes('\r') || text.includes('\0')) return undefined
+  const paragraphs: Array<{before: string; html: string}> = []
+  let before = ''
+  let index = 0
+  while (index < text.length) {
+    if (!text.startsWith('<p>', index)) return undefined
+    index += 3
+    let html = ''
+    while (!text.startsWith('</p>', index)) {
+      inlinePiece.lastIndex = index
+      const match = inlinePiece.exec(text)
+      if (!match || blankLine.test(match[0])) return undefined
+      const [whole, plain, tag, inner, href, label] = match
+      if (plain !== undefined) html += escapeHtml(plain)
+      else if (tag !== undefined) html += `<${tag}>${escapeHtml(inner)}</${tag}>`
+      else html += `<a${keptAttributes('a', {href})}>${escapeHtml(label)}</a>`
+      index += whole.length
+    }
+    index += 4
+    paragraphs.push({before, html})
+    gapAfter.lastIndex = index
+    const gap = gapAfter.exec(text)![0]
+    index += gap.length
+    if (!blankLine.test(gap)) {
+      before = gap
+      continue
+    }
+    // A new HTML block opens only at the start of a line (four spaces in, it would be code).
+    if (index < text.length && !gap.endsWith('\n')) return undefined
+    before = gap.slice(0, gap.indexOf('\n') + 1)
+  }
+  return paragraphs
+}
+
 /** markdown-it's HTML of a description, sanitized. */
 export function sanitizedBlocks(rendered: string): string {
   return serialize(cleanTree(rendered).children).trim()
