@@ -8,7 +8,7 @@
  */
 import type {JsonRefs} from '../shared/json-refs.js'
 import {record as asRecord, text as str} from '../shared/readers.js'
-import {SchemeNames} from '../shared/security-schemes.js'
+import {SchemeNames, schemeNamesOf} from '../shared/security-schemes.js'
 
 const kinds: Record<string, string> = {
   userPassword: 'basic',
@@ -56,10 +56,13 @@ export function authSchemes(document: Record<string, unknown>, refs: JsonRefs): 
   return schemeNames(document, refs).summaries()
 }
 
+/** The names of the security schemes an AsyncAPI document declares. */
 function schemeNames(document: Record<string, unknown>, refs: JsonRefs): SchemeNames {
-  const declared = asRecord(asRecord(document.components).securitySchemes)
-  const schemes = Object.fromEntries(Object.entries(declared).map(([name, scheme]) => [name, asRecord(refs.resolve(scheme).value)]))
-  return new SchemeNames(schemes, (scheme, name) => kindOf(scheme) ?? name)
+  return schemeNamesOf(document, () => {
+    const declared = asRecord(asRecord(document.components).securitySchemes)
+    const schemes = Object.fromEntries(Object.entries(declared).map(([name, scheme]) => [name, asRecord(refs.resolve(scheme).value)]))
+    return new SchemeNames(schemes, (scheme, name) => kindOf(scheme) ?? name)
+  })
 }
 
 function kindOf(scheme: Record<string, unknown>): string | undefined {

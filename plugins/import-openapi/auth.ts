@@ -8,7 +8,7 @@
  * alternatives go to `x-auth-alternatives`. A scheme that is not declared keeps its requirement's name.
  */
 import {record, text} from '../shared/readers.js'
-import {SchemeNames} from '../shared/security-schemes.js'
+import {SchemeNames, schemeNamesOf} from '../shared/security-schemes.js'
 
 /** `auth` and the other alternatives for an operation (`inherit: false` for events: no document-wide security). */
 export function authOf(document: Record<string, unknown>, operation: Record<string, unknown>, inherit = true): {auth?: string; alternatives?: string[]} {
@@ -32,8 +32,10 @@ export function authSchemes(document: Record<string, unknown>): Record<string, R
 
 /** The names of the security schemes a Swagger 2 or OpenAPI 3 document declares. */
 function schemeNames(document: Record<string, unknown>): SchemeNames {
-  const declared = {...record(document.securityDefinitions), ...record(record(document.components).securitySchemes)}
-  return new SchemeNames(Object.fromEntries(Object.entries(declared).map(([name, scheme]) => [name, record(scheme)])), kindOf)
+  return schemeNamesOf(document, () => {
+    const declared = {...record(document.securityDefinitions), ...record(record(document.components).securitySchemes)}
+    return new SchemeNames(Object.fromEntries(Object.entries(declared).map(([name, scheme]) => [name, record(scheme)])), kindOf)
+  })
 }
 
 function kindOf(scheme: Record<string, unknown>, name: string): string {

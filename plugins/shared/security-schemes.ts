@@ -39,6 +39,15 @@ export class SchemeNames {
   }
 }
 
+const namesByDocument = new WeakMap<object, SchemeNames>()
+
+/** The scheme names of `document`, made by `make` once per document (an importer asks for each operation). */
+export function schemeNamesOf(document: object, make: () => SchemeNames): SchemeNames {
+  let names = namesByDocument.get(document)
+  if (!names) namesByDocument.set(document, (names = make()))
+  return names
+}
+
 /** Swagger 2's oauth2 `flow` names as OpenAPI 3's `flows` keys. */
 const flowNames: Record<string, string> = {implicit: 'implicit', password: 'password', application: 'clientCredentials', accessCode: 'authorizationCode'}
 
