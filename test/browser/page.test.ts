@@ -47,6 +47,15 @@ page.after.each(async (context) => {
 /** The ids of the rows a user can see. */
 const visibleRows = (tab: Page) => tab.$$eval('a.row', (rows) => rows.filter((row) => row.checkVisibility()).map((row) => row.id))
 
+/** The page `pipe render` writes for a catalogue made in the test, as a file URL. */
+async function renderedPage(name: string, catalogue: object): Promise<string> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), `apipe-${name}-`))
+  const spec = path.join(dir, `${name}.endpoints.json`)
+  writeFileSync(spec, JSON.stringify({schema_version: 1, diagram_type: 'endpoints', ...catalogue}))
+  assert.is((await runPipe(['render', spec])).code, 0)
+  return pathToFileURL(path.join(dir, `${name}.endpoints.html`)).href
+}
+
 const check = (name: string, run: (context: {tab: Page; url: string; requests: string[]; dialogs: string[]}) => Promise<void>) =>
   testWhen(page, missing, name, async (context) => {
     await run(context as {tab: Page; url: string; requests: string[]; dialogs: string[]})
@@ -197,11 +206,7 @@ check('the API description is rich text; a long one shows its first lines and th
   assert.is(await tab.textContent('#apipe-lead'), 'Orders, customers and the events the shop publishes.')
   assert.is(await tab.$$eval('.lead-toggle', (buttons) => buttons.length), 0, 'a short description needs no button')
   const description = `Welcome to the **Library** API; see [the guide](https://library.example/guide).\n\n${Array.from({length: 12}, (_, index) => `- Rule ${index + 1}`).join('\n')}`
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'apipe-lead-'))
-  const spec = path.join(dir, 'library.endpoints.json')
-  writeFileSync(spec, JSON.stringify({schema_version: 1, diagram_type: 'endpoints', meta: {title: 'Library', description}, endpoints: [{id: 'a', method: 'GET', path: '/a', summary: 'A'}]}))
-  assert.is((await runPipe(['render', spec])).code, 0)
-  await tab.goto(pathToFileURL(path.join(dir, 'library.endpoints.html')).href)
+  await tab.goto(await renderedPage('library', {meta: {title: 'Library', description}, endpoints: [{id: 'a', method: 'GET', path: '/a', summary: 'A'}]}))
   assert.equal(await tab.$$eval('#apipe-lead a', (links) => links.map((link) => link.getAttribute('href'))), ['https://library.example/guide'])
   assert.is(await tab.$$eval('#apipe-lead li', (items) => items.length), 12)
   const height = () => tab.$eval('#apipe-lead', (lead) => lead.getBoundingClientRect().height)
@@ -265,14 +270,10 @@ check('an event shows its payload\'s fields and no curl line', async ({tab, url}
 })
 
 check('a webhook shows what its receiver must answer, and every scheme an endpoint accepts shows on its lock', async ({tab}) => {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'apipe-webhook-'))
-  const spec = path.join(dir, 'hooks.endpoints.json')
-  writeFileSync(spec, JSON.stringify({schema_version: 1, diagram_type: 'endpoints', meta: {title: 'Hooks'}, endpoints: [
+  const page = await renderedPage('hooks', {meta: {title: 'Hooks'}, endpoints: [
     {id: 'disputeCreated', method: 'EVENT', path: 'dispute.created', summary: 'A dispute was opened', response: 'Dispute', responses: [{status: '2XX', description: 'Any **2xx** accepts the event.'}]},
     {id: 'acceptDispute', method: 'POST', path: '/disputes/accept', summary: 'Accept a dispute', auth: 'basic', 'x-auth-alternatives': ['api-key'], status: [200]}
-  ], types: [{name: 'Dispute', kind: 'object', fields: [{name: 'id', type: 'string', required: true}]}]}))
-  assert.is((await runPipe(['render', spec])).code, 0)
-  const page = pathToFileURL(path.join(dir, 'hooks.endpoints.html')).href
+  ], types: [{name: 'Dispute', kind: 'object', fields: [{name: 'id', type: 'string', required: true}]}]})
   await tab.goto(`${page}#disputeCreated`)
   assert.equal(await tab.$$eval('#apipe-details h3', (nodes) => nodes.map((node) => node.textContent)), ['Payload', 'Responses'])
   assert.is(await tab.textContent('#apipe-details .responses details.response p'), 'Any 2xx accepts the event.')
@@ -281,14 +282,10 @@ check('a webhook shows what its receiver must answer, and every scheme an endpoi
 })
 
 check('an event with a correlation id (x-correlation-id) says where a reply finds it', async ({tab}) => {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'apipe-correlation-'))
-  const spec = path.join(dir, 'rpc.endpoints.json')
-  writeFileSync(spec, JSON.stringify({schema_version: 1, diagram_type: 'endpoints', meta: {title: 'RPC'}, endpoints: [
+  const page = await renderedPage('rpc', {meta: {title: 'RPC'}, endpoints: [
     {id: 'sumRequested', method: 'EVENT', path: 'rpc.sum', summary: 'A sum was asked for', response: 'Numbers', 'x-correlation-id': '$message.header#/correlationId'},
     {id: 'sumDone', method: 'EVENT', path: 'rpc.sum.done', summary: 'A sum was made', response: 'Numbers'}
-  ], types: [{name: 'Numbers', kind: 'object', fields: [{name: 'values', type: 'number[]', required: true}]}]}))
-  assert.is((await runPipe(['render', spec])).code, 0)
-  const page = pathToFileURL(path.join(dir, 'rpc.endpoints.html')).href
+  ], types: [{name: 'Numbers', kind: 'object', fields: [{name: 'values', type: 'number[]', required: true}]}]})
   await tab.goto(`${page}#sumRequested`)
   assert.equal(await tab.$$eval('#apipe-details h3', (nodes) => nodes.map((node) => node.textContent)), ['Payload', 'Correlation id'])
   assert.is(await tab.textContent('#apipe-details p.correlation'), 'A reply finds the id that ties it to this message at $message.header#/correlationId')
