@@ -6,6 +6,15 @@ import {setFlagsFromString} from 'node:v8'
 
 const args = process.argv.slice(2)
 
+// A reader that stops early (`pipe sentences api.json | head`) closes the pipe under what is left to print. That is
+// the reader's choice, not a failure of the command: the rest of the output is dropped, and the exit code still says
+// what the command found. Without a listener, Node would throw the write's EPIPE with a stack trace.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error) => {
+    if (error.code !== 'EPIPE' && error.code !== 'ERR_STREAM_DESTROYED') throw error
+  })
+}
+
 // Batch commands (validate, import, render, map, …) build a document once and exit, so memory matters more than
 // the last few milliseconds of garbage collection: V8's young generation stays at its first size instead of doubling
 // up to 32 MB, and the old generation grows by 20 % past what survived its last collection instead of up to 4x.

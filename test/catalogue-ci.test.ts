@@ -1,4 +1,4 @@
-import {execFileSync} from 'node:child_process'
+import {execFileSync, spawn} from 'node:child_process'
 import {chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -9,7 +9,7 @@ import {Writable} from 'node:stream'
 import {main} from '../cli/main.js'
 import {progress} from '../cli/progress.js'
 import {root} from './helpers/fixtures.js'
-import {runPipe} from './helpers/run-pipe.js'
+import {pipeBin, runPipe} from './helpers/run-pipe.js'
 
 const fixture = (...parts: string[]) => path.join('fixtures', ...parts)
 const summary = fixture('validate-catalogue', 'summary', 'input.json')
@@ -310,6 +310,22 @@ test('pipe run shows a count of files done on a terminal, and nothing extra when
   } finally {
     rmSync(dir, {recursive: true, force: true})
   }
+})
+
+test('a reader that closes the pipe early (`| head`) gets no stack trace, and the exit code still says what was found', async () => {
+  // stdout's read end is closed before the command writes anything, so every write meets EPIPE.
+  const closedStdout = (args: string[]) =>
+    new Promise<{code: number | null; stderr: string}>((resolve, reject) => {
+      const child = spawn(process.execPath, [pipeBin, ...args], {cwd: root, env: {...process.env, NO_COLOR: '1', FORCE_COLOR: '0'}, stdio: ['ignore', 'pipe', 'pipe']})
+      child.stdout!.destroy()
+      let stderr = ''
+      child.stderr!.on('data', (chunk) => (stderr += chunk))
+      child.on('error', reject)
+      child.on('close', (code) => resolve({code, stderr}))
+    })
+  assert.equal(await closedStdout(['validate', dangling]), {code: 1, stderr: ''})
+  assert.equal(await closedStdout(['validate', clean, '--format', 'sarif']), {code: 0, stderr: ''})
+  assert.equal(await closedStdout(['sentences', clean]), {code: 0, stderr: ''})
 })
 
 test.run()
