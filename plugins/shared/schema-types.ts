@@ -77,13 +77,9 @@ export class SchemaTypes {
 
   private named(schema: Schema, name: string | undefined, fallback: string | (() => string)): string {
     const fallbackName = () => (typeof fallback === 'function' ? fallback() : fallback)
-    const unsupported = schema.not === undefined && schema.if === undefined ? [] : ['not', 'if'].filter((keyword) => schema[keyword] !== undefined)
-    if (unsupported.length > 0 && this.onDropped && !this.reported.has(schema)) {
-      this.reported.add(schema)
-      this.onDropped(`Left out \`${unsupported.join('`, `')}\` of schema \`${name ?? fallbackName()}\`: the catalogue has no ${unsupported[0] === 'not' ? 'negated' : 'conditional'} types`, schema)
-    }
+    this.leaveOutUnsupported(schema, () => name ?? fallbackName())
     // A named array's items are named after it (`Tags: {type: array, items: {…}}` holds `TagsItem`).
-    if (schema.type === 'array' || (schema.items && !schema.properties)) return `${this.typeOf(this.itemsOf(schema, name ?? fallbackName()), () => `${name ?? fallbackName()}Item`)}[]`
+    if (schema.type === 'array' || ((schema.items || schema.prefixItems) && !schema.properties)) return `${this.typeOf(this.itemsOf(schema, name ?? fallbackName()), () => `${name ?? fallbackName()}Item`)}[]`
     // An unnamed primitive is its JSON type: answer before building a name for it.
     const simple = typeof schema.type === 'string' ? schema.type : Array.isArray(schema.type) ? nonNullType(schema.type) : schema.type === undefined && 'const' in schema ? untypedType(schema) : schema.type === undefined ? enumType(schema.enum) : undefined
     if (!name && simple && simple !== 'object' && simple !== 'array' && !schema.enum && !schema.oneOf && !schema.anyOf && !schema.allOf) return simple
@@ -221,16 +217,30 @@ export class SchemaTypes {
   }
 
   /**
-   * The schema of an array's items. A list of schemas there (a tuple, as JSON Schema draft 4 wrote it; invalid in
-   * OpenAPI) has no catalogue equivalent: its first entry stands for the items, and the importer is told.
+   * `not` and `if`/`then`/`else` have no catalogue equivalent: the importer is told, once a schema, and the rest of
+   * the schema is kept. Asked of a named schema and of each `allOf` member whose fields it takes.
+   */
+  private leaveOutUnsupported(schema: Schema, name: () => string): void {
+    if (schema.not === undefined && schema.if === undefined) return
+    if (!this.onDropped || this.reported.has(schema)) return
+    this.reported.add(schema)
+    const unsupported = ['not', 'if'].filter((keyword) => schema[keyword] !== undefined)
+    this.onDropped(`Left out \`${unsupported.join('`, `')}\` of schema \`${name()}\`: the catalogue has no ${unsupported[0] === 'not' ? 'negated' : 'conditional'} types`, schema)
+  }
+
+  /**
+   * The schema of an array's items. A tuple — a list of schemas by position, `prefixItems` in OpenAPI 3.1 (JSON
+   * Schema 2020-12) or a list under `items` as JSON Schema draft 4 wrote it (invalid in OpenAPI) — has no catalogue
+   * equivalent: its first entry stands for the items, and the importer is told.
    */
   private itemsOf(schema: Schema, name: string): unknown {
-    if (!Array.isArray(schema.items)) return schema.items
+    const keyword = Array.isArray(schema.prefixItems) && schema.prefixItems.length > 0 ? 'prefixItems' : Array.isArray(schema.items) ? 'items' : undefined
+    if (keyword === undefined) return schema.items
     if (this.onDropped && !this.reported.has(schema)) {
       this.reported.add(schema)
-      this.onDropped(`Read \`items\` of schema \`${name}\` as its first entry: a list of item schemas (a tuple) has no catalogue equivalent`, schema)
+      this.onDropped(`Read \`${keyword}\` of schema \`${name}\` as its first entry: a list of item schemas (a tuple) has no catalogue equivalent`, schema)
     }
-    return schema.items[0]
+    return (schema[keyword] as unknown[])[0]
   }
 
   /**
@@ -257,7 +267,14 @@ export class SchemaTypes {
   private collectFields(schema: Schema, owner: string, fields: Map<string, Field>, required: Set<string>, visiting: Set<Schema>): void {
     if (visiting.has(schema)) return
     visiting.add(schema)
-    if (Array.isArray(schema.allOf)) for (const part of schema.allOf) this.collectFields(this.refs.resolve(part).value ?? {}, owner, fields, required, visiting)
+    if (Array.isArray(schema.allOf)) {
+      for (const part of schema.allOf) {
+        const resolved = this.refs.resolve(part)
+        const member = resolved.value ?? {}
+        this.leaveOutUnsupported(member, () => (resolved.name === undefined ? owner : catalogueName(resolved.name)))
+        this.collectFields(member, owner, fields, required, visiting)
+      }
+    }
     if (Array.isArray(schema.required)) for (const name of schema.required) if (typeof name === 'string') required.add(name)
     const properties = record(schema.properties)
     for (const name in properties) {
