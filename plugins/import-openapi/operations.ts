@@ -97,7 +97,9 @@ function parameters(context: Context, item: Record<string, unknown>, operation: 
     }
     const param: Param = {name: String(parameter.name), in: location === 'cookie' || location === 'formData' ? (location === 'cookie' ? 'header' : 'body') : (location as Param['in'])}
     if (!['path', 'query', 'header', 'body'].includes(param.in)) continue
-    const schema = parameter.schema ?? (parameter.type ? parameter : undefined)
+    // OpenAPI 3 describes a param by `schema`, or by `content` (one media type: a JSON-encoded filter); Swagger 2 by
+    // the param itself.
+    const schema = parameter.schema ?? preferredMedia(context.refs, parameter.content)?.schema ?? (parameter.type ? parameter : undefined)
     param.type = schema ? context.types.typeOf(schema, () => pascal(`${String(parameter.name)} param`)) : 'string'
     param.required = parameter.required === true || location === 'path'
     if (schema && param.type.endsWith('[]') && context.types.itemsNullable(schema)) param['x-items-nullable'] = true

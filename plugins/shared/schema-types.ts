@@ -62,10 +62,11 @@ export class SchemaTypes {
     }
     // No schema at all (an array without `items`, a boolean schema `true`) is any value.
     if (!schema) return {type: 'any', nullable: false}
-    // "An X or null" (`nullable` beside `allOf: [X]`, `anyOf`/`oneOf` of X and null) is X, not a new type; but a named
-    // schema that only extends another (`SimplifiedShow: {allOf: [ShowBase]}`) is a type of its own, by its name.
+    // "An X or null" (`nullable` beside `allOf: [X]`, `anyOf`/`oneOf` of X and null, or of X alone) is X, not a new
+    // type; but a named schema that only extends another (`SimplifiedShow: {allOf: [ShowBase]}`, or a `oneOf` of it)
+    // is a type of its own, by its name.
     const wrapped = wrappedSchema(schema)
-    const alias = name !== undefined && Array.isArray(schema.allOf) && !allowsNull(schema)
+    const alias = name !== undefined && (Array.isArray(schema.allOf) || Array.isArray(schema.oneOf) || Array.isArray(schema.anyOf)) && !allowsNull(schema)
     if (wrapped !== undefined && !alias) return {type: this.typeOf(wrapped, fallback), nullable: allowsNull(schema)}
     return {type: this.named(schema, name, fallback), nullable: allowsNull(schema)}
   }
@@ -81,6 +82,15 @@ export class SchemaTypes {
     // A named array's items are named after it (`Tags: {type: array, items: {…}}` holds `TagsItem`).
     if (schema.type === 'array' || ((schema.items || schema.prefixItems) && !schema.properties)) return `${this.typeOf(this.itemsOf(schema, name ?? fallbackName()), () => `${name ?? fallbackName()}Item`)}[]`
     // An unnamed primitive is its JSON type: answer before building a name for it.
+    // `type: [string, integer]` is a union of the two, as `oneOf` would write it.
+    const primitives = Array.isArray(schema.type) ? schema.type.filter((type) => type !== 'null') : []
+    if (primitives.length > 1 && primitives.every((type) => typeof type === 'string' && scalarTypes.has(type)) && !schema.enum && !('const' in schema)) {
+      const known = this.names.get(schema)
+      if (known) return known
+      const typeName = this.claim(schema, name ?? pascal(fallbackName()))
+      this.types.set(typeName, {name: typeName, kind: 'union', ...described(schema), members: [...new Set(primitives as string[])]})
+      return typeName
+    }
     const simple = typeof schema.type === 'string' ? schema.type : Array.isArray(schema.type) ? nonNullType(schema.type) : schema.type === undefined && 'const' in schema ? untypedType(schema) : schema.type === undefined ? enumType(schema.enum) : undefined
     if (!name && simple && simple !== 'object' && simple !== 'array' && !schema.enum && !schema.oneOf && !schema.anyOf && !schema.allOf) return simple
     const known = this.names.get(schema)
@@ -318,6 +328,9 @@ export class SchemaTypes {
   }
 }
 
+/** The JSON types of single values. */
+const scalarTypes = new Set(['string', 'integer', 'number', 'boolean'])
+
 /** The type names a catalogue gives unnamed values: a schema of one of these names must be called otherwise. */
 const jsonTypes = new Set(['string', 'integer', 'number', 'boolean', 'object', 'array', 'null'])
 
@@ -340,7 +353,7 @@ function isEnumValue(value: unknown): boolean {
   return value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
 }
 
-/** The one schema that `schema` only wraps to allow null or add words: `allOf: [X]`, `anyOf`/`oneOf: [X, null]`. */
+/** The one schema that `schema` only wraps to allow null or add words: `allOf: [X]`, `anyOf`/`oneOf: [X]` or `[X, null]`. */
 function wrappedSchema(schema: Schema): unknown {
   // `required` beside `allOf: [X]` asks more of X (the fields a request must send): a type of its own.
   if (schema.properties || schema.items || (Array.isArray(schema.required) && schema.required.length > 0)) return undefined
@@ -350,8 +363,9 @@ function wrappedSchema(schema: Schema): unknown {
   const variants = Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : undefined
   if (allOf && allOf.length === 1 && !variants) return allOf[0]
   if (variants && !allOf) {
+    // A union of one schema (NSwag writes every `$ref` beside `nullable` as `oneOf: [X]`) is that schema.
     const kept = variants.filter((variant) => !isNullSchema(variant))
-    if (kept.length === 1 && kept.length < variants.length) return kept[0]
+    if (kept.length === 1) return kept[0]
   }
   return undefined
 }
