@@ -282,18 +282,58 @@ function resultOf(signature: string): string | undefined {
   return undefined
 }
 
+/**
+ * Auth as a client sees it: the schemes an endpoint accepts (`auth` and `x-auth-alternatives`), `none` among them
+ * when it may be called without credentials. A client written against the old version uses one of the old schemes,
+ * so each scheme the new version no longer accepts breaks some client (unless it is the same scheme renamed); a
+ * scheme accepted besides is only a new choice.
+ */
 function compareAuth(before: Endpoint, after: Endpoint, where: string, at: Array<string | number>, types: Types, add: Add): void {
   // No `auth` in the new version says nothing (an import without security data); none in the old one means open.
-  const [was, now] = [before.auth ?? 'none', after.auth]
-  if (was === now || now === undefined) return
+  if (after.auth === undefined) return
+  const was = acceptedSchemes(before)
+  const now = acceptedSchemes(after)
+  const gone = was.filter((scheme) => !now.includes(scheme))
+  const added = now.filter((scheme) => !was.includes(scheme))
+  if (gone.length === 0 && added.length === 0) return
   const path = [...at, 'auth']
   const location = `${where}.auth`
-  if (now === 'none') add({code: 'auth-removed', location, message: `\`${display(after)}\` no longer needs authentication (was \`${was}\`)`, path})
-  else if (was === 'none') add({code: 'auth-added', location, message: `\`${display(after)}\` now needs \`${now}\` authentication (was \`none\`)`, path})
-  else if (sameScheme(types.schemes.old, was, types.schemes.new, now)) {
+  const list = (schemes: string[]) => schemes.map((scheme) => `\`${scheme}\``).join(', ')
+  if (was.includes('none')) {
+    // Calls without credentials worked: they stop working when `none` goes; other schemes come and go unneeded.
+    if (!now.includes('none')) add({code: 'auth-added', location, message: `\`${display(after)}\` now needs ${list(now)} authentication (was \`none\`)`, path})
+    return
+  }
+  if (now.includes('none')) {
+    add({code: 'auth-removed', location, message: `\`${display(after)}\` no longer needs authentication (was ${list(was)})`, path})
+    return
+  }
+  const removed: string[] = []
+  for (const scheme of gone) {
+    const renamed = added.find((candidate) => sameScheme(types.schemes.old, scheme, types.schemes.new, candidate))
+    if (renamed === undefined) {
+      removed.push(scheme)
+      continue
+    }
     // A scheme under another name (`User Authentication` to `User_Authentication`): clients authenticate as before.
-    add({code: 'auth-renamed', location, message: `Authentication of \`${display(after)}\` renamed from \`${was}\` to \`${now}\`, the same scheme`, path})
-  } else add({code: 'auth-changed', location, message: `Authentication of \`${display(after)}\` changed from \`${was}\` to \`${now}\``, path})
+    added.splice(added.indexOf(renamed), 1)
+    add({code: 'auth-renamed', location, message: `Authentication of \`${display(after)}\` renamed from \`${scheme}\` to \`${renamed}\`, the same scheme`, path})
+  }
+  if (removed.length > 0) {
+    const message =
+      was.length === 1 && now.length === 1
+        ? `Authentication of \`${display(after)}\` changed from \`${was[0]}\` to \`${now[0]}\``
+        : `\`${display(after)}\` no longer accepts ${list(removed)} authentication (now ${list(now)})`
+    add({code: 'auth-changed', location, message, path})
+  } else if (added.length > 0) {
+    add({code: 'auth-alternative-added', location, message: `\`${display(after)}\` now also accepts ${list(added)} authentication`, path})
+  }
+}
+
+/** The schemes an endpoint accepts: its `auth` (`none` when absent), then `x-auth-alternatives`, each once. */
+function acceptedSchemes(endpoint: Endpoint): string[] {
+  const alternatives = endpoint['x-auth-alternatives']
+  return [...new Set([endpoint.auth ?? 'none', ...(Array.isArray(alternatives) ? alternatives.filter((scheme): scheme is string => typeof scheme === 'string') : [])])]
 }
 
 /**

@@ -27,6 +27,7 @@ export const changeCodes: ReadonlyArray<[code: string, breaking: boolean]> = [
   ['auth-changed', true],
   ['auth-removed', false],
   ['auth-renamed', false],
+  ['auth-alternative-added', false],
   ['param-required-added', true],
   ['param-added', false],
   ['param-removed', false],
