@@ -63,13 +63,6 @@ async function readAny(input: string, cwd: string): Promise<VFile> {
   return file
 }
 
-declare module 'vfile' {
-  interface DataMap {
-    /** The git revision an input was read from (`pipe diff main:api.yaml …`). */
-    gitRevision: string
-  }
-}
-
 /** Import or check one input into a catalogue tree, with the preset its content asks for. */
 async function importCatalogue(file: VFile, cwd: string): Promise<{tree: CatalogueTree | undefined; processor: ReturnType<typeof createProcessor>}> {
   const text = file.value === undefined ? '' : String(file.value)

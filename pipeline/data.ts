@@ -46,6 +46,8 @@ declare module 'vfile' {
      * streams it to disk in pieces instead.
      */
     json: unknown
+    /** The git revision an input was read from (`pipe diff main:api.yaml …`); reports name the file after it. */
+    gitRevision: string
   }
 }
 

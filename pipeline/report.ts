@@ -42,6 +42,8 @@ export interface ReportOptions {
   /** Print only the findings that fail the run: errors, and warnings with `frail` (the total line still counts all). */
   quiet?: boolean
   frail?: boolean
+  /** Start each text line with its file even when there is one (`pipe diff`: a finding may be of either input). */
+  named?: boolean
 }
 
 /**
@@ -56,7 +58,7 @@ export function formatFindings(files: VFile[], format: Format, options: ReportOp
   }
   if (format === 'sarif') return JSON.stringify(toSarif(files, shown), null, 2) + '\n'
   const lines: string[] = []
-  const prefix = format === 'text' && files.length > 1
+  const prefix = format === 'text' && (files.length > 1 || options.named === true)
   for (const file of files) {
     for (const message of shown(file)) {
       const line = format === 'github' ? githubLine(file, message) : textLine(file, message)
@@ -168,5 +170,7 @@ function packageVersion(): string {
 /** A file's path relative to the working directory (what GitHub annotations and readers expect). */
 function displayPath(file: VFile): string {
   if (!file.path) return '<stdin>'
-  return path.relative(file.cwd, path.resolve(file.cwd, file.path)) || file.path
+  const shown = path.relative(file.cwd, path.resolve(file.cwd, file.path)) || file.path
+  // A version read from git (`pipe diff main:api.yaml api.yaml`) is named as it was given.
+  return file.data.gitRevision ? `${file.data.gitRevision}:${shown}` : shown
 }

@@ -221,7 +221,7 @@ test('pipe diff reads the old version from git and takes rule severities from .p
     assert.equal(relaxed, {code: 0, stdout: 'non-breaking response-enum-value-added Status.reserved Added value `reserved` to enum `Status` of field `status` of `Pet`\nnon-breaking request-enum-value-added Kind.bird Added value `bird` to enum `Kind` of field `kind` of `NewPet`\n0 breaking, 2 non-breaking change(s)\n', stderr: ''})
     const missing = await runPipe(['diff', 'nope:api.endpoints.json', 'api.endpoints.json'], {cwd: repo})
     assert.is(missing.code, 1)
-    assert.match(missing.stderr, /^error read api\.endpoints\.json Cannot read `nope:api\.endpoints\.json` from git: /)
+    assert.match(missing.stderr, /^nope:api\.endpoints\.json: error read nope:api\.endpoints\.json Cannot read `nope:api\.endpoints\.json` from git: /)
   } finally {
     rmSync(repo, {recursive: true, force: true})
   }
@@ -250,6 +250,24 @@ test('pipe diff reads the files a split description refers to from the same git 
     assert.equal(await runPipe(['diff', 'main:api/openapi.yaml', 'openapi.yaml'], {cwd: path.join(repo, 'api')}), {code: 1, stdout: expected, stderr: ''})
   } finally {
     rmSync(repo, {recursive: true, force: true})
+  }
+})
+
+test('pipe diff starts each finding with the input it is in, a git revision by its name', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'apipe-diff-broken-'))
+  try {
+    writeFileSync(path.join(dir, 'broken.json'), '{"openapi": "3.0.0", "info": {"title": "x",')
+    const [old] = diffCase('auth-changed')
+    const result = await runPipe(['diff', path.join(root, old), 'broken.json'], {cwd: dir})
+    assert.equal(result, {code: 1, stdout: '', stderr: 'broken.json: error parse 1:44 Unexpected end of file, expected a property name in double quotes\n1 error(s), 0 warning(s)\n'})
+    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], {cwd: dir, stdio: 'pipe'})
+    git('init', '-q', '-b', 'main')
+    git('add', 'broken.json')
+    git('commit', '-qm', 'a broken description')
+    const fromGit = await runPipe(['diff', 'main:broken.json', path.join(root, old)], {cwd: dir})
+    assert.equal(fromGit, {code: 1, stdout: '', stderr: 'main:broken.json: error parse 1:44 Unexpected end of file, expected a property name in double quotes\n1 error(s), 0 warning(s)\n'})
+  } finally {
+    rmSync(dir, {recursive: true, force: true})
   }
 })
 

@@ -18,7 +18,7 @@ export class DiffCommand extends Command {
       severity \`.piperc*\` can set (\`error\`: breaking, \`warn\`: non-breaking, \`off\`).
 
       Exits 1 when a breaking change exists (\`--fail-on any\`: any change; \`--fail-on none\`: never), or when an
-      input cannot be read or imported (its findings go to stderr); 2 on usage errors.
+      input cannot be read or imported (its findings go to stderr, each line starting with its input); 2 on usage errors.
     `,
     examples: [
       ['Compare two catalogues', 'pipe diff old.endpoints.json api.endpoints.json'],
@@ -47,7 +47,7 @@ export class DiffCommand extends Command {
     const result = await diffInputs(this.old, this.new)
     if (!result.changes) {
       const failed = [result.old, result.new].filter((file) => file.messages.some((message) => message.fatal === true))
-      this.context.stderr.write(formatFindings(failed, 'text', {quiet: true}))
+      this.context.stderr.write(formatFindings(failed, 'text', {quiet: true, named: true}))
       return 1
     }
     this.context.stdout.write(printChanges(result.changes, result.new, this.format as 'text', this.quiet))
