@@ -272,13 +272,19 @@ check('an event shows its payload\'s fields and no curl line', async ({tab, url}
 check('a webhook shows what its receiver must answer, and every scheme an endpoint accepts shows on its lock', async ({tab}) => {
   const page = await renderedPage('hooks', {meta: {title: 'Hooks'}, endpoints: [
     {id: 'disputeCreated', method: 'EVENT', path: 'dispute.created', summary: 'A dispute was opened', response: 'Dispute', responses: [{status: '2XX', description: 'Any **2xx** accepts the event.'}]},
-    {id: 'acceptDispute', method: 'POST', path: '/disputes/accept', summary: 'Accept a dispute', auth: 'basic', 'x-auth-alternatives': ['api-key'], status: [200]}
+    {id: 'acceptDispute', method: 'POST', path: '/disputes/accept', summary: 'Accept a dispute', auth: 'basic', 'x-auth-alternatives': ['api-key'], status: [200]},
+    {id: 'closeDispute', method: 'POST', path: '/disputes/close', summary: 'Close a dispute', auth: 'bearer', 'x-auth-alternatives': ['basic', 'apiKeyQuery', 'apiKeyHeader', 'apiKeyCookie', 'oauth2', 'openIdConnect'], status: [200]}
   ], types: [{name: 'Dispute', kind: 'object', fields: [{name: 'id', type: 'string', required: true}]}]})
   await tab.goto(`${page}#disputeCreated`)
   assert.equal(await tab.$$eval('#apipe-details h3', (nodes) => nodes.map((node) => node.textContent)), ['Payload', 'Responses'])
   assert.is(await tab.textContent('#apipe-details .responses details.response p'), 'Any 2xx accepts the event.')
   await tab.goto(`${page}#acceptDispute`)
   assert.is(await tab.textContent('#apipe-details .chip.lock'), 'auth: basic or api-key')
+  // Seven schemes are wider than the panel: the chip wraps inside it instead of running past its edge.
+  await tab.goto(`${page}#closeDispute`)
+  assert.is(await tab.textContent('#apipe-details .chip.lock'), 'auth: bearer or basic or apiKeyQuery or apiKeyHeader or apiKeyCookie or oauth2 or openIdConnect')
+  const overflow = await tab.$eval('#apipe-details', (panel) => [...panel.querySelectorAll('.chip-list, .chip.lock')].map((node) => node.scrollWidth - node.clientWidth).concat(panel.scrollWidth - panel.clientWidth))
+  assert.equal(overflow, [0, 0, 0])
 })
 
 check('an event with a correlation id (x-correlation-id) says where a reply finds it', async ({tab}) => {
