@@ -166,7 +166,12 @@ function crudSuite(database: TestDatabase) {
       ['filter[rating][null]=true', [3]],
       ['filter[rating][null]=false', [1, 2, 4, 5]],
       ['filter[rating][gte]=4&filter[views][lt]=200', [1, 5]],
-      ['filter[status]=draft&filter[views][gt]=100', [1, 2, 4]]
+      ['filter[status]=draft&filter[views][gt]=100', [1, 2, 4]],
+      // Dates compare as dates on every database (SQLite keeps them as epoch milliseconds).
+      ['filter[createdAt][gte]=2000-01-01T00:00:00Z', [1, 2, 3, 4, 5]],
+      ['filter[createdAt][lte]=2000-01-01T00:00:00Z', []],
+      ['filter[createdAt][gt]=2000-01-01&filter[createdAt][lt]=2999-01-01', [1, 2, 3, 4, 5]],
+      ['filter[updatedAt][lt]=1999-01-01', []]
     ]
     for (const [query, expected] of cases) {
       const response = await call('GET', `/posts?${query}&sort=id`)

@@ -101,7 +101,12 @@ export function parseScalar(type: FieldDefinition['type'], text: string): unknow
     }
     case 'boolean':
       return text === 'true' ? true : text === 'false' ? false : undefined
-    case 'datetime':
+    // A moment is a Date, which MikroORM writes as each database keeps it (SQLite: epoch milliseconds, compared as
+    // numbers; the text would compare as text). A day stays its `YYYY-MM-DD` text, as it is kept.
+    case 'datetime': {
+      const moment = new Date(text)
+      return Number.isNaN(moment.getTime()) ? undefined : moment
+    }
     case 'date':
       return Number.isNaN(Date.parse(text)) ? undefined : text
     default:
