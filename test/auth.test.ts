@@ -60,6 +60,9 @@ test('server-owned values: the author is the token\'s user, never the body\'s; l
   assert.equal(created.body, {id: created.body!.id, text: 'mine', authorEmail: 'grace@example.com', views: 0, author: registered.body!.user.id})
   const stored = await app.orm.em.getKnex()('note').where({id: created.body!.id}).first()
   assert.is(stored.share_code, 'abc', 'a write-only field is stored, never shown')
+  // PUT resets what the body may set and does not name; what the server fills stays.
+  const replaced = await call('PUT', `/notes/${created.body!.id}`, {text: 'mine, again'}, bearer(token))
+  assert.equal(replaced.body, {id: created.body!.id, text: 'mine, again', authorEmail: 'grace@example.com', views: 0, author: registered.body!.user.id})
 })
 
 test('optional auth: the user with a valid token in either scheme, null without one, 401 for a bad one', async () => {
@@ -278,6 +281,7 @@ test('the catalogue and OpenAPI of the app show each route\'s auth scheme and ro
     'note.list': ['none', []],
     'note.create': ['bearer', []],
     'note.delete': ['bearer', ['role:admin']],
+    'note.update': ['bearer', []],
     'report.summary': ['apiKey', []],
     'report.whoami': ['optional', []],
     'report.session': ['none', []],

@@ -310,6 +310,8 @@ function replacement(model: EntityModel, data: Row): Row {
     full[field.name] = field.definition.default ?? null
   }
   for (const [name, relation] of model.relations) {
+    // What the body may not set (a relation the server fills, `from: "user"`) is no part of a replacement: it keeps.
+    if (!model.writableRelations.has(name)) continue
     if (relation.kind === 'many-to-one' || relation.kind === 'one-to-one') full[name] = null
     if (relation.kind === 'many-to-many') full[name] = []
   }
