@@ -233,6 +233,11 @@ test('CORS preflight for an allowed origin only; security headers on every answe
   const allowed = await app.inject({method: 'OPTIONS', url: '/notes', headers: {origin: 'https://app.example.com', 'access-control-request-method': 'POST'}})
   assert.is(allowed.statusCode, 204)
   assert.is(allowed.headers['access-control-allow-origin'], 'https://app.example.com')
+  // A browser asks before each update and delete: the preflight names the methods the auto-CRUD answers.
+  const update = await app.inject({method: 'OPTIONS', url: '/notes/1', headers: {origin: 'https://app.example.com', 'access-control-request-method': 'PATCH', 'access-control-request-headers': 'authorization,content-type'}})
+  assert.equal([update.statusCode, update.headers['access-control-allow-methods'], update.headers['access-control-allow-headers']], [204, 'GET, HEAD, POST, PUT, PATCH, DELETE', 'authorization,content-type'])
+  const read = await app.inject({method: 'GET', url: '/notes', headers: {origin: 'https://app.example.com'}})
+  assert.is(read.headers['access-control-expose-headers'], 'Location, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, X-Request-Id')
   const other = await app.inject({method: 'OPTIONS', url: '/notes', headers: {origin: 'https://evil.example', 'access-control-request-method': 'POST'}})
   assert.is(other.headers['access-control-allow-origin'], undefined)
   const plain = await call('GET', '/notes')
@@ -247,9 +252,16 @@ test('rate limits: per route, and on login by default; 429 problem+json with Ret
   try {
     const statuses: number[] = []
     let last
-    for (let index = 0; index < 4; index++) {
-      last = await limited.inject({method: 'GET', url: '/notes'})
-      statuses.push(last.statusCode)
+    const now = Date.now
+    try {
+      for (let index = 0; index < 4; index++) {
+        // The last request comes 12 s into the window (the clock the limiter reads is moved, not waited for).
+        if (index === 3) Date.now = () => now() + 12_000
+        last = await limited.inject({method: 'GET', url: '/notes'})
+        statuses.push(last.statusCode)
+      }
+    } finally {
+      Date.now = now
     }
     assert.equal(statuses, [200, 200, 200, 429])
     assert.is(last!.headers['content-type'], 'application/problem+json; charset=utf-8')
@@ -258,6 +270,7 @@ test('rate limits: per route, and on login by default; 429 problem+json with Ret
     assert.is(last!.headers['ratelimit-limit'], '3')
     assert.is(last!.headers['ratelimit-remaining'], '0')
     assert.ok(last!.headers['ratelimit-reset'])
+    assert.match(JSON.parse(last!.body).detail, /^Too many requests: at most 3 per 1 minute; try again in 4\d s$/, 'the window as configured (60000 ms), not the time left')
     const logins: number[] = []
     for (let index = 0; index < 21; index++) {
       logins.push((await limited.inject({method: 'POST', url: '/auth/login', payload: {email: 'x@example.com', password: 'whatever it is'}})).statusCode)

@@ -31,7 +31,14 @@ export const securityPlugin = fp<{config: ResolvedConfig; store?: string; namesp
       reply.headers(headers)
       done()
     })
-    await app.register(cors, {origin: config.cors === true ? true : Array.isArray(config.cors) ? config.cors : false})
+    await app.register(cors, {
+      origin: config.cors === true ? true : Array.isArray(config.cors) ? config.cors : false,
+      // @fastify/cors allows only the CORS-safelisted methods by default; the auto-CRUD updates and deletes too.
+      methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+      // What a browser script may read of an answer besides the safelisted headers: where a create put its record,
+      // and how much of a rate limit is left.
+      exposedHeaders: ['Location', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'X-Request-Id']
+    })
     const redis = store ? await redisForLimits(store) : undefined
     if (redis) app.addHook('onClose', async () => void (await redis.quit().catch(() => undefined)))
     await app.register(rateLimit, {
@@ -39,8 +46,9 @@ export const securityPlugin = fp<{config: ResolvedConfig; store?: string; namesp
       // The app's name keeps two apps on one Redis apart; its instances share their counts.
       ...(redis ? {redis, nameSpace: `apipe-rate-limit:${namespace}:`, skipOnError: true} : {}),
       enableDraftSpec: true,
-      errorResponseBuilder: (_request, context) =>
-        new HttpProblem(429, `Too many requests: at most ${context.max} per ${context.after}; try again in ${Math.ceil(context.ttl / 1000)} s`, {
+      // `context.after` is the time left until the window resets; the message names the window itself.
+      errorResponseBuilder: (request, context) =>
+        new HttpProblem(429, `Too many requests: at most ${context.max} per ${windowText((request.routeOptions.config as {rateLimit?: {timeWindow?: unknown}}).rateLimit?.timeWindow, context.after)}; try again in ${Math.ceil(context.ttl / 1000)} s`, {
           headers: {'retry-after': String(Math.ceil(context.ttl / 1000))}
         })
     })
@@ -58,4 +66,12 @@ async function redisForLimits(url: string) {
   client.on('error', () => undefined)
   await client.connect().catch(() => undefined)
   return client
+}
+
+/** A rate limit's window in words: `1 minute` as configured, or milliseconds as seconds or minutes. */
+function windowText(window: unknown, fallback: string): string {
+  if (typeof window === 'string' && window.trim() !== '') return window
+  if (typeof window !== 'number' || !(window > 0)) return fallback
+  const [amount, unit] = window % 60_000 === 0 ? [window / 60_000, 'minute'] : window % 1000 === 0 ? [window / 1000, 'second'] : [window, 'millisecond']
+  return `${amount} ${unit}${amount === 1 ? '' : 's'}`
 }

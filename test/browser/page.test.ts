@@ -283,7 +283,7 @@ check('a webhook shows what its receiver must answer, and every scheme an endpoi
   // Seven schemes are wider than the panel: the chip wraps inside it instead of running past its edge.
   await tab.goto(`${page}#closeDispute`)
   assert.is(await tab.textContent('#apipe-details .chip.lock'), 'auth: bearer or basic or apiKeyQuery or apiKeyHeader or apiKeyCookie or oauth2 or openIdConnect')
-  const overflow = await tab.$eval('#apipe-details', (panel) => [...panel.querySelectorAll('.chip-list, .chip.lock')].map((node) => node.scrollWidth - node.clientWidth).concat(panel.scrollWidth - panel.clientWidth))
+  const overflow = await tab.$eval('#apipe-details', (panel) => Array.from(panel.querySelectorAll('.chip-list, .chip.lock')).map((node) => node.scrollWidth - node.clientWidth).concat(panel.scrollWidth - panel.clientWidth))
   assert.equal(overflow, [0, 0, 0])
 })
 
