@@ -152,11 +152,13 @@ function fieldProperty(field: FieldDefinition, primary: boolean): PropertyOption
 
 function relationProperty(owner: EntityDefinition, name: string, relation: RelationDefinition, all: ReadonlyMap<string, EntityDefinition>): PropertyOptions {
   const target = all.get(relation.entity)
-  const deleteRule = relation.onDelete
+  // Deleting a row that others still refer to is refused unless the relation says otherwise (MikroORM's own default
+  // would null or delete the referring rows without a word); the API answers such a delete 409.
+  const deleteRule = relation.onDelete ?? 'restrict'
   switch (relation.kind) {
     case 'many-to-one': {
       const property: PropertyOptions = {kind: 'm:1', entity: relation.entity, nullable: !relation.required}
-      if (deleteRule) property.deleteRule = deleteRule
+      property.deleteRule = deleteRule
       if (relation.inverse && target?.relations?.[relation.inverse]) property.inversedBy = relation.inverse
       return property
     }
@@ -165,7 +167,7 @@ function relationProperty(owner: EntityDefinition, name: string, relation: Relat
     case 'one-to-one': {
       if (!ownsRelation(owner, name, relation, target)) return {kind: '1:1', entity: relation.entity, mappedBy: relation.inverse, owner: false, nullable: true}
       const property: PropertyOptions = {kind: '1:1', entity: relation.entity, owner: true, nullable: !relation.required}
-      if (deleteRule) property.deleteRule = deleteRule
+      property.deleteRule = deleteRule
       return property
     }
     case 'many-to-many': {

@@ -63,6 +63,12 @@ test('server-owned values: the author is the token\'s user, never the body\'s; l
   // PUT resets what the body may set and does not name; what the server fills stays.
   const replaced = await call('PUT', `/notes/${created.body!.id}`, {text: 'mine, again'}, bearer(token))
   assert.equal(replaced.body, {id: created.body!.id, text: 'mine, again', authorEmail: 'grace@example.com', views: 0, author: registered.body!.user.id})
+  // `author` says no `onDelete`: a user whose notes still name them cannot be deleted (restrict, not set null).
+  const deleting = app.orm.em.getKnex()('user').where({id: registered.body!.user.id}).delete()
+  await deleting.then(
+    () => assert.unreachable('the delete went through'),
+    (error: Error) => assert.match(error.message, /FOREIGN KEY constraint failed/)
+  )
 })
 
 test('optional auth: the user with a valid token in either scheme, null without one, 401 for a bad one', async () => {
