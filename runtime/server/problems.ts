@@ -1,7 +1,8 @@
 /**
  * Problems plugin: every error the server answers is RFC 9457 `application/problem+json`, unknown routes included,
- * and only JSON bodies are accepted (fastify would otherwise take text/plain). A JSON content type with no body at
- * all is no body, as many clients send it on bodiless writes (favorite, follow, delete); anything else goes through
+ * and only JSON bodies are accepted (fastify would otherwise take text/plain). A request with no body at all is no
+ * body whatever its content type, as many clients send one on bodiless writes (favorite, follow, delete); a JSON
+ * body goes through
  * fastify's own JSON parser, with its prototype-poisoning guard. Errors fastify meets before any route
  * (a bad URL, an over-long path parameter) go through {@link frameworkErrors}, a constructor option.
  */
@@ -18,6 +19,15 @@ export const problemsPlugin = fp<{development: boolean; formatProblem?: ProblemF
     app.addContentTypeParser('application/json', {parseAs: 'string'}, (request, body, done) => {
       if (body === '') return done(null, undefined)
       return parseJson(request, body as string, done)
+    })
+    // A write that sends nothing is no body, whatever type it names: axios sends a bodiless `post(url)` as
+    // `application/x-www-form-urlencoded`, fetch a `body: ''` as `text/plain`. Any other body that is not JSON is
+    // refused, unread.
+    app.addContentTypeParser('*', (request, _payload, done) => {
+      // HTTP/1.1: a request with neither Content-Length nor Transfer-Encoding has no body either.
+      const length = request.headers['content-length']
+      if (length === '0' || (length === undefined && request.headers['transfer-encoding'] === undefined)) return done(null, undefined)
+      done(new HttpProblem(415, `Unsupported media type \`${request.headers['content-type'] ?? ''}\`; send application/json`))
     })
     app.setErrorHandler(errorHandler(() => app.models.values(), development))
     app.setNotFoundHandler((request, reply) => sendProblem(reply, new HttpProblem(404, `No route \`${request.method} ${request.url.split('?')[0]}\``)))
