@@ -6,6 +6,7 @@ import path from 'node:path'
 import type {BaseContext} from 'clipanion'
 import type {Preset, Settings} from 'unified'
 import type {VFile} from 'vfile'
+import {withoutStacks} from '../pipeline/crash.js'
 import {withRelated} from '../pipeline/data.js'
 import {createProcessor, transformFile} from '../pipeline/process.js'
 import {readInput} from '../pipeline/read.js'
@@ -27,6 +28,6 @@ export async function runProjectPreset(context: BaseContext, directory: string, 
   const tree = (await transformFile(createProcessor(preset, settings), file)) as DefinitionsTree | undefined
   const files = withRelated([file])
   const {fatal: errors, warn: warnings} = statistics(files)
-  if (errors + warnings > 0) context.stderr.write(reporter(files, {quiet: true, color: useColor(undefined, process.stderr)}) + '\n')
+  if (errors + warnings > 0) context.stderr.write(reporter(withoutStacks(files), {quiet: true, color: useColor(undefined, process.stderr)}) + '\n')
   return {tree: errors > 0 ? undefined : tree, file, errors}
 }

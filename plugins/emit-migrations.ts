@@ -16,7 +16,7 @@ import type {JsonPath} from '../pipeline/json-path.js'
 import {defineRule, fatalFinding, ruleSet} from '../pipeline/rule.js'
 import {fieldColumn, relationColumn} from '../runtime/entity-schema.js'
 import {lastSnapshot, listMigrationFiles, migrationSource, nextMigrationName} from '../runtime/migrations/files.js'
-import {planMigration, type DestructiveStep, type MigrationPlan} from '../runtime/migrations/plan.js'
+import {planMigration, UnplannableChange, type DestructiveStep, type MigrationPlan} from '../runtime/migrations/plan.js'
 import type {EntityDefinition} from '../schemas/types/entity.js'
 import type {DefinitionsTree, RelatedTree} from './parse-definitions.js'
 
@@ -64,6 +64,10 @@ export default function emitMigrations(this: Processor, options: Options = {}) {
     try {
       plan = await planMigration(tree.config.database.type, await lastSnapshot(directory), entities)
     } catch (error) {
+      if (error instanceof UnplannableChange) {
+        fatalFinding(file, error.message, 'migration-plan')
+        return
+      }
       if (!(error instanceof ApipeError)) throw error
       fatalFinding(file, error.message, 'migration-file')
       return

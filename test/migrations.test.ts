@@ -165,6 +165,22 @@ function scenario(database: TestDatabase) {
     assert.ok((await introspect(orm)).post.columns.includes('slug?'))
   })
 
+  test('a changed onDelete: an ALTER on servers, a clear finding on SQLite (its keys live inside the table)', async () => {
+    const current: EntityDefinition = {...renamed(), fields: {...renamed().fields, slug: {type: 'string'}}, indexes: [{fields: ['headline', 'views']}], softDelete: true}
+    writeEntities(root, [{...current, relations: {...post.relations, author: {...post.relations!.author, onDelete: 'restrict'}}}])
+    if (database.type === 'sqlite') {
+      const refused = await pipe('migrate', 'create', 'restrict authors')
+      assert.is(refused.code, 1)
+      matches(refused.stderr, /^pipe\.config\.json\n +error SQLite cannot change a foreign key of `post` in place \(an `onDelete`, or the table it refers to\): the table must be rebuilt, which `pipe migrate create` does not write; write that migration by hand, or change the relation back +migration-plan apipe\n/)
+      assert.not.match(refused.stderr, /\n +at /, 'no stack trace')
+      assert.is(readdirSync(path.join(root, 'migrations')).filter((name) => name.includes('restrict_authors')).length, 0)
+      writeEntities(root, [current])
+      return
+    }
+    await ok('migrate', 'create', 'restrict authors')
+    await ok('migrate')
+  })
+
   test('a failed migration leaves the database as it was and names the statement', async () => {
     const before = await introspect(orm)
     const file = path.join(root, 'migrations', '29991231235959_broken.js')

@@ -24,6 +24,9 @@ export interface DestructiveStep {
   description: string
 }
 
+/** A change of the definitions that no migration statements can be planned for (said to the user as a finding). */
+export class UnplannableChange extends Error {}
+
 /** Up and down SQL, statement by statement, and the destructive steps of `up`. */
 export interface MigrationPlan {
   up: string[]
@@ -137,6 +140,15 @@ async function statementsBetween(orm: Orm, fromSchema: DatabaseSchema, toSchema:
   if (platform.constructor.name.includes('Sqlite')) for (const table of fromSchema.getTables()) adoptForeignKeyNames(table, toSchema.getTable(table.name))
   const diff = new SchemaComparator(platform).compare(fromSchema, toSchema)
   for (const table of Object.values(diff.changedTables)) keepOnlyDeclaredRenames(table, renames.columns.get(table.toTable.name) ?? new Map())
+  // SQLite keeps a foreign key inside its table's definition: changing one (an `onDelete`) means rebuilding the table
+  // from the database's own copy of its definition, which an offline plan does not have (knex fails deep inside).
+  if (platform.constructor.name.includes('Sqlite')) {
+    const rekeyed = Object.values(diff.changedTables).filter((table) => Object.keys(table.changedForeignKeys).length > 0 || (Object.keys(table.removedForeignKeys).length > 0 && Object.keys(table.addedForeignKeys).length > 0))
+    if (rekeyed.length > 0) {
+      const names = rekeyed.map((table) => `\`${table.name}\``).join(', ')
+      throw new UnplannableChange(`SQLite cannot change a foreign key of ${names} in place (an \`onDelete\`, or the table it refers to): the table must be rebuilt, which \`pipe migrate create\` does not write; write that migration by hand, or change the relation back`)
+    }
+  }
   const generator = orm.schema as unknown as Generator
   statements.push(...splitStatements(await generator.diffToSQL(diff, {wrap: false, safe: false, dropTables: true})))
   return {statements, diff}
