@@ -105,6 +105,13 @@ function crudSuite(database: TestDatabase) {
     const huge = await call('POST', '/posts', {title: 'Huge', author: 1, body: 'x'.repeat(1024 * 1024 + 10)})
     assert.is(huge.status, 413)
     assert.is(huge.body!.detail, 'The request body is too large')
+    // No database keeps a NUL character in text: a body or a filter that holds one is refused before the database.
+    const nul = await app.inject({method: 'POST', url: '/tags', headers: {'content-type': 'application/json'}, payload: '{"label": "a\\u0000b"}'})
+    assert.equal([nul.statusCode, JSON.parse(nul.body).errors], [422, [{pointer: '/label', code: 'nul-character', detail: '`label` holds a NUL character (\\u0000), which no database stores'}]])
+    const escaped = await app.inject({method: 'POST', url: '/tags', headers: {'content-type': 'application/json'}, payload: '{"label": "a\\\\u0000b"}'})
+    assert.equal([escaped.statusCode, JSON.parse(escaped.body).label], [201, 'a\\u0000b'], 'a backslash before u0000 is text')
+    assert.is((await call('GET', '/posts?filter[title]=a%00b')).status, 400)
+    assert.is((await call('GET', '/posts?filter[title][like]=a%00b')).status, 400)
     const missing = await call('GET', '/nowhere')
     assert.equal(missing.body, {type: 'about:blank', title: 'Not Found', status: 404, detail: 'No route `GET /nowhere`'})
     assert.is((await call('GET', '/posts/999999')).status, 404)

@@ -91,6 +91,8 @@ export function visibleFields(model: EntityModel): string[] {
 
 /** Turn query-string text into a value of a field's type; `undefined` when it is not one. */
 export function parseScalar(type: FieldDefinition['type'], text: string): unknown {
+  // No database keeps a NUL character in text: no field's value holds one.
+  if (text.includes('\0')) return undefined
   switch (type) {
     case 'number': {
       const value = Number(text)

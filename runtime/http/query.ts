@@ -188,7 +188,7 @@ function filterCondition(type: FieldDefinition['type'], op: Operator, text: stri
     return text === 'true' ? null : {$ne: null}
   }
   if (op === 'like') {
-    if (text.length > 200) return undefined
+    if (text.length > 200 || text.includes('\0')) return undefined
     // `*` (or SQL's `%`) is a wildcard; without one, `like` means "contains".
     const pattern = text.replace(/\*/g, '%')
     return {[like]: pattern.includes('%') ? pattern : `%${pattern}%`}

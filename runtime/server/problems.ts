@@ -9,7 +9,7 @@
 import type {FastifyError, FastifyReply, FastifyRequest} from 'fastify'
 import fp from 'fastify-plugin'
 import {errorHandler, sendProblem, type ProblemFormatter} from '../http/errors.js'
-import {HttpProblem} from '../http/problem.js'
+import {HttpProblem, type ProblemItem} from '../http/problem.js'
 
 export const problemsPlugin = fp<{development: boolean; formatProblem?: ProblemFormatter}>(
   async (app, {development, formatProblem}) => {
@@ -18,7 +18,9 @@ export const problemsPlugin = fp<{development: boolean; formatProblem?: ProblemF
     const parseJson = app.getDefaultJsonParser('error', 'error')
     app.addContentTypeParser('application/json', {parseAs: 'string'}, (request, body, done) => {
       if (body === '') return done(null, undefined)
-      return parseJson(request, body as string, done)
+      if (!escapedNul.test(body as string)) return parseJson(request, body as string, done)
+      // No database keeps a NUL character in text (PostgreSQL refuses it, SQLite cuts the statement there).
+      return parseJson(request, body as string, (error, value) => (error ? done(error) : done(nulProblem(value) ?? null, value)))
     })
     // A write that sends nothing is no body, whatever type it names: axios sends a bodiless `post(url)` as
     // `application/x-www-form-urlencoded`, fetch a `body: ''` as `text/plain`. Any other body that is not JSON is
@@ -40,4 +42,21 @@ export function frameworkErrors(error: FastifyError, _request: FastifyRequest, r
   const status = error.statusCode ?? 400
   const detail = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path parameter is too long' : error.code === 'FST_ERR_BAD_URL' ? 'The URL is not valid' : error.message
   return sendProblem(reply, new HttpProblem(status, detail))
+}
+
+/** `\u0000` escaped in JSON text (not `\\u0000`, an escaped backslash before `u0000`). */
+const escapedNul = /(?<!\\)(?:\\\\)*\\u0000/
+
+/** A 422 naming each string of a parsed body that holds a NUL character, or undefined when none does. */
+function nulProblem(value: unknown): HttpProblem | undefined {
+  const errors: ProblemItem[] = []
+  const visit = (node: unknown, pointer: string) => {
+    if (typeof node === 'string') {
+      if (node.includes('\0')) errors.push({pointer: pointer || '/', code: 'nul-character', detail: `\`${pointer.split('/').filter(Boolean).join('.') || 'body'}\` holds a NUL character (\\u0000), which no database stores`})
+    } else if (node && typeof node === 'object') {
+      for (const [key, item] of Object.entries(node)) visit(item, `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`)
+    }
+  }
+  visit(value, '')
+  return errors.length > 0 ? new HttpProblem(422, `${errors.length} field(s) failed validation`, {errors}) : undefined
 }
