@@ -85,8 +85,8 @@ export function entitySchema(definition: EntityDefinition, all: ReadonlyMap<stri
   for (const [name, field] of Object.entries(definition.fields)) properties[name] = fieldProperty(field, name === primary)
   for (const [name, relation] of Object.entries(definition.relations ?? {})) properties[name] = relationProperty(definition, name, relation, all)
   if (definition.timestamps) {
-    properties.createdAt = {type: 'datetime', nullable: false, defaultRaw: 'current_timestamp', onCreate: () => new Date()}
-    properties.updatedAt = {type: 'datetime', nullable: false, defaultRaw: 'current_timestamp', onCreate: () => new Date(), onUpdate: () => new Date()}
+    properties.createdAt = {type: 'Date', nullable: false, defaultRaw: 'current_timestamp', onCreate: () => new Date()}
+    properties.updatedAt = {type: 'Date', nullable: false, defaultRaw: 'current_timestamp', onCreate: () => new Date(), onUpdate: () => new Date()}
   }
   const meta: Partial<EntitySchemaMetadata<Row>> & Record<string, unknown> = {
     name: definition.name,
@@ -99,7 +99,7 @@ export function entitySchema(definition: EntityDefinition, all: ReadonlyMap<stri
     meta.hooks = {beforeCreate: [hook], beforeUpdate: [hook]}
   }
   if (definition.softDelete) {
-    properties.deletedAt = {type: 'datetime', nullable: true, index: true, hidden: true}
+    properties.deletedAt = {type: 'Date', nullable: true, index: true, hidden: true}
     meta.filters = {[softDeleteFilter]: {name: softDeleteFilter, cond: {deletedAt: null}, default: true}}
   }
   const indexes = (definition.indexes ?? []).map((index) => ({properties: index.fields, ...(index.name ? {name: index.name} : {}), unique: index.unique === true}))
@@ -110,6 +110,12 @@ export function entitySchema(definition: EntityDefinition, all: ReadonlyMap<stri
   return new EntitySchema<Row>(meta as EntitySchemaMetadata<Row>)
 }
 
+/**
+ * MikroORM's type per field type. A moment is `Date` (a `datetime` column), not the `datetime` alias: MikroORM compares
+ * a `Date` property by its time, but an aliased one as a value, and on SQLite the loaded value (a Date) and the
+ * snapshot (epoch milliseconds) never match, so every flush wrote every loaded record again (a user's `updatedAt`
+ * moved whenever they created a note).
+ */
 const columnTypes: Record<FieldDefinition['type'], string> = {
   string: 'string',
   email: 'string',
@@ -119,7 +125,7 @@ const columnTypes: Record<FieldDefinition['type'], string> = {
   integer: 'integer',
   boolean: 'boolean',
   date: 'date',
-  datetime: 'datetime',
+  datetime: 'Date',
   uuid: 'uuid',
   json: 'json',
   enum: 'string'

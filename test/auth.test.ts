@@ -60,6 +60,8 @@ test('server-owned values: the author is the token\'s user, never the body\'s; l
   assert.equal(created.body, {id: created.body!.id, text: 'mine', authorEmail: 'grace@example.com', views: 0, author: registered.body!.user.id})
   const stored = await app.orm.em.getKnex()('note').where({id: created.body!.id}).first()
   assert.is(stored.share_code, 'abc', 'a write-only field is stored, never shown')
+  const author = await app.orm.em.getKnex()('user').where({id: registered.body!.user.id}).first()
+  assert.is(author.updated_at, author.created_at, 'writing a note leaves its author\'s record as it was')
   // PUT resets what the body may set and does not name; what the server fills stays.
   const replaced = await call('PUT', `/notes/${created.body!.id}`, {text: 'mine, again'}, bearer(token))
   assert.equal(replaced.body, {id: created.body!.id, text: 'mine, again', authorEmail: 'grace@example.com', views: 0, author: registered.body!.user.id})
