@@ -25,7 +25,8 @@ const codeKeys = ['fields', 'relations', 'routes', 'definition']
 export function readDefinitions(text: string, file: VFile): DefinitionsTree | RelatedTree {
   if (file.data.relatedTo) return {type: 'related'}
   const root = path.resolve(file.cwd, file.dirname ?? '.')
-  const config = resolveConfig(readJson(text, file) as ProjectConfig, root)
+  const declared = readJson(text, file)
+  const config = resolveConfig(declared as ProjectConfig, root)
   const entities = readFolder<EntityDefinition>(root, config.entities, file)
   const controllers = readFolder<ControllerDefinition>(root, config.controllers, file)
   file.data.related = [...entities.items, ...entities.code, ...controllers.items, ...controllers.code].map((item) => item.file)
@@ -37,6 +38,7 @@ export function readDefinitions(text: string, file: VFile): DefinitionsTree | Re
     type: 'definitions',
     root,
     config,
+    declared,
     entities: entities.items.filter(hasDefinition),
     controllers: controllers.items.filter(hasDefinition),
     middleware: codeNames(path.join(root, 'src/middleware'))

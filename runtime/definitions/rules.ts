@@ -3,7 +3,7 @@
  *
  * | rule | what |
  * | --- | --- |
- * | `definition-schema` | a definition breaks `entity.schema.json` or `controller.schema.json` (unknown field type, unknown key, …) |
+ * | `definition-schema` | pipe.config.json breaks `project.schema.json`, or a definition `entity.schema.json` or `controller.schema.json` (unknown field type, unknown key, …) |
  * | `unknown-entity` | a relation or a controller names an entity that does not exist |
  * | `primary-key` | an entity with more than one primary key |
  * | `enum-values` | an `enum` field without values |
@@ -28,6 +28,8 @@ import type {EntityDefinition} from '../../schemas/types/entity.js'
 import type {RouteOptions} from '../../schemas/types/controller.js'
 
 export const definitionSchema = defineRule<DefinitionsTree>({id: 'definition-schema', severity: 'error'}, (tree, _file, report) => {
+  // pipe.config.json itself: a misspelt key (`prot`) or a value of the wrong type (`bodyLimit: "big"`) is said there.
+  for (const problem of schemaViolations(loadValidator('project'), tree.declared)) report(problem.reason, {path: problem.path})
   for (const [kind, items] of [['entity', tree.entities], ['controller', tree.controllers]] as const) {
     const validate = loadValidator(kind)
     for (const {file, definition} of items) {

@@ -23,6 +23,8 @@ export interface DefinitionsTree extends Node {
   /** The project folder (where pipe.config.json is). */
   root: string
   config: ResolvedConfig
+  /** pipe.config.json as written (before `${NAME}` values are read), which `project.schema.json` checks. */
+  declared: unknown
   entities: Array<DefinitionFile<EntityDefinition>>
   controllers: ControllerFile[]
   /** The names of the middleware files in `src/middleware/` (`requestId` for `requestId.ts`). */
