@@ -141,7 +141,7 @@ function responseType(context: Context, operation: Record<string, unknown>, id: 
     const response = context.refs.resolve(responses[code])
     // Swagger 2 puts the schema on the response; OpenAPI 3 under a media type.
     const schema = response.value?.schema ?? preferredSchema(context, response.value?.content)
-    if (schema !== undefined) return context.types.typeOf(schema, `${pascal(id)}Response`)
+    if (schema !== undefined) return context.types.typeOf(schema, response.name ?? `${pascal(id)}Response`)
   }
   return undefined
 }

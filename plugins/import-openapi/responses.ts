@@ -67,7 +67,8 @@ export function responsesOf({refs, types, document, drop}: Context, operation: N
   for (const [code, raw] of Object.entries(record(operation.responses))) {
     const status = /^[1-5]\d\d$/.test(code) ? Number(code) : /^(default|[1-5]XX)$/i.test(code) ? (code === 'default' ? 'default' : code.toUpperCase()) : undefined
     if (status === undefined) continue
-    const response = refs.resolve(raw).value ?? {}
+    const resolved = refs.resolve(raw)
+    const response = resolved.value ?? {}
     const entry: Response = {status}
     // A description beside the `$ref` (OpenAPI 3.1: it overrides the target's) says what this response means here.
     const description = (text(record(raw).description) ?? refs.text(response.description))?.trim()
@@ -75,8 +76,9 @@ export function responsesOf({refs, types, document, drop}: Context, operation: N
     const media = preferredMedia(refs, response.content)
     // Swagger 2 puts the schema on the response; OpenAPI 3 under a media type.
     const schema = response.schema ?? media?.schema
-    // An inline error body is named after the operation and its code as written (`ListPets401Response`, `ListPets4XXResponse`).
-    if (schema !== undefined) entry.type = types.typeOf(schema, `${pascal(id)}${/^2/.test(code) ? '' : /^\d/.test(code) ? code.toUpperCase() : pascal(code)}Response`)
+    // An inline body is named after the shared response it is part of (`components/responses/UnauthorizedError`), else
+    // after the operation and its code as written (`ListPets401Response`, `ListPets4XXResponse`).
+    if (schema !== undefined) entry.type = types.typeOf(schema, resolved.name ?? `${pascal(id)}${/^2/.test(code) ? '' : /^\d/.test(code) ? code.toUpperCase() : pascal(code)}Response`)
     const mediaTypes = response.schema === undefined ? contentEntries(refs, response.content, drop).map(([type]) => type) : stringsOf([operation.produces, document.produces].find(Array.isArray))
     if (entry.type !== undefined && (mediaTypes.length > 1 || (mediaTypes.length === 1 && !isJsonMedia(mediaTypes[0])))) entry['x-media-types'] = mediaTypes
     const headers = Object.entries(record(response.headers)).map(([name, rawHeader]) => {
