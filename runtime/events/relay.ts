@@ -99,8 +99,11 @@ export class Relay {
         this.#backoff = Math.min(this.#backoff === 0 ? 100 : this.#backoff * 2, 5000)
         next = this.#backoff
       } else {
-        if (this.#down) this.#options.log?.('events: the broker answers again; sending the events that waited')
-        this.#down = false
+        // Only a batch the broker took says it is back: a round with nothing to send never asked it.
+        if (this.#down && sent > 0) {
+          this.#options.log?.('events: the broker answers again; sending the events that waited')
+          this.#down = false
+        }
         this.#backoff = 0
         if (sent === this.#options.batch) next = 0
         else if (this.#again) next = soon
@@ -130,6 +133,8 @@ export class Relay {
   async #send(em: EntityManager): Promise<{sent: number; failed: boolean}> {
     // A native select: the rows are read once and never changed as entities (hydrating them was most of a batch's time).
     const rows = (await execute(em, `select id, type, payload, attempts from ${outboxEntity} where sent_at is null order by id limit ?`, [this.#options.batch])).map((row) => ({...row, id: Number(row.id), attempts: Number(row.attempts)})) as unknown as OutboxRow[]
+    // Nothing waits: the broker is not asked (connecting to a stopped one would fail a round that had nothing to do).
+    if (rows.length === 0) return {sent: 0, failed: false}
     let sent = 0
     try {
       sent = await this.#broker.publishAll(rows.map((row) => ({subject: this.#options.prefix + row.type, event: JSON.parse(row.payload) as CloudEvent})))
