@@ -49,11 +49,60 @@ export function sampleBody(entity: EntityDefinition): Record<string, unknown> {
 }
 
 function routeOf(controller: ControllerDefinition, action: string, method?: string): string | undefined {
+  return routeEntry(controller, action, method)?.[0].split(' ')[1].replace(/:([A-Za-z_]+)/g, '{$1}')
+}
+
+function routeEntry(controller: ControllerDefinition, action: string, method?: string): [string, ControllerDefinition['routes'][string]] | undefined {
   for (const [key, value] of Object.entries(controller.routes)) {
     const name = typeof value === 'string' ? value : value.action
-    if (name === action && (!method || key.startsWith(`${method} `))) return key.split(' ')[1].replace(/:([A-Za-z_]+)/g, '{$1}')
+    if (name === action && (!method || key.startsWith(`${method} `))) return [key, value]
   }
   return undefined
+}
+
+/** How the project authenticates, for generated tests of routes that need a token. */
+export interface TestAuth {
+  /** The user entity (`auth.entity`). */
+  entity: EntityDefinition
+  /** `auth.default`: whether routes need a token unless they say otherwise. */
+  byDefault: boolean
+}
+
+/** The roles a route asks of a bearer token, or undefined when it needs none (no auth, `optional`, a provider). */
+function bearerRoles(controller: ControllerDefinition, action: string, auth: TestAuth | undefined, method?: string): string[] | undefined {
+  const route = routeEntry(controller, action, method)?.[1]
+  const own: {auth?: boolean | string; roles?: string[]} = route && typeof route === 'object' ? route : {}
+  const kind = own.auth ?? controller.auth ?? auth?.byDefault ?? false
+  if (!auth || kind !== true) return undefined
+  return own.roles ?? controller.roles ?? []
+}
+
+/**
+ * The test helper that signs a user in: stored straight through the ORM with the role the routes ask for (roles come
+ * from the user's record), then a token signed as the auth routes sign one.
+ */
+function signInSource(auth: TestAuth, roles: string[]): string[] {
+  const fields = sampleBody(auth.entity)
+  // Unique values of its own, so that a test may also create a user through the API.
+  for (const [name, value] of Object.entries(fields)) {
+    const field = auth.entity.fields[name]
+    if (typeof value === 'string' && (field?.unique || field?.type === 'email')) fields[name] = field.type === 'email' ? `tester.${value}` : `Tester ${value}`.slice(0, field.length ?? 255)
+  }
+  const role = roles[0]
+  if (role !== undefined && auth.entity.fields.roles) fields.roles = roles
+  else if (role !== undefined && auth.entity.fields.role) fields.role = role
+  const key = Object.entries(auth.entity.fields).find(([, field]) => field.primary)?.[0] ?? 'id'
+  const json = (value: unknown) => JSON.stringify(value).replace(/"([A-Za-z_][A-Za-z0-9_]*)":/g, '$1: ').replace(/"/g, "'").replace(/,(?=\S)/g, ', ')
+  return [
+    '/** A user stored for the test, with the roles the routes ask for, and its token as request headers. */',
+    'async function signIn(app: Awaited<ReturnType<typeof createTestApp>>) {',
+    '  const em = app.orm.em.fork()',
+    `  const user = em.create('${auth.entity.name}', ${json(fields)}) as Record<string, unknown>`,
+    '  await em.flush()',
+    `  return {authorization: \`Bearer \${app.signToken({id: user.${key}, roles: ${json(roles)}})}\`}`,
+    '}',
+    ''
+  ]
 }
 
 /** Which field a generated update changes: the first writable string-like field, else none. */
@@ -66,12 +115,33 @@ function updatable(entity: EntityDefinition): [string, unknown] | undefined {
 }
 
 /** The source of `tests/<name>.test.ts` for a controller's CRUD routes. */
-export function testSource(entity: EntityDefinition, controller: ControllerDefinition, related: Array<{relation: string; entity: EntityDefinition; controller: ControllerDefinition}>): string {
+export function testSource(entity: EntityDefinition, controller: ControllerDefinition, related: Array<{relation: string; entity: EntityDefinition; controller: ControllerDefinition}>, auth?: TestAuth): string {
   const list = routeOf(controller, 'list')
   const create = routeOf(controller, 'create')
   const read = routeOf(controller, 'read')
+  const updateMethod = routeOf(controller, 'update', 'PATCH') ? 'PATCH' : undefined
   const update = routeOf(controller, 'update', 'PATCH') ?? routeOf(controller, 'update')
   const remove = routeOf(controller, 'delete')
+  // Routes that need a token get the headers of one user, with every role any of them asks for.
+  const needs = {
+    create: bearerRoles(controller, 'create', auth),
+    read: bearerRoles(controller, 'read', auth),
+    list: bearerRoles(controller, 'list', auth),
+    update: bearerRoles(controller, 'update', auth, updateMethod),
+    delete: bearerRoles(controller, 'delete', auth),
+    related: related.map((item) => bearerRoles(item.controller, 'create', auth))
+  }
+  const needed = [needs.create, needs.read, needs.list, needs.update, needs.delete, ...needs.related].filter((roles): roles is string[] => roles !== undefined)
+  // Roles come from the user's record: without a `role` or `roles` field, no user has any, and a route that asks for
+  // one answers every user 403. Its test is left out, with a line that says why.
+  const roleField = auth?.entity.fields.role
+  const canHave = (role: string) => auth?.entity.fields.roles !== undefined || (roleField !== undefined && (roleField.type !== 'enum' || (roleField.enum ?? ([] as string[])).includes(role)))
+  const unreachable = (roles: string[] | undefined) => (roles?.length ?? 0) > 0 && !roles!.some(canHave)
+  const leftOut = (route: string, roles: string[] | undefined) =>
+    lines.push(`// ${route} needs the role ${roles!.join(' or ')}, which no \`${auth!.entity.name}\` can have (roles come from its \`role\` or \`roles\` field): no test.`, '')
+  const signedIn = auth !== undefined && needed.length > 0
+  const headers = (roles: string[] | undefined) => (roles === undefined ? '' : ', headers: auth')
+  const signIn = signedIn ? '    const auth = await signIn(app)' : undefined
   const json = (value: unknown) => JSON.stringify(value).replace(/"([A-Za-z_][A-Za-z0-9_]*)":/g, '$1: ').replace(/"/g, "'").replace(/,(?=\S)/g, ', ')
   const lines = [
     `// Tests of the ${controller.name} routes, written by \`pipe generate test\`. Run them with \`npm test\` (\`pipe test\`):`,
@@ -81,30 +151,40 @@ export function testSource(entity: EntityDefinition, controller: ControllerDefin
     "import {createTestApp} from 'apipe-kit/runtime'",
     ''
   ]
+  if (signedIn) lines.push(...signInSource(auth, [...new Set(needed.flat())].filter(canHave)))
+  // The user entity's roles are the server's to give (a create that names them is refused): sample bodies leave them out.
+  const bodyOf = (definition: EntityDefinition) => {
+    const body = sampleBody(definition)
+    if (auth && definition.name === auth.entity.name) for (const name of ['role', 'roles']) delete body[name]
+    return body
+  }
+  // The start of each test: a fresh app, and the token its routes need.
+  const open = (title: string) => lines.push(`test('${title}', async () => {`, '  const app = await createTestApp()', '  try {', ...(signIn ? [signIn] : []))
+  const authArgument = signedIn ? ', auth' : ''
   if (create) {
-    lines.push(`async function create${typeName(entity.name)}(app: Awaited<ReturnType<typeof createTestApp>>) {`)
-    const body = sampleBody(entity)
-    for (const item of related) {
+    lines.push(`async function create${typeName(entity.name)}(app: Awaited<ReturnType<typeof createTestApp>>${signedIn ? ', auth: Record<string, string>' : ''}) {`)
+    const body = bodyOf(entity)
+    for (const [index, item] of related.entries()) {
       const path = routeOf(item.controller, 'create')!
-      lines.push(`  const ${item.relation} = await app.inject({method: 'POST', url: '${path}', payload: ${json(sampleBody(item.entity))}})`)
+      lines.push(`  const ${item.relation} = await app.inject({method: 'POST', url: '${path}', payload: ${json(bodyOf(item.entity))}${headers(needs.related[index])}})`)
       lines.push(`  assert.is(${item.relation}.statusCode, 201, ${item.relation}.body)`)
     }
     const extra = related.map((item) => `${item.relation}: ${item.relation}.json().id`)
     const payload = json(body).replace(/}$/, extra.length > 0 ? `${Object.keys(body).length > 0 ? ', ' : ''}${extra.join(', ')}}` : '}')
-    lines.push(`  const created = await app.inject({method: 'POST', url: '${create}', payload: ${payload}})`)
+    lines.push(`  const created = await app.inject({method: 'POST', url: '${create}', payload: ${payload}${headers(needs.create)}})`)
     lines.push('  assert.is(created.statusCode, 201, created.body)', '  return created', '}', '')
-    lines.push(`test('POST ${create} answers 201 with the record and its Location', async () => {`, '  const app = await createTestApp()', '  try {')
-    lines.push(`    const created = await create${typeName(entity.name)}(app)`)
+    open(`POST ${create} answers 201 with the record and its Location`)
+    lines.push(`    const created = await create${typeName(entity.name)}(app${authArgument})`)
     for (const [name, value] of Object.entries(body)) {
       if (entity.fields[name]?.type !== 'password') lines.push(`    assert.equal(created.json().${name}, ${json(value)})`)
     }
     lines.push(`    assert.is(created.headers.location, \`${create}/\${created.json().id}\`)`)
     if (read) {
-      lines.push(`    const read = await app.inject({method: 'GET', url: created.headers.location as string})`, '    assert.is(read.statusCode, 200)', '    assert.equal(read.json(), created.json())')
+      lines.push(`    const read = await app.inject({method: 'GET', url: created.headers.location as string${headers(needs.read)}})`, '    assert.is(read.statusCode, 200)', '    assert.equal(read.json(), created.json())')
     }
     lines.push('  } finally {', '    await app.close()', '  }', '})', '')
-    lines.push(`test('POST ${create} with an empty body answers 422 naming the required fields', async () => {`, '  const app = await createTestApp()', '  try {')
-    lines.push(`    const response = await app.inject({method: 'POST', url: '${create}', payload: {}})`)
+    open(`POST ${create} with an empty body answers 422 naming the required fields`)
+    lines.push(`    const response = await app.inject({method: 'POST', url: '${create}', payload: {}${headers(needs.create)}})`)
     const required = Object.values(entity.fields).filter((field) => (field.required || field.primary) && field.default === undefined && !(field.primary && ['integer', 'uuid'].includes(field.type))).length + related.length
     if (required > 0) {
       lines.push('    assert.is(response.statusCode, 422)', "    assert.is(response.headers['content-type'], 'application/problem+json; charset=utf-8')")
@@ -115,26 +195,28 @@ export function testSource(entity: EntityDefinition, controller: ControllerDefin
     lines.push('  } finally {', '    await app.close()', '  }', '})', '')
   }
   if (list) {
-    lines.push(`test('GET ${list} answers a page of records', async () => {`, '  const app = await createTestApp()', '  try {')
-    if (create) lines.push(`    await create${typeName(entity.name)}(app)`)
-    lines.push(`    const response = await app.inject({method: 'GET', url: '${list}?page=1&limit=10'})`, '    assert.is(response.statusCode, 200)')
+    open(`GET ${list} answers a page of records`)
+    if (create) lines.push(`    await create${typeName(entity.name)}(app${authArgument})`)
+    lines.push(`    const response = await app.inject({method: 'GET', url: '${list}?page=1&limit=10'${headers(needs.list)}})`, '    assert.is(response.statusCode, 200)')
     lines.push(`    assert.equal(response.json().meta, {page: 1, limit: 10, total: ${create ? 1 : 0}, pages: ${create ? 1 : 0}})`)
     lines.push('  } finally {', '    await app.close()', '  }', '})', '')
   }
   const change = updatable(entity)
-  if (create && update && change) {
-    lines.push(`test('PATCH ${update} changes a field', async () => {`, '  const app = await createTestApp()', '  try {')
-    lines.push(`    const {id} = (await create${typeName(entity.name)}(app)).json()`)
-    lines.push(`    const response = await app.inject({method: 'PATCH', url: \`${update.replace('{id}', '${id}')}\`, payload: {${change[0]}: ${json(change[1])}}})`)
+  if (create && update && change && unreachable(needs.update)) leftOut(`PATCH ${update}`, needs.update)
+  else if (create && update && change) {
+    open(`PATCH ${update} changes a field`)
+    lines.push(`    const {id} = (await create${typeName(entity.name)}(app${authArgument})).json()`)
+    lines.push(`    const response = await app.inject({method: 'PATCH', url: \`${update.replace('{id}', '${id}')}\`, payload: {${change[0]}: ${json(change[1])}}${headers(needs.update)}})`)
     lines.push('    assert.is(response.statusCode, 200, response.body)', `    assert.is(response.json().${change[0]}, ${json(change[1])})`)
     lines.push('  } finally {', '    await app.close()', '  }', '})', '')
   }
-  if (create && remove) {
-    lines.push(`test('DELETE ${remove} answers 204, then the record is gone', async () => {`, '  const app = await createTestApp()', '  try {')
-    lines.push(`    const {id} = (await create${typeName(entity.name)}(app)).json()`)
+  if (create && remove && unreachable(needs.delete)) leftOut(`DELETE ${remove}`, needs.delete)
+  else if (create && remove) {
+    open(`DELETE ${remove} answers 204, then the record is gone`)
+    lines.push(`    const {id} = (await create${typeName(entity.name)}(app${authArgument})).json()`)
     lines.push(`    const url = \`${remove.replace('{id}', '${id}')}\``)
-    lines.push("    assert.is((await app.inject({method: 'DELETE', url})).statusCode, 204)")
-    if (read) lines.push("    assert.is((await app.inject({method: 'GET', url})).statusCode, 404)")
+    lines.push(`    assert.is((await app.inject({method: 'DELETE', url${headers(needs.delete)}})).statusCode, 204)`)
+    if (read) lines.push(`    assert.is((await app.inject({method: 'GET', url${headers(needs.read)}})).statusCode, 404)`)
     lines.push('  } finally {', '    await app.close()', '  }', '})', '')
   }
   lines.push('test.run()', '')

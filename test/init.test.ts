@@ -99,6 +99,24 @@ test('pipe generate test writes a passing test that creates the required related
   const tests = await runPipe(['test'], {cwd: dir})
   assert.is(tests.code, 0, tests.stdout + tests.stderr)
   assert.match(tests.stdout, /Total: +5\n +Passed: +5\n/)
+  // Behind auth: the test signs a user in with the role the routes ask for (roles come from the user's record).
+  writeFileSync(path.join(dir, 'pipe.config.json'), JSON.stringify({auth: {entity: 'author'}}))
+  const authorFile = path.join(dir, 'src/entities/author.json')
+  const author = JSON.parse(readFileSync(authorFile, 'utf8'))
+  author.fields.password = {type: 'password', required: true}
+  author.fields.role = {type: 'enum', enum: ['reader', 'editor'], required: true, default: 'reader'}
+  writeFileSync(authorFile, JSON.stringify(author, null, 2))
+  const controllerFile = path.join(dir, 'src/controller/book.json')
+  const controller = JSON.parse(readFileSync(controllerFile, 'utf8'))
+  controller.auth = true
+  controller.routes['DELETE /books/{id}'] = {action: 'delete', roles: ['editor']}
+  writeFileSync(controllerFile, JSON.stringify(controller, null, 2))
+  assert.is((await runPipe(['generate', 'test', 'Book', '--force'], {cwd: dir})).code, 0)
+  const signedIn = readFileSync(path.join(dir, 'tests/book.test.ts'), 'utf8')
+  assert.match(signedIn, "app.signToken({id: user.id, roles: ['editor']})")
+  const guarded = await runPipe(['test'], {cwd: dir})
+  assert.is(guarded.code, 0, guarded.stdout + guarded.stderr)
+  assert.match(guarded.stdout, /Total: +5\n +Passed: +5\n/)
 })
 
 test.run()

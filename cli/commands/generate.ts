@@ -93,8 +93,9 @@ export class GenerateTestCommand extends Command {
       Reads the project's definitions and writes uvu tests that use \`createTestApp()\` from \`apipe-kit/runtime\`:
       create (201, Location, the record read back), create with an empty body (422 naming each required field),
       list (the page meta), update and delete, for the routes the controller has. Sample values follow the field
-      types; a required many-to-one is created first through its own controller. \`npm test\` (\`pipe test\`) runs
-      them. An existing file is kept unless \`--force\`.
+      types; a required many-to-one is created first through its own controller. Routes behind \`auth: true\` get
+      the token of a user the test stores with the roles they ask for. \`npm test\` (\`pipe test\`) runs them. An
+      existing file is kept unless \`--force\`.
     `,
     examples: [['Tests of the book routes', 'pipe generate test Book']]
   })
@@ -134,7 +135,9 @@ export class GenerateTestCommand extends Command {
       }
       related.push({relation: relationName, entity: target, controller: targetController.definition})
     }
-    return writeNew(this, `tests/${name}.test.ts`, testSource(entity, controller, related), this.force)
+    const authEntity = project.config.auth?.entity ? project.entities.find((item) => item.name === project.config.auth!.entity) : undefined
+    const auth = authEntity ? {entity: authEntity, byDefault: project.config.auth?.default === true} : undefined
+    return writeNew(this, `tests/${name}.test.ts`, testSource(entity, controller, related, auth), this.force)
   }
 }
 
