@@ -41,7 +41,7 @@ export async function serve(context: ServeOutput, directory: string, mode: 'dev'
     const app = await createApp(project, {logger, development: mode === 'dev'})
     await closeUnless(app, async () => {
       const gap = await migrationGap(project, app.orm)
-      if (gap) throw new ApipeError('APIPE_ERR_CONFIG', [gap])
+      if (gap) throw Object.assign(new ApipeError('APIPE_ERR_CONFIG', [gap]), {migrationGap: true})
     })
     if (mode === 'dev') {
       app.addHook('onResponse', async (request, reply) => {
@@ -67,28 +67,35 @@ export async function serve(context: ServeOutput, directory: string, mode: 'dev'
   if (!cluster.isWorker) context.stdout.write(`${mode === 'dev' ? 'Serving (reloads on change)' : 'Serving'} on ${urlOf(server, host, port)}\n`)
 
   const watchers: FSWatcher[] = []
-  if (mode === 'dev') {
-    watchers.push(
-      ...watchSources(root, async () => {
-        try {
-          const next = await build()
-          const previous = app
-          app = next
-          handler = next.routing as unknown as Handler
-          await previous.close()
-          context.stdout.write('Reloaded\n')
-        } catch (error) {
-          const report = (error as {report?: string}).report
-          context.stderr.write(`Not reloaded: ${report ?? (error as Error).message}\n`)
-        }
-      })
-    )
+  // A reload refused for a migration the database lacks is tried again every 2 s, so that `pipe migrate create` and
+  // `pipe migrate` in another terminal bring the change in without touching a file; it says so once.
+  let retry: NodeJS.Timeout | undefined
+  let waiting = false
+  const reload = async () => {
+    clearTimeout(retry)
+    try {
+      const next = await build()
+      const previous = app
+      app = next
+      handler = next.routing as unknown as Handler
+      await previous.close()
+      waiting = false
+      context.stdout.write('Reloaded\n')
+    } catch (error) {
+      const report = (error as {report?: string}).report
+      const gap = (error as {migrationGap?: boolean}).migrationGap === true
+      if (!(gap && waiting)) context.stderr.write(`Not reloaded: ${report ?? (error as Error).message}${gap ? '; it reloads once the database has it' : ''}\n`)
+      waiting = gap
+      if (gap) retry = setTimeout(() => void reload(), 2000).unref()
+    }
   }
+  if (mode === 'dev') watchers.push(...watchSources(root, reload))
 
   return new Promise<number>((resolve) => {
     const stop = async () => {
       process.off('SIGTERM', stop)
       process.off('SIGINT', stop)
+      clearTimeout(retry)
       for (const watcher of watchers) watcher.close()
       // New connections are refused; fastify answers 503 to new requests while it finishes those in flight.
       server.close()

@@ -3,7 +3,7 @@
  * without losing the port, and a graceful stop on SIGTERM that finishes the request in flight and exits 0.
  */
 import {spawn} from 'node:child_process'
-import {writeFileSync} from 'node:fs'
+import {readFileSync, writeFileSync} from 'node:fs'
 import path from 'node:path'
 import {test} from 'uvu'
 import * as assert from 'uvu/assert'
@@ -152,6 +152,20 @@ test('pipe dev: listens on 127.0.0.1, a log line per request, and a reload on ch
     await until(() => server.output().includes('Not reloaded'), 'the refused reload')
     assert.match(server.output(), /Not reloaded: src\/controller\/tag\.json:1:\d+ error /)
     assert.is((await fetch(`${server.url}/labels`)).status, 200, 'the last good version keeps running')
+    // A new field waits for its migration: created and applied in another terminal, it comes in without a file touched.
+    writeFileSync(controller, JSON.stringify({name: 'tag', routes: {'GET /tags': 'list', 'GET /labels': 'list', 'POST /tags': 'create'}}, null, 2))
+    const tagFile = path.join(dir, 'src/entities/tag.json')
+    const tag = JSON.parse(readFileSync(tagFile, 'utf8'))
+    tag.fields.colour = {type: 'string'}
+    writeFileSync(tagFile, JSON.stringify(tag, null, 2))
+    await until(() => server.output().includes('it reloads once the database has it'), 'the reload that waits for a migration')
+    const reloads = server.output().split('Reloaded').length
+    assert.is((await runPipe(['migrate', 'create', 'colour', '--project', dir])).code, 0)
+    assert.is((await runPipe(['migrate', '--project', dir])).code, 0)
+    await until(() => server.output().split('Reloaded').length > reloads, 'the reload once migrated')
+    const coloured = await fetch(`${server.url}/tags`, {method: 'POST', headers: {'content-type': 'application/json'}, body: JSON.stringify({label: 'sky', colour: 'blue'})})
+    assert.is(coloured.status, 201)
+    assert.is(server.output().split('Not reloaded: Cannot start: pending migration').length, 2, 'said once, not at every try')
   } finally {
     server.child.kill('SIGTERM')
     await server.exited
