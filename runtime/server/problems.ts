@@ -16,12 +16,24 @@ export const problemsPlugin = fp<{development: boolean; formatProblem?: ProblemF
     if (formatProblem) app.decorate('formatProblem', formatProblem)
     app.removeContentTypeParser('text/plain')
     const parseJson = app.getDefaultJsonParser('error', 'error')
-    app.addContentTypeParser('application/json', {parseAs: 'string'}, (request, body, done) => {
+    // JSON, and the JSON-based types clients send (`application/merge-patch+json`, `application/vnd.api+json`), as
+    // UTF-8: a body in another charset would be read wrong (`café` sent as Latin-1), so it is refused.
+    const jsonBody = (request: FastifyRequest, body: string | Buffer, done: (error: Error | null, value?: unknown) => void) => {
       if (body === '') return done(null, undefined)
-      if (!escapedNul.test(body as string)) return parseJson(request, body as string, done)
-      // No database keeps a NUL character in text (PostgreSQL refuses it, SQLite cuts the statement there).
-      return parseJson(request, body as string, (error, value) => (error ? done(error) : done(nulProblem(value) ?? null, value)))
-    })
+      const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(request.headers['content-type'] ?? '')?.[1]
+      if (charset && !/^utf-?8$/i.test(charset)) return done(new HttpProblem(415, `Unsupported charset \`${charset}\`; send JSON in UTF-8`))
+      const parsed = (error: Error | null, value?: unknown) => {
+        // fastify refuses a `__proto__` key (prototype poisoning) as if the JSON were broken: JSON that parses is a body
+        // with a key that cannot be set.
+        if (error && (error as {code?: string}).code === 'FST_ERR_CTP_INVALID_JSON_BODY' && parses(body as string)) return done(new HttpProblem(422, '1 field(s) failed validation', {errors: [{pointer: '/', code: 'unknown-field', detail: '`__proto__` (or `constructor.prototype`) cannot be set'}]}))
+        if (error) return done(error)
+        // No database keeps a NUL character in text (PostgreSQL refuses it, SQLite cuts the statement there).
+        done(escapedNul.test(body as string) ? (nulProblem(value) ?? null) : null, value)
+      }
+      return parseJson(request, body as string, parsed)
+    }
+    app.addContentTypeParser('application/json', {parseAs: 'string'}, jsonBody)
+    app.addContentTypeParser(/^application\/[\w.-]+\+json$/, {parseAs: 'string'}, jsonBody)
     // A write that sends nothing is no body, whatever type it names: axios sends a bodiless `post(url)` as
     // `application/x-www-form-urlencoded`, fetch a `body: ''` as `text/plain`. Any other body that is not JSON is
     // refused, unread.
@@ -59,4 +71,14 @@ function nulProblem(value: unknown): HttpProblem | undefined {
   }
   visit(value, '')
   return errors.length > 0 ? new HttpProblem(422, `${errors.length} field(s) failed validation`, {errors}) : undefined
+}
+
+/** Whether `text` is JSON (asked only of a body fastify's guarded parser refused). */
+function parses(text: string): boolean {
+  try {
+    JSON.parse(text)
+    return true
+  } catch {
+    return false
+  }
 }
