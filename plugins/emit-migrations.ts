@@ -31,7 +31,7 @@ export interface Options {
 declare module 'vfile' {
   interface DataMap {
     /** The migration that emit-migrations planned (and, with `create`, wrote as an output). */
-    migration: MigrationPlan & {name?: string; file?: string}
+    migration: MigrationPlan & {name?: string; file?: string; destructiveAllowed?: boolean}
   }
 }
 
@@ -39,7 +39,8 @@ declare module 'vfile' {
 export const destructiveMigration = defineRule<DefinitionsTree>({id: 'destructive-migration', severity: 'error'}, (tree, file, report) => {
   for (const step of file.data.migration?.destructive ?? []) {
     const {target, where} = placeOf(step, tree, file)
-    report(`Destructive step: ${step.description}; pass --allow-destructive to write it anyway`, {path: where, file: target})
+    const why = file.data.migration?.destructiveAllowed ? ' (allowed by --allow-destructive)' : '; pass --allow-destructive to write it anyway'
+    report(`Destructive step: ${step.description}${why}`, {path: where, file: target})
   }
 })
 
@@ -72,7 +73,7 @@ export default function emitMigrations(this: Processor, options: Options = {}) {
       fatalFinding(file, error.message, 'migration-file')
       return
     }
-    file.data.migration = plan
+    file.data.migration = {...plan, destructiveAllowed: options.allowDestructive === true}
     if (plan.up.length === 0) return
     checkSteps?.(tree, file)
     checkPending?.(tree, file)
@@ -82,7 +83,7 @@ export default function emitMigrations(this: Processor, options: Options = {}) {
     const full = path.join(directory, `${name}.js`)
     const value = migrationSource({name, database: tree.config.database.type, up: plan.up, down: plan.down, entities: entities.map(snapshotOf)})
     addOutput(file, new VFile({cwd: file.cwd, path: path.relative(file.cwd, full), value}))
-    file.data.migration = {...plan, name, file: full}
+    file.data.migration = {...file.data.migration, name, file: full}
   }
 }
 

@@ -148,7 +148,10 @@ function scenario(database: TestDatabase) {
     matches(refused.stderr, /^src\/entities\/post\.json\n3:3 +error Destructive step: drop column `post\.body` and its values; pass --allow-destructive to write it anyway +destructive-migration apipe\n/)
     matches(refused.stderr, /\n14:5 +error Destructive step: add required column `post\.status` without a default \(existing rows have no value\)/)
     assert.is(readdirSync(path.join(root, 'migrations')).filter((name) => name.includes('drop_body')).length, 0)
-    const dryRun = await ok('migrate', 'create', 'drop body', '--allow-destructive', '--dry-run')
+    const dryRunResult = await pipe('migrate', 'create', 'drop body', '--allow-destructive', '--dry-run')
+    assert.is(dryRunResult.code, 0, dryRunResult.stderr)
+    matches(dryRunResult.stderr, /warning Destructive step: drop column `post\.body` and its values \(allowed by --allow-destructive\) +destructive-migration/)
+    const dryRun = dryRunResult.stdout
     matches(dryRun, /-- \d{14}_drop_body up\n/)
     matches(dryRun, /drop column/)
     assert.is(readdirSync(path.join(root, 'migrations')).filter((name) => name.includes('drop_body')).length, 0)
