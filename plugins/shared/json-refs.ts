@@ -184,7 +184,7 @@ export class JsonRefs {
       const holder = current as Node
       const ref = holder.$ref as string
       if (urlPattern.test(ref)) {
-        return {target: undefined, name: name ?? (lastSegment(ref.split('#')[1] ?? '') || fileStem(ref.split('#')[0])), external: ref}
+        return {target: undefined, name: name ?? (lastSegment(ref.split('#')[1] ?? '') || urlName(ref.split('#')[0])), external: ref}
       }
       const hash = ref.indexOf('#')
       const target = hash === -1 ? ref : ref.slice(0, hash)
@@ -268,6 +268,17 @@ function at(document: unknown, pointer: string): unknown {
 function fileName(found: unknown, target: string): string {
   const title = found && typeof found === 'object' ? (found as Node).title : undefined
   return typeof title === 'string' && usableName.test(title.trim()) ? title.trim() : fileStem(target)
+}
+
+/**
+ * A name for the schema at a URL: its file name, with as many folders before it as it takes to start with a letter
+ * (`…/schemas/2.0.0.json` -> `schemas-2.0.0`, `…/schema/2024-10-18` -> `schema-2024-10-18`).
+ */
+function urlName(url: string): string {
+  const segments = url.replace(/^[a-z][\w+.-]*:\/\/[^/]*/i, '').split(/[/?]/).filter(Boolean)
+  let name = fileStem(segments.pop() ?? url)
+  while (!/^[A-Za-z_]/.test(name) && segments.length > 0) name = `${segments.pop()}-${name}`
+  return name
 }
 
 function fileStem(target: string): string {

@@ -28,6 +28,8 @@ export class SchemaTypes {
   readonly types = new Map<string, TypeDefinition>()
   /** The type name given to each schema object, so that one schema is one type and two schemas never share a name. */
   private readonly names = new Map<object, string>()
+  /** The type of each outside schema (a `$ref` to a URL), by URL. */
+  private readonly externals = new Map<string, string>()
   private readonly reported = new WeakSet<object>()
 
   /**
@@ -57,8 +59,16 @@ export class SchemaTypes {
     const schema = resolved.value
     const name = resolved.name === undefined ? undefined : catalogueName(resolved.name)
     if (resolved.external && name) {
-      if (!this.types.has(name)) this.types.set(name, {name, kind: 'scalar', description: `Defined outside this document, at ${resolved.external}`})
-      return {type: name, nullable: false}
+      // One type per outside URL: two URLs with one file name (`…/v2.1.0/collection.json`, `…/v2.0.0/collection.json`)
+      // are two types (`collection`, `collection2`).
+      let typeName = this.externals.get(resolved.external)
+      if (typeName === undefined) {
+        typeName = name
+        for (let counter = 2; this.types.has(typeName) || jsonTypes.has(typeName); counter++) typeName = `${name}${counter}`
+        this.externals.set(resolved.external, typeName)
+        this.types.set(typeName, {name: typeName, kind: 'scalar', description: `Defined outside this document, at ${resolved.external}`})
+      }
+      return {type: typeName, nullable: false}
     }
     // No schema at all (an array without `items`, a boolean schema `true`) is any value.
     if (!schema) return {type: 'any', nullable: false}
