@@ -203,7 +203,8 @@ function apipeReference(data, dom) {
     var value
     if (table && depth < 3) {
       value = {}
-      var rows = Array.prototype.filter.call(table.rows, function (row) { return row.className !== 'about' })
+      // A request never sends what only the server writes (`readOnly`), required or not.
+      var rows = Array.prototype.filter.call(table.rows, function (row) { return row.className !== 'about' && !row.hasAttribute('data-read-only') })
       var required = rows.filter(function (row) { return row.cells[2].textContent === 'required' })
       ;(required.length ? required : depth === 0 ? rows.slice(0, 5) : []).forEach(function (row) {
         var given = row.getAttribute('data-sample')

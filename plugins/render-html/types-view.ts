@@ -70,7 +70,8 @@ function fieldRows(field: Field, names: ReadonlySet<string>): string {
   // The format, and "or null" for a field that may be null, show beside the type (page.css), outside the cell's
   // text, which sample bodies read as the type.
   const format = (typeof field['x-format'] === 'string' ? ` data-format="${escapeHtml(field['x-format'])}"` : '') + (field['x-nullable'] === true ? ' data-nullable' : '')
-  const head = `<tr${sample === undefined ? '' : ` data-sample="${escapeHtml(JSON.stringify(sample))}"`}><th>${escapeHtml(field.name)}<td${format}>${field.type ? typeHtml(field.type, names) : ''}<td>${field.required ? 'required' : ''}`
+  // A read-only field (`x-read-only`) is marked beside `required` (page.css) and left out of sample request bodies.
+  const head = `<tr${sample === undefined ? '' : ` data-sample="${escapeHtml(JSON.stringify(sample))}"`}${field['x-read-only'] === true ? ' data-read-only' : ''}><th>${escapeHtml(field.name)}<td${format}>${field.type ? typeHtml(field.type, names) : ''}<td>${field.required ? 'required' : ''}`
   const about = deprecatedHtml(field) + (field.description ? markdownHtml(field.description) : '') + argumentsHtml(field['x-args'], names) + mapHtml(field['x-map-values'], names) + constraintsHtml(field.enum, field.default)
   return about ? `${head}<tr class="about"><td colspan="3">${about}` : head
 }

@@ -311,6 +311,8 @@ export class SchemaTypes {
       if (nullable) field['x-nullable'] = true
       if (type.endsWith('[]') && this.itemsNullable(property)) field['x-items-nullable'] = true
       if (record(property).deprecated === true || target.deprecated === true) field['x-deprecated'] = true
+      // Sent by the server only (`readOnly`): a request leaves it out, even when `required` lists it.
+      if (record(property).readOnly === true || target.readOnly === true) field['x-read-only'] = true
       // A map written inline (`{type: object, additionalProperties: {type: integer}}`) is typed `object`, a list of
       // them `object[]`; the type of the values is said beside.
       const map = type === 'object' ? this.valueSchema(property) : type === 'object[]' ? this.valueSchema(this.valueSchema(property)?.items) : undefined
@@ -326,7 +328,7 @@ export class SchemaTypes {
       // A member that only annotates a field (`sender_id: {readOnly: true}`) says nothing of its type: it keeps the
       // earlier definition's, with the annotation's words.
       if (annotationOnly(record(property))) {
-        fields.set(name, {...earlier, ...(field.description ? {description: field.description} : {}), ...(field['x-deprecated'] ? {'x-deprecated': true} : {})})
+        fields.set(name, {...earlier, ...(field.description ? {description: field.description} : {}), ...(field['x-deprecated'] ? {'x-deprecated': true} : {}), ...(field['x-read-only'] ? {'x-read-only': true} : {})})
         continue
       }
       const merged = {...earlier, ...field}

@@ -287,6 +287,16 @@ check('a webhook shows what its receiver must answer, and every scheme an endpoi
   assert.equal(overflow, [0, 0, 0])
 })
 
+check('a read-only field (x-read-only) is marked on its card and left out of the sample request body', async ({tab}) => {
+  const page = await renderedPage('read-only', {meta: {title: 'Galaxy', base_url: 'https://galaxy.example'}, endpoints: [
+    {id: 'createPlanet', method: 'POST', path: '/planets', summary: 'Create a planet', request: 'Planet', response: 'Planet', status: [201]}
+  ], types: [{name: 'Planet', kind: 'object', fields: [{name: 'id', type: 'integer', required: true, 'x-read-only': true}, {name: 'name', type: 'string', required: true, example: 'Mars'}]}]})
+  await tab.goto(`${page}#createPlanet`)
+  assert.match((await tab.textContent('#apipe-details .curl code'))!, / --data '\{"name":"Mars"\}'$/)
+  const marks = await tab.$$eval('#apipe-details table.fields tr[data-read-only] > td:nth-child(3)', (cells) => cells.map((cell) => getComputedStyle(cell, '::after').content))
+  assert.ok(marks.length > 0 && marks.every((mark) => mark === '" read-only"'), marks.join())
+})
+
 check('an event with a correlation id (x-correlation-id) says where a reply finds it', async ({tab}) => {
   const page = await renderedPage('rpc', {meta: {title: 'RPC'}, endpoints: [
     {id: 'sumRequested', method: 'EVENT', path: 'rpc.sum', summary: 'A sum was asked for', response: 'Numbers', 'x-correlation-id': '$message.header#/correlationId'},
