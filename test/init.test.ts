@@ -2,7 +2,7 @@
  * `pipe init` end to end, as a user runs it: init, `npm install` (apipe linked from this checkout), `npm run
  * migrate`, then the project's own `npm test`; plus the refusals of init and the generators.
  */
-import {spawn} from 'node:child_process'
+import {execFileSync, spawn} from 'node:child_process'
 import {existsSync, readFileSync, readdirSync, writeFileSync} from 'node:fs'
 import path from 'node:path'
 import {test} from 'uvu'
@@ -117,6 +117,11 @@ test('pipe generate test writes a passing test that creates the required related
   const guarded = await runPipe(['test'], {cwd: dir})
   assert.is(guarded.code, 0, guarded.stdout + guarded.stderr)
   assert.match(guarded.stdout, /Total: +5\n +Passed: +5\n/)
+  // Piped, without NO_COLOR: the report is plain text (uvu colours by default).
+  const {NO_COLOR: _noColor, FORCE_COLOR: _forceColor, ...environment} = process.env
+  const piped = execFileSync(process.execPath, [path.join(root, 'bin', 'pipe.js'), 'test'], {cwd: dir, env: environment, encoding: 'utf8'})
+  assert.match(piped, /Total: +5\n +Passed: +5\n/)
+  assert.not.ok(piped.includes('\u001b['), 'no escape codes when piped')
 })
 
 test.run()

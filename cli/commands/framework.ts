@@ -1,5 +1,5 @@
 import {Command, Option} from 'clipanion'
-import {projectOption} from '../options.js'
+import {projectOption, useColor} from '../options.js'
 import type {Project} from '../../runtime/project.js'
 
 /**
@@ -163,7 +163,9 @@ export class TestCommand extends Command {
     const tsx = import.meta.resolve('tsx')
     const pattern = `${this.pattern ? `${this.pattern.replace(/[^\w-]/g, '')}.*` : ''}\\.test\\.(ts|mts|js|mjs)$`
     return new Promise<number>((resolve) => {
-      const child = spawn(process.execPath, ['--import', tsx, uvu, 'tests', pattern], {
+      // uvu colours its report unless told not to: colour for a terminal only, as every other command does.
+      const colour = useColor(undefined, process.stdout)
+      const child = spawn(process.execPath, ['--import', tsx, uvu, 'tests', pattern, ...(colour ? [] : ['--no-color'])], {
         cwd: path.resolve(this.project),
         env: {...process.env, NODE_ENV: 'test'},
         stdio: ['ignore', 'inherit', 'inherit']
