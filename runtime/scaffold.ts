@@ -92,7 +92,7 @@ function signInSource(auth: TestAuth, roles: string[]): string[] {
   if (role !== undefined && auth.entity.fields.roles) fields.roles = roles
   else if (role !== undefined && auth.entity.fields.role) fields.role = role
   const key = Object.entries(auth.entity.fields).find(([, field]) => field.primary)?.[0] ?? 'id'
-  const json = (value: unknown) => JSON.stringify(value).replace(/"([A-Za-z_][A-Za-z0-9_]*)":/g, '$1: ').replace(/"/g, "'").replace(/,(?=\S)/g, ', ')
+  const json = tsValue
   return [
     '/** A user stored for the test, with the roles the routes ask for, and its token as request headers. */',
     'async function signIn(app: Awaited<ReturnType<typeof createTestApp>>) {',
@@ -114,15 +114,24 @@ function updatable(entity: EntityDefinition): [string, unknown] | undefined {
   return undefined
 }
 
-/** The source of `tests/<name>.test.ts` for a controller's CRUD routes. */
-export function testSource(entity: EntityDefinition, controller: ControllerDefinition, related: Array<{relation: string; entity: EntityDefinition; controller: ControllerDefinition}>, auth?: TestAuth): string {
-  const list = routeOf(controller, 'list')
-  const create = routeOf(controller, 'create')
-  const read = routeOf(controller, 'read')
-  const updateMethod = routeOf(controller, 'update', 'PATCH') ? 'PATCH' : undefined
-  const update = routeOf(controller, 'update', 'PATCH') ?? routeOf(controller, 'update')
-  const remove = routeOf(controller, 'delete')
-  // Routes that need a token get the headers of one user, with every role any of them asks for.
+/** A value as TypeScript source, as the generated tests write it: `{title: 'Example title', published: true}`. */
+function tsValue(value: unknown): string {
+  return JSON.stringify(value).replace(/"([A-Za-z_][A-Za-z0-9_]*)":/g, '$1: ').replace(/"/g, "'").replace(/,(?=\S)/g, ', ')
+}
+
+/** A create body; the user entity's roles are the server's to give (a create that names them is refused). */
+function requestBody(definition: EntityDefinition, auth: TestAuth | undefined): Record<string, unknown> {
+  const body = sampleBody(definition)
+  if (auth && definition.name === auth.entity.name) for (const name of ['role', 'roles']) delete body[name]
+  return body
+}
+
+/**
+ * Which routes of the tests need a token (the roles each asks for), and the roles the signed-in user gets: every role
+ * any of them asks for that a user can have. Roles come from the user's record: without a `role` or `roles` field
+ * (or with a `role` enum that lacks it), no user has the role, and a route that asks for it answers every user 403.
+ */
+function authPlan(controller: ControllerDefinition, related: Array<{controller: ControllerDefinition}>, auth: TestAuth | undefined, updateMethod: string | undefined) {
   const needs = {
     create: bearerRoles(controller, 'create', auth),
     read: bearerRoles(controller, 'read', auth),
@@ -132,17 +141,45 @@ export function testSource(entity: EntityDefinition, controller: ControllerDefin
     related: related.map((item) => bearerRoles(item.controller, 'create', auth))
   }
   const needed = [needs.create, needs.read, needs.list, needs.update, needs.delete, ...needs.related].filter((roles): roles is string[] => roles !== undefined)
-  // Roles come from the user's record: without a `role` or `roles` field, no user has any, and a route that asks for
-  // one answers every user 403. Its test is left out, with a line that says why.
   const roleField = auth?.entity.fields.role
   const canHave = (role: string) => auth?.entity.fields.roles !== undefined || (roleField !== undefined && (roleField.type !== 'enum' || (roleField.enum ?? ([] as string[])).includes(role)))
-  const unreachable = (roles: string[] | undefined) => (roles?.length ?? 0) > 0 && !roles!.some(canHave)
-  const leftOut = (route: string, roles: string[] | undefined) =>
-    lines.push(`// ${route} needs the role ${roles!.join(' or ')}, which no \`${auth!.entity.name}\` can have (roles come from its \`role\` or \`roles\` field): no test.`, '')
-  const signedIn = auth !== undefined && needed.length > 0
-  const headers = (roles: string[] | undefined) => (roles === undefined ? '' : ', headers: auth')
+  return {
+    needs,
+    signedIn: auth !== undefined && needed.length > 0,
+    roles: [...new Set(needed.flat())].filter(canHave),
+    unreachable: (roles: string[] | undefined) => (roles?.length ?? 0) > 0 && !roles!.some(canHave)
+  }
+}
+
+/** The helper of the generated tests that creates a record (each required related record first, through its route). */
+function createHelperSource(entity: EntityDefinition, route: string, body: Record<string, unknown>, related: Array<{relation: string; controller: ControllerDefinition; body: Record<string, unknown>; headers: string}>, signedIn: boolean, headers: string): string[] {
+  const lines = [`async function create${typeName(entity.name)}(app: Awaited<ReturnType<typeof createTestApp>>${signedIn ? ', auth: Record<string, string>' : ''}) {`]
+  for (const item of related) {
+    lines.push(`  const ${item.relation} = await app.inject({method: 'POST', url: '${routeOf(item.controller, 'create')!}', payload: ${tsValue(item.body)}${item.headers}})`)
+    lines.push(`  assert.is(${item.relation}.statusCode, 201, ${item.relation}.body)`)
+  }
+  const extra = related.map((item) => `${item.relation}: ${item.relation}.json().id`)
+  const payload = tsValue(body).replace(/}$/, extra.length > 0 ? `${Object.keys(body).length > 0 ? ', ' : ''}${extra.join(', ')}}` : '}')
+  lines.push(`  const created = await app.inject({method: 'POST', url: '${route}', payload: ${payload}${headers}})`)
+  lines.push('  assert.is(created.statusCode, 201, created.body)', '  return created', '}', '')
+  return lines
+}
+
+/** The source of `tests/<name>.test.ts` for a controller's CRUD routes. */
+export function testSource(entity: EntityDefinition, controller: ControllerDefinition, related: Array<{relation: string; entity: EntityDefinition; controller: ControllerDefinition}>, auth?: TestAuth): string {
+  const list = routeOf(controller, 'list')
+  const create = routeOf(controller, 'create')
+  const read = routeOf(controller, 'read')
+  const updateMethod = routeOf(controller, 'update', 'PATCH') ? 'PATCH' : undefined
+  const update = routeOf(controller, 'update', 'PATCH') ?? routeOf(controller, 'update')
+  const remove = routeOf(controller, 'delete')
+  const {needs, signedIn, roles, unreachable} = authPlan(controller, related, auth, updateMethod)
+  const leftOut = (route: string, asked: string[] | undefined) =>
+    lines.push(`// ${route} needs the role ${asked!.join(' or ')}, which no \`${auth!.entity.name}\` can have (roles come from its \`role\` or \`roles\` field): no test.`, '')
+  const headers = (asked: string[] | undefined) => (asked === undefined ? '' : ', headers: auth')
   const signIn = signedIn ? '    const auth = await signIn(app)' : undefined
-  const json = (value: unknown) => JSON.stringify(value).replace(/"([A-Za-z_][A-Za-z0-9_]*)":/g, '$1: ').replace(/"/g, "'").replace(/,(?=\S)/g, ', ')
+  const json = tsValue
+  const bodyOf = (definition: EntityDefinition) => requestBody(definition, auth)
   const lines = [
     `// Tests of the ${controller.name} routes, written by \`pipe generate test\`. Run them with \`npm test\` (\`pipe test\`):`,
     '// each test app runs on its own throw-away database.',
@@ -151,28 +188,13 @@ export function testSource(entity: EntityDefinition, controller: ControllerDefin
     "import {createTestApp} from 'apipe-kit/runtime'",
     ''
   ]
-  if (signedIn) lines.push(...signInSource(auth, [...new Set(needed.flat())].filter(canHave)))
-  // The user entity's roles are the server's to give (a create that names them is refused): sample bodies leave them out.
-  const bodyOf = (definition: EntityDefinition) => {
-    const body = sampleBody(definition)
-    if (auth && definition.name === auth.entity.name) for (const name of ['role', 'roles']) delete body[name]
-    return body
-  }
+  if (signedIn) lines.push(...signInSource(auth!, roles))
   // The start of each test: a fresh app, and the token its routes need.
   const open = (title: string) => lines.push(`test('${title}', async () => {`, '  const app = await createTestApp()', '  try {', ...(signIn ? [signIn] : []))
   const authArgument = signedIn ? ', auth' : ''
   if (create) {
-    lines.push(`async function create${typeName(entity.name)}(app: Awaited<ReturnType<typeof createTestApp>>${signedIn ? ', auth: Record<string, string>' : ''}) {`)
     const body = bodyOf(entity)
-    for (const [index, item] of related.entries()) {
-      const path = routeOf(item.controller, 'create')!
-      lines.push(`  const ${item.relation} = await app.inject({method: 'POST', url: '${path}', payload: ${json(bodyOf(item.entity))}${headers(needs.related[index])}})`)
-      lines.push(`  assert.is(${item.relation}.statusCode, 201, ${item.relation}.body)`)
-    }
-    const extra = related.map((item) => `${item.relation}: ${item.relation}.json().id`)
-    const payload = json(body).replace(/}$/, extra.length > 0 ? `${Object.keys(body).length > 0 ? ', ' : ''}${extra.join(', ')}}` : '}')
-    lines.push(`  const created = await app.inject({method: 'POST', url: '${create}', payload: ${payload}${headers(needs.create)}})`)
-    lines.push('  assert.is(created.statusCode, 201, created.body)', '  return created', '}', '')
+    lines.push(...createHelperSource(entity, create, body, related.map((item, index) => ({...item, body: bodyOf(item.entity), headers: headers(needs.related[index])})), signedIn, headers(needs.create)))
     open(`POST ${create} answers 201 with the record and its Location`)
     lines.push(`    const created = await create${typeName(entity.name)}(app${authArgument})`)
     for (const [name, value] of Object.entries(body)) {

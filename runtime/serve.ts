@@ -66,36 +66,19 @@ export async function serve(context: ServeOutput, directory: string, mode: 'dev'
   // A worker of `--workers` stays quiet: its primary says where all of them serve, once.
   if (!cluster.isWorker) context.stdout.write(`${mode === 'dev' ? 'Serving (reloads on change)' : 'Serving'} on ${urlOf(server, host, port)}\n`)
 
-  const watchers: FSWatcher[] = []
-  // A reload refused for a migration the database lacks is tried again every 2 s, so that `pipe migrate create` and
-  // `pipe migrate` in another terminal bring the change in without touching a file; it says so once.
-  let retry: NodeJS.Timeout | undefined
-  let waiting = false
-  const reload = async () => {
-    clearTimeout(retry)
-    try {
-      const next = await build()
-      const previous = app
-      app = next
-      handler = next.routing as unknown as Handler
-      await previous.close()
-      waiting = false
-      context.stdout.write('Reloaded\n')
-    } catch (error) {
-      const report = (error as {report?: string}).report
-      const gap = (error as {migrationGap?: boolean}).migrationGap === true
-      if (!(gap && waiting)) context.stderr.write(`Not reloaded: ${report ?? (error as Error).message}${gap ? '; it reloads once the database has it' : ''}\n`)
-      waiting = gap
-      if (gap) retry = setTimeout(() => void reload(), 2000).unref()
-    }
-  }
-  if (mode === 'dev') watchers.push(...watchSources(root, reload))
+  const reloader = mode === 'dev' ? devReloader(context, build, async (next) => {
+    const previous = app
+    app = next
+    handler = next.routing as unknown as Handler
+    await previous.close()
+  }) : undefined
+  const watchers: FSWatcher[] = reloader ? watchSources(root, reloader.reload) : []
 
   return new Promise<number>((resolve) => {
     const stop = async () => {
       process.off('SIGTERM', stop)
       process.off('SIGINT', stop)
-      clearTimeout(retry)
+      reloader?.stop()
       for (const watcher of watchers) watcher.close()
       // New connections are refused; fastify answers 503 to new requests while it finishes those in flight.
       server.close()
@@ -107,6 +90,31 @@ export async function serve(context: ServeOutput, directory: string, mode: 'dev'
     process.on('SIGTERM', stop)
     process.on('SIGINT', stop)
   })
+}
+
+/**
+ * `pipe dev`'s reloads: build the app again and swap it in; a broken change is said and the last good version keeps
+ * running. A reload refused for a migration the database lacks is tried again every 2 s, so that `pipe migrate create`
+ * and `pipe migrate` in another terminal bring the change in without touching a file; it says so once.
+ */
+function devReloader(context: ServeOutput, build: () => Promise<FastifyInstance>, swap: (next: FastifyInstance) => Promise<void>) {
+  let retry: NodeJS.Timeout | undefined
+  let waiting = false
+  const reload = async (): Promise<void> => {
+    clearTimeout(retry)
+    try {
+      await swap(await build())
+      waiting = false
+      context.stdout.write('Reloaded\n')
+    } catch (error) {
+      const report = (error as {report?: string}).report
+      const gap = (error as {migrationGap?: boolean}).migrationGap === true
+      if (!(gap && waiting)) context.stderr.write(`Not reloaded: ${report ?? (error as Error).message}${gap ? '; it reloads once the database has it' : ''}\n`)
+      waiting = gap
+      if (gap) retry = setTimeout(() => void reload(), 2000).unref()
+    }
+  }
+  return {reload, stop: () => clearTimeout(retry)}
 }
 
 /** Run `check`; when it throws, close `app` (its database) before the error goes on. */
