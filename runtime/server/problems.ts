@@ -1,9 +1,8 @@
 /**
  * Problems plugin: every error the server answers is RFC 9457 `application/problem+json`, unknown routes included,
  * and only JSON bodies are accepted (fastify would otherwise take text/plain). A request with no body at all is no
- * body whatever its content type, as many clients send one on bodiless writes (favorite, follow, delete); a JSON
- * body goes through
- * fastify's own JSON parser, with its prototype-poisoning guard. Errors fastify meets before any route
+ * body whatever its content type, as many clients send one on bodiless writes (favorite, follow, delete); a JSON body
+ * goes through fastify's own JSON parser, with its prototype-poisoning guard. Errors fastify meets before any route
  * (a bad URL, an over-long path parameter) go through {@link frameworkErrors}, a constructor option.
  */
 import type {FastifyError, FastifyReply, FastifyRequest} from 'fastify'
@@ -28,7 +27,7 @@ export const problemsPlugin = fp<{development: boolean; formatProblem?: ProblemF
         if (error && (error as {code?: string}).code === 'FST_ERR_CTP_INVALID_JSON_BODY' && parses(body as string)) return done(new HttpProblem(422, '1 field(s) failed validation', {errors: [{pointer: '/', code: 'unknown-field', detail: '`__proto__` (or `constructor.prototype`) cannot be set'}]}))
         if (error) return done(error)
         // No database keeps a NUL character in text (PostgreSQL refuses it, SQLite cuts the statement there).
-        done(escapedNul.test(body as string) ? (nulProblem(value) ?? null) : null, value)
+        done((body as string).includes('\\u0000') && escapedNul.test(body as string) ? (nulProblem(value) ?? null) : null, value)
       }
       return parseJson(request, body as string, parsed)
     }
