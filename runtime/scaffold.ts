@@ -92,14 +92,13 @@ function signInSource(auth: TestAuth, roles: string[]): string[] {
   if (role !== undefined && auth.entity.fields.roles) fields.roles = roles
   else if (role !== undefined && auth.entity.fields.role) fields.role = role
   const key = Object.entries(auth.entity.fields).find(([, field]) => field.primary)?.[0] ?? 'id'
-  const json = tsValue
   return [
     '/** A user stored for the test, with the roles the routes ask for, and its token as request headers. */',
     'async function signIn(app: Awaited<ReturnType<typeof createTestApp>>) {',
     '  const em = app.orm.em.fork()',
-    `  const user = em.create('${auth.entity.name}', ${json(fields)}) as Record<string, unknown>`,
+    `  const user = em.create('${auth.entity.name}', ${tsValue(fields)}) as Record<string, unknown>`,
     '  await em.flush()',
-    `  return {authorization: \`Bearer \${app.signToken({id: user.${key}, roles: ${json(roles)}})}\`}`,
+    `  return {authorization: \`Bearer \${app.signToken({id: user.${key}, roles: ${tsValue(roles)}})}\`}`,
     '}',
     ''
   ]

@@ -63,8 +63,7 @@ export class SchemaTypes {
       // are two types (`collection`, `collection2`).
       let typeName = this.externals.get(resolved.external)
       if (typeName === undefined) {
-        typeName = name
-        for (let counter = 2; this.types.has(typeName) || jsonTypes.has(typeName); counter++) typeName = `${name}${counter}`
+        typeName = this.freeName(name)
         this.externals.set(resolved.external, typeName)
         this.types.set(typeName, {name: typeName, kind: 'scalar', description: `Defined outside this document, at ${resolved.external}`})
       }
@@ -268,9 +267,15 @@ export class SchemaTypes {
    * it is the name of a JSON type (Twilio's schema `string`: every plain string would read as that type).
    */
   private claim(schema: Schema, wanted: string): string {
+    const candidate = this.freeName(wanted)
+    this.names.set(schema, candidate)
+    return candidate
+  }
+
+  /** `wanted`, or `wanted2`, `wanted3`… when a type has it or it is the name of a JSON type. */
+  private freeName(wanted: string): string {
     let candidate = wanted
     for (let counter = 2; this.types.has(candidate) || jsonTypes.has(candidate); counter++) candidate = `${wanted}${counter}`
-    this.names.set(schema, candidate)
     return candidate
   }
 
