@@ -43,7 +43,7 @@ export const openapiRef = defineRule<OpenApiTree>({id: 'openapi-ref', severity: 
   const related = new Map<string, VFile>()
   for (const broken of refs.broken.values()) {
     const at = broken.file === refs.rootFile ? undefined : relatedFile(file, refs, broken.file, related)
-    report(`Cannot follow \`$ref\` \`${broken.ref}\`: ${broken.reason}; what it names is left out (a type behind it is \`object\`)`, {path: [...refs.pathOf(broken.node), '$ref'], file: at})
+    report(`Cannot follow \`$ref\` \`${broken.ref}\`: ${broken.reason}; what it names is left out (a type behind it is \`any\`)`, {path: [...refs.pathOf(broken.node), '$ref'], file: at})
   }
 })
 

@@ -5,6 +5,7 @@ import importOpenapi from '../plugins/import-openapi/index.js'
 import {runPreset} from '../pipeline/process.js'
 import {formatFindings} from '../pipeline/report.js'
 import {pageOff, presets} from '../presets/index.js'
+import {JsonRefs} from '../plugins/shared/json-refs.js'
 import {importFixtureTests} from './helpers/import-fixtures.js'
 import {root} from './helpers/fixtures.js'
 
@@ -13,11 +14,20 @@ importFixtureTests('import-openapi', presets.openapi, importOpenapi)
 const importOnly = {plugins: [...(presets.openapi.plugins ?? []), ...(pageOff.plugins ?? [])]}
 const brokenRef = path.join(root, 'fixtures', 'import-openapi', 'broken-ref', 'input.yaml')
 
+test('a pointer is followed through the refs on its way, and one through its own ref ends as a cycle', () => {
+  const document = {components: {schemas: {$ref: '#/x-schemas'}, parameters: {$ref: '#/components/parameters/Limit'}}, 'x-schemas': {Pet: {type: 'object'}}}
+  const refs = new JsonRefs(document, path.join(root, 'document.json'))
+  const pet = refs.resolve({$ref: '#/components/schemas/Pet'})
+  assert.equal([pet.value, pet.name], [{type: 'object'}, 'Pet'])
+  assert.is(refs.resolve({$ref: '#/components/parameters/Limit'}).value, undefined)
+  assert.equal([...refs.broken.values()].map((broken) => broken.reason), ['it leads back to itself', '`#/components/parameters/Limit` is not in the document'])
+})
+
 test('a missing ref is reported as `openapi-ref` at every place it is written, once each', async () => {
   const files = await runPreset(importOnly, [brokenRef])
   assert.equal(files.flatMap((file) => file.messages).filter((message) => message.ruleId === 'openapi-ref').map((message) => [message.reason, message.line, message.column]), [
-    ['Cannot follow `$ref` `./missing.yaml#/Thing`: cannot read `missing.yaml`; what it names is left out (a type behind it is `object`)', 14, 17],
-    ['Cannot follow `$ref` `./missing.yaml#/Thing`: cannot read `missing.yaml`; what it names is left out (a type behind it is `object`)', 23, 17]
+    ['Cannot follow `$ref` `./missing.yaml#/Thing`: cannot read `missing.yaml`; what it names is left out (a type behind it is `any`)', 14, 17],
+    ['Cannot follow `$ref` `./missing.yaml#/Thing`: cannot read `missing.yaml`; what it names is left out (a type behind it is `any`)', 23, 17]
   ])
 })
 

@@ -72,7 +72,7 @@ function importTree(tree: ParsedTree, file: VFile, options: Options): CatalogueT
   // Findings about the catalogue point at what they came from: an endpoint at its operation, a type at its schema.
   // What that needs of the document is kept, and the document itself let go with its refs: a vfile that outlives the
   // run (the programmatic API returns them) does not hold the source document through them.
-  const schemas = schemaNames(tree.document)
+  const schemas = schemaNames(withMapsFollowed(tree.document, refs))
   translatePaths(file, (at) => sourceOf(at, spec, sources, schemas))
   delete file.data.refs
   if (spec.endpoints.length === 0) {
@@ -95,8 +95,9 @@ export interface Dropped {
  * `refs` follows the document's refs (pass a `JsonRefs` made with the document's path, or the path, so that refs to
  * other files resolve).
  */
-export function openapiCatalogue(document: Record<string, unknown>, options: Options = {}, refsOrPath?: JsonRefs | string): {spec: Catalogue; sources: JsonPath[]; dropped: Dropped[]} {
-  const refs = refsOrPath instanceof JsonRefs ? refsOrPath : new JsonRefs(document, refsOrPath)
+export function openapiCatalogue(source: Record<string, unknown>, options: Options = {}, refsOrPath?: JsonRefs | string): {spec: Catalogue; sources: JsonPath[]; dropped: Dropped[]} {
+  const refs = refsOrPath instanceof JsonRefs ? refsOrPath : new JsonRefs(source, refsOrPath)
+  const document = withMapsFollowed(source, refs)
   const dropped: Dropped[] = []
   const reported = new WeakSet<object>()
   const drop = (reason: string, node: object) => {
@@ -164,6 +165,24 @@ export function openapiCatalogue(document: Record<string, unknown>, options: Opt
   const spec: Catalogue = {schema_version: 1, diagram_type: 'endpoints', meta, groups: groupsOf(document, endpoints, refs), endpoints, types: [...types.types.values()]}
   separateIds(spec)
   return {spec, sources, dropped}
+}
+
+/** The maps of a document that split descriptions keep in files of their own, each behind one `$ref`. */
+const topMaps = ['paths', 'webhooks', 'x-webhooks', 'components', 'definitions', 'parameters', 'responses', 'securityDefinitions']
+
+/**
+ * The document with its maps read through their refs (`paths: {$ref: paths/_index.yaml}`, `components: {schemas:
+ * {$ref: …}}`): OpenAPI allows no `$ref` there, but split descriptions write them, and mainstream tools follow them
+ * (the schema check warns). A ref that leads nowhere is an empty map, and an `openapi-ref` finding at the ref.
+ */
+function withMapsFollowed(document: Record<string, unknown>, refs: JsonRefs): Record<string, unknown> {
+  const followed = (value: unknown) => (value && typeof value === 'object' && '$ref' in value ? (refs.resolve(value).value ?? {}) : value)
+  const result = {...document}
+  for (const key of topMaps) if (key in result) result[key] = followed(result[key])
+  if (result.components && typeof result.components === 'object') {
+    result.components = Object.fromEntries(Object.entries(result.components).map(([key, value]) => [key, followed(value)]))
+  }
+  return result
 }
 
 function isMapOfObjects(value: unknown): boolean {

@@ -76,6 +76,8 @@ export class JsonRefs {
   /** The target and name of each pointer followed so far, by file: big documents point at the same schemas thousands of times. */
   private readonly targets = new Map<string, Map<string, Step>>()
   private readonly followed = new WeakMap<object, Followed>()
+  /** The refs being followed right now: a pointer through one of them to itself is a cycle. */
+  private readonly pending = new Set<object>()
   private readonly paths = new Map<string, Map<object, JsonPath>>()
   private readonly files = new Map<string, string>()
   readonly rootFile: string
@@ -170,10 +172,32 @@ export class JsonRefs {
     if (!node || typeof node !== 'object' || typeof (node as Node).$ref !== 'string') return {target: node}
     let result = this.followed.get(node)
     if (!result) {
+      // A pointer that passes through this very ref on the way to its target (`schemas: {$ref: '#/x/schemas/A'}`
+      // inside `x`) never arrives.
+      if (this.pending.has(node)) return this.fail(node as Node, (node as Node).$ref as string, this.fileOf(node), 'it leads back to itself', undefined)
+      this.pending.add(node)
       result = this.followChain(node as Node)
+      this.pending.delete(node)
       this.followed.set(node, result)
     }
     return result
+  }
+
+  /**
+   * The node at `pointer` in `document`, following the refs it passes through: split descriptions keep whole maps
+   * in other files (`components: {schemas: {$ref: schemas/_index.yaml}}`), and `#/components/schemas/Pet` still
+   * names a schema there, as every mainstream tool reads it.
+   */
+  private pointAt(document: unknown, pointer: string): unknown {
+    let node = document
+    for (const raw of pointer.split('/').slice(1)) {
+      if (!node || typeof node !== 'object') return undefined
+      const key = unescape(raw)
+      if (typeof (node as Node).$ref === 'string' && !Object.prototype.hasOwnProperty.call(node, key)) node = this.follow(node).target
+      if (!node || typeof node !== 'object') return undefined
+      node = Object.prototype.hasOwnProperty.call(node, key) ? (node as Node)[key] : undefined
+    }
+    return node ?? undefined
   }
 
   private followChain(node: Node): Followed {
@@ -196,7 +220,7 @@ export class JsonRefs {
       let step = steps.get(pointer)
       if (!step) {
         const document = this.load(file)
-        const found = document === undefined ? undefined : at(document, pointer)
+        const found = document === undefined ? undefined : this.pointAt(document, pointer)
         const reason = document === undefined ? `cannot read \`${path.relative(path.dirname(home), file) || file}\`` : found === undefined ? `\`#${pointer}\` is not in ${target ? `\`${target}\`` : 'the document'}` : undefined
         step = {node: found, name: lastSegment(pointer) || (target ? fileName(found, target) : undefined), reason}
         steps.set(pointer, step)
@@ -252,16 +276,6 @@ export class JsonRefs {
 
 function readText(file: string): string {
   return readFileSync(file, 'utf8')
-}
-
-function at(document: unknown, pointer: string): unknown {
-  let node = document
-  for (const raw of pointer.split('/').slice(1)) {
-    if (!node || typeof node !== 'object') return undefined
-    const key = unescape(raw)
-    node = Object.prototype.hasOwnProperty.call(node, key) ? (node as Node)[key] : undefined
-  }
-  return node ?? undefined
 }
 
 /** A whole file's name: its schema's `title` when that is a usable type name, else the file's name. */
