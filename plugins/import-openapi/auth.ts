@@ -7,14 +7,15 @@
  * `mutualTLS` -> `mtls`) when the document declares one scheme of that kind, else the scheme's own name. The other
  * alternatives go to `x-auth-alternatives`. A scheme that is not declared keeps its requirement's name.
  */
+import type {JsonRefs} from '../shared/json-refs.js'
 import {record, text} from '../shared/readers.js'
 import {SchemeNames, schemeNamesOf} from '../shared/security-schemes.js'
 
 /** `auth` and the other alternatives for an operation (`inherit: false` for events: no document-wide security). */
-export function authOf(document: Record<string, unknown>, operation: Record<string, unknown>, inherit = true): {auth?: string; alternatives?: string[]} {
+export function authOf(document: Record<string, unknown>, refs: JsonRefs, operation: Record<string, unknown>, inherit = true): {auth?: string; alternatives?: string[]} {
   const requirements = Array.isArray(operation.security) ? operation.security : inherit && Array.isArray(document.security) ? document.security : undefined
   if (!requirements) return {}
-  const names = schemeNames(document)
+  const names = schemeNames(document, refs)
   const auths = requirements.map((requirement) => {
     const name = Object.keys(record(requirement))[0]
     return name === undefined ? 'none' : names.authOf(name)
@@ -26,15 +27,15 @@ export function authOf(document: Record<string, unknown>, operation: Record<stri
 }
 
 /** `meta.x-auth-schemes` of a document (see shared/security-schemes.ts), or undefined. */
-export function authSchemes(document: Record<string, unknown>): Record<string, Record<string, unknown>> | undefined {
-  return schemeNames(document).summaries()
+export function authSchemes(document: Record<string, unknown>, refs: JsonRefs): Record<string, Record<string, unknown>> | undefined {
+  return schemeNames(document, refs).summaries()
 }
 
-/** The names of the security schemes a Swagger 2 or OpenAPI 3 document declares. */
-function schemeNames(document: Record<string, unknown>): SchemeNames {
+/** The names of the security schemes a Swagger 2 or OpenAPI 3 document declares (each may be a `$ref`, to a file of its own). */
+function schemeNames(document: Record<string, unknown>, refs: JsonRefs): SchemeNames {
   return schemeNamesOf(document, () => {
     const declared = {...record(document.securityDefinitions), ...record(record(document.components).securitySchemes)}
-    return new SchemeNames(Object.fromEntries(Object.entries(declared).map(([name, scheme]) => [name, record(scheme)])), kindOf)
+    return new SchemeNames(Object.fromEntries(Object.entries(declared).map(([name, scheme]) => [name, refs.resolve(scheme).value ?? {}])), kindOf)
   })
 }
 

@@ -160,7 +160,7 @@ export function openapiCatalogue(source: Record<string, unknown>, options: Optio
   // A description may be a `$ref` to a Markdown file (a Redocly convention split descriptions use).
   const description = refs.text(info.description)
   if (description) meta.description = description.trim()
-  const schemes = authSchemes(document)
+  const schemes = authSchemes(document, refs)
   if (schemes) meta['x-auth-schemes'] = schemes
   const spec: Catalogue = {schema_version: 1, diagram_type: 'endpoints', meta, groups: groupsOf(document, endpoints, refs), endpoints, types: [...types.types.values()]}
   separateIds(spec)

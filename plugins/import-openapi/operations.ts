@@ -43,7 +43,7 @@ export function operationEndpoint(context: Context, method: string, path: string
   const description = context.refs.text(operation.description)
   if (description) endpoint.description = description.trim()
   // A subscriber never authenticates with the API's own schemes: an event carries only its own security.
-  const {auth, alternatives} = authOf(context.document, operation, kind !== 'event')
+  const {auth, alternatives} = authOf(context.document, context.refs, operation, kind !== 'event')
   if (auth) endpoint.auth = auth
   if (alternatives) endpoint['x-auth-alternatives'] = alternatives
   const status = Object.keys(record(operation.responses)).filter((code) => /^[1-5]\d\d$/.test(code)).map(Number).sort((a, b) => a - b)
