@@ -60,7 +60,10 @@ test('reads what API descriptions are written in, as js-yaml does', () => {
     // Flow collections, nested and over several lines.
     'a: [1, two, "three", {x: 1, y: [a, b]}]\nb: {}\nc: []\nd: {a, b: }\ne: [\n  1,\n  2,\n]\nf: {"x": 1}',
     // Tabs where YAML allows them, repeated keys (the last wins), `__proto__` as a plain key.
-    'a:\tb\nc: d\t# e\nf: "g\th"\na: again\n__proto__: 1'
+    'a:\tb\nc: d\t# e\nf: "g\th"\na: again\n__proto__: 1',
+    // Characters past ASCII: Latin-1 only, and past Latin-1 (read from the UTF-8 bytes), in every kind of scalar.
+    'café: crème\nnoël: "é\\u00e9"',
+    'clé’: valeur’s\n  suite — fin\n"q’": "x’ \\xe9 \\u2019 😀"\ns: \'it’\'\'s\'\nb: |\n  ligne ’\n  deux é\nf: >-\n  un ’\n  deux\nl: [a’, {b’: c’}, "d’"]'
   ]
   for (const text of cases) {
     assert.ok(readBlockYaml(text) !== undefined, `read, not given up: ${JSON.stringify(text)}`)
