@@ -28,8 +28,13 @@ const BRACE = 123
 
 /** The data of `source`, or undefined when it is not in the subset this reader settles. */
 export function readBlockYaml(source: string): unknown {
-  if (source.includes('\r')) return undefined
-  const text = source.charCodeAt(0) === 0xfeff ? source.slice(1) : source
+  let text = source.charCodeAt(0) === 0xfeff ? source.slice(1) : source
+  // Line breaks written as CR LF (files from Windows) are line breaks as LF is: YAML reads both as one `\n`. A CR
+  // alone is left to js-yaml.
+  if (text.includes('\r')) {
+    text = text.replaceAll('\r\n', '\n')
+    if (text.includes('\r')) return undefined
+  }
   try {
     // A text with a character past Latin-1 (a `’` in one description) is two bytes per character in V8, and so is
     // every string cut from it: Stripe's 3 MB held 13 MB where its JSON holds 4. The reader then reads the UTF-8
