@@ -100,7 +100,7 @@ export class SchemaTypes {
       this.types.set(typeName, {name: typeName, kind: 'union', ...described(schema), members: [...new Set(primitives as string[])]})
       return typeName
     }
-    const simple = typeof schema.type === 'string' ? schema.type : Array.isArray(schema.type) ? nonNullType(schema.type) : schema.type === undefined && 'const' in schema ? untypedType(schema) : schema.type === undefined ? enumType(schema.enum) : undefined
+    const simple = typeof schema.type === 'string' ? jsonType(schema.type) : Array.isArray(schema.type) ? nonNullType(schema.type) : schema.type === undefined && 'const' in schema ? untypedType(schema) : schema.type === undefined ? enumType(schema.enum) : undefined
     if (!name && simple && simple !== 'object' && simple !== 'array' && !schema.enum && !schema.oneOf && !schema.anyOf && !schema.allOf) return simple
     const known = this.names.get(schema)
     if (known) return known
@@ -350,6 +350,14 @@ const scalarTypes = new Set(['string', 'integer', 'number', 'boolean'])
 
 /** The type names a catalogue gives unnamed values: a schema of one of these names must be called otherwise. */
 const jsonTypes = new Set(['string', 'integer', 'number', 'boolean', 'object', 'array', 'null'])
+
+/**
+ * A schema's `type` as the catalogue writes it: a JSON type (and Swagger 2's `file`), else `any`: a type the
+ * schema language does not have (`strin`, `date`) names nothing, and the document check says where it is written.
+ */
+function jsonType(type: string): string {
+  return jsonTypes.has(type) || type === 'file' ? type : 'any'
+}
 
 /** The keywords that say what values a schema allows; a schema without any of them only annotates (`readOnly`, `description`). */
 const typeKeywords = ['$ref', 'type', 'properties', 'items', 'required', 'enum', 'const', 'allOf', 'anyOf', 'oneOf', 'additionalProperties', 'not']
