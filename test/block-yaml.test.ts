@@ -82,6 +82,8 @@ test('gives up what it does not settle, and never reads what js-yaml refuses', (
   ]
   for (const text of cases) assert.is(disagreement(text), undefined)
   assert.is(readBlockYaml('a: &x 1\nb: *x'), undefined, 'aliases go to js-yaml')
+  assert.is(readBlockYaml(`a:\n${'- '.repeat(20_000)}x`), undefined, 'nesting deeper than the stack goes to js-yaml')
+  assert.is(readBlockYaml(`a: ${'['.repeat(20_000)}${']'.repeat(20_000)}`), undefined)
   assert.equal(loadData('a: &x 1\nb: *x', 'yaml'), {a: 1, b: 1}, 'and are read there')
 })
 

@@ -43,7 +43,9 @@ export function readBlockYaml(source: string): unknown {
     const wide = /[^\x00-\xff]/.test(text)
     return new BlockReader(wide ? Buffer.from(text, 'utf8').toString('latin1') : text, wide ? fromUtf8 : same).document()
   } catch (error) {
-    if (error === unsupported) return undefined
+    // Nesting deeper than the stack (`- - - …` ten thousand times) is js-yaml's and the `yaml` package's to refuse,
+    // with a place.
+    if (error === unsupported || error instanceof RangeError) return undefined
     throw error
   }
 }
