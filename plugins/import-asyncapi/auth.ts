@@ -44,9 +44,8 @@ export function authKinds(document: Record<string, unknown>, operation: Record<s
     const declared = typeof written.$ref === 'string' ? schemeRef.exec(written.$ref)?.[1] : undefined
     if (declared !== undefined) return names.authOf(declared.replace(/~1/g, '/').replace(/~0/g, '~'))
     if (written.$ref || written.type) return kindOf(asRecord(refs.resolve(written).value))
-    // 2.x: `{schemeName: [scopes]}`.
-    const name = Object.keys(written)[0]
-    return name === undefined ? undefined : names.authOf(name)
+    // 2.x: `{schemeName: [scopes]}`, several names all needed.
+    return names.authOfRequirement(Object.keys(written))
   })
   return [...new Set(found.filter((kind): kind is string => kind !== undefined))]
 }

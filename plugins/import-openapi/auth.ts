@@ -4,8 +4,9 @@
  * requirement (`[]`, or `{}` among them) is `none`, keeping the schemes it also accepts in `x-auth-alternatives`.
  * Otherwise the first alternative names the scheme, by the rule of shared/security-schemes.ts: its kind (`http`
  * bearer -> `bearer`, `http` basic and Swagger `basic` -> `basic`, `apiKey` -> `api-key`, `oauth2`, `openIdConnect`,
- * `mutualTLS` -> `mtls`) when the document declares one scheme of that kind, else the scheme's own name. The other
- * alternatives go to `x-auth-alternatives`. A scheme that is not declared keeps its requirement's name.
+ * `mutualTLS` -> `mtls`) when the document declares one scheme of that kind, else the scheme's own name; a
+ * requirement of several schemes, all needed, joins them (`api-key + appId`). The other alternatives go to
+ * `x-auth-alternatives`. A scheme that is not declared keeps its requirement's name.
  */
 import type {JsonRefs} from '../shared/json-refs.js'
 import {record, text} from '../shared/readers.js'
@@ -16,10 +17,7 @@ export function authOf(document: Record<string, unknown>, refs: JsonRefs, operat
   const requirements = Array.isArray(operation.security) ? operation.security : inherit && Array.isArray(document.security) ? document.security : undefined
   if (!requirements) return {}
   const names = schemeNames(document, refs)
-  const auths = requirements.map((requirement) => {
-    const name = Object.keys(record(requirement))[0]
-    return name === undefined ? 'none' : names.authOf(name)
-  })
+  const auths = requirements.map((requirement) => names.authOfRequirement(Object.keys(record(requirement))) ?? 'none')
   // Optional authentication (`{}` among the requirements) is open: `none`, with the schemes it accepts as alternatives.
   const auth = auths.length === 0 || auths.includes('none') ? 'none' : auths[0]
   const alternatives = [...new Set(auths)].filter((name) => name !== auth && name !== 'none')

@@ -3,7 +3,8 @@
  * (`bearer`, `api-key`, …) when the document declares one scheme of that kind, else by its own name (an admin key and a
  * user key, both bearer, stay `adminKey` and `userKey`), so that operations with different security stay apart. When
  * some `auth` is a scheme's name, `meta.x-auth-schemes` says what each scheme is, so that `pipe diff` tells a scheme
- * renamed from another scheme.
+ * renamed from another scheme. A requirement that names several schemes needs them all: its `auth` joins them with
+ * ` + `.
  */
 import {record, text} from './readers.js'
 
@@ -28,6 +29,14 @@ export class SchemeNames {
   authOf(name: string): string {
     const kind = this.kindOf(this.schemes[name] ?? {}, name)
     return (this.counts.get(kind) ?? 0) > 1 ? name : kind
+  }
+
+  /**
+   * The `auth` of one security requirement: the schemes it names, all of which a client must present (`{apiKey: [],
+   * appId: []}` is `api-key + appId`); undefined when it names none.
+   */
+  authOfRequirement(names: string[]): string | undefined {
+    return names.length === 0 ? undefined : names.map((name) => this.authOf(name)).join(' + ')
   }
 
   /** `meta.x-auth-schemes`: each scheme by its `auth`, when some `auth` is a scheme's name; else undefined. */

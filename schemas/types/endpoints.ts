@@ -139,7 +139,7 @@ export interface Endpoint {
    */
   description?: string
   /**
-   * Authentication scheme or role required (`bearer`, `api-key`, `basic`, `oauth2`, `admin`, …); `none` means open.
+   * Authentication scheme or role required (`bearer`, `api-key`, `basic`, `oauth2`, `admin`, …); `none` means open; schemes needed together are joined with ` + ` (`api-key + appId`).
    */
   auth?: string
   /**
