@@ -167,18 +167,19 @@ export function openapiCatalogue(source: Record<string, unknown>, options: Optio
   return {spec, sources, dropped}
 }
 
-/** The maps of a document that split descriptions keep in files of their own, each behind one `$ref`. */
-const topMaps = ['paths', 'webhooks', 'x-webhooks', 'components', 'definitions', 'parameters', 'responses', 'securityDefinitions']
+/** The parts of a document that split descriptions keep in files of their own, each behind one `$ref`. */
+const topParts = ['info', 'servers', 'security', 'tags', 'paths', 'webhooks', 'x-webhooks', 'components', 'definitions', 'parameters', 'responses', 'securityDefinitions']
 
 /**
- * The document with its maps read through their refs (`paths: {$ref: paths/_index.yaml}`, `components: {schemas:
- * {$ref: …}}`): OpenAPI allows no `$ref` there, but split descriptions write them, and mainstream tools follow them
- * (the schema check warns). A ref that leads nowhere is an empty map, and an `openapi-ref` finding at the ref.
+ * The document with its parts read through their refs (`info: {$ref: info.yaml}`, `paths: {$ref:
+ * paths/_index.yaml}`, `components: {schemas: {$ref: …}}`): OpenAPI allows no `$ref` there, but split descriptions
+ * write them, and mainstream tools follow them. A ref that leads nowhere is nothing, and an `openapi-ref` finding
+ * at the ref.
  */
 function withMapsFollowed(document: Record<string, unknown>, refs: JsonRefs): Record<string, unknown> {
-  const followed = (value: unknown) => (value && typeof value === 'object' && '$ref' in value ? (refs.resolve(value).value ?? {}) : value)
+  const followed = (value: unknown) => (value && typeof value === 'object' && '$ref' in value ? refs.target(value) : value)
   const result = {...document}
-  for (const key of topMaps) if (key in result) result[key] = followed(result[key])
+  for (const key of topParts) if (key in result) result[key] = followed(result[key])
   if (result.components && typeof result.components === 'object') {
     result.components = Object.fromEntries(Object.entries(result.components).map(([key, value]) => [key, followed(value)]))
   }

@@ -67,8 +67,11 @@ function schemaProblems(validate: ValidateFunction, document: Document): Documen
   for (const error of [...kept.values()].slice(0, 20)) {
     const params = error.params as Record<string, unknown>
     const at = pointerToPath(error.instancePath, document)
-    if (at[at.length - 1] === '$ref') {
-      problems.push({reason: 'Unexpected `$ref`: OpenAPI allows no reference in this place (apipe follows it anyway)', path: at})
+    // A `$ref` where the schema wants something else: a ref in a place OpenAPI gives none (`tags: {$ref: tags.yaml}`,
+    // which split descriptions write), or a reference object beside other keys.
+    const refHere = at[at.length - 1] !== '$ref' && typeof (valueAt(document, at) as {$ref?: unknown} | undefined)?.$ref === 'string'
+    if (at[at.length - 1] === '$ref' || refHere) {
+      problems.push({reason: 'Unexpected `$ref`: OpenAPI allows no reference in this place (apipe follows it anyway)', path: refHere ? [...at, '$ref'] : at})
       continue
     }
     // 3.1's schema says "unevaluated" where 3.0's says "additional": either names the key that has no place here.
@@ -82,6 +85,13 @@ function schemaProblems(validate: ValidateFunction, document: Document): Documen
   }
   if (kept.size > 20) problems.push({reason: `… and ${kept.size - 20} more schema problem(s)`, path: []})
   return problems
+}
+
+/** The value at `path` in `document`, or undefined. */
+function valueAt(document: unknown, path: Array<string | number>): unknown {
+  let node = document
+  for (const key of path) node = node && typeof node === 'object' ? (node as Record<string | number, unknown>)[key] : undefined
+  return node
 }
 
 async function checkWithParser(document: Document, filePath: string | undefined): Promise<{errors: DocumentProblem[]; warnings: DocumentProblem[]}> {

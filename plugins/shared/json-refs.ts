@@ -103,6 +103,11 @@ export class JsonRefs {
     return {value: target && typeof target === 'object' && !Array.isArray(target) ? (target as Node) : undefined, name, external, missing}
   }
 
+  /** Whatever `node` leads to, following chains of refs: an object, a list, a scalar, or undefined when nothing. */
+  target(node: unknown): unknown {
+    return this.follow(node).target
+  }
+
   /** The text behind `node`: a string, or a ref to one (a description kept in a Markdown file). */
   text(node: unknown): string | undefined {
     const {target} = this.follow(node)

@@ -226,12 +226,18 @@ export class SchemaTypes {
     const property = text(discriminator.propertyName)
     if (!property) return
     const mapping: Record<string, string> = {}
+    const nowhere: string[] = []
     for (const [value, target] of Object.entries(record(discriminator.mapping))) {
       if (typeof target !== 'string' || target === '') continue
       // A mapping names a schema by a ref, or by its name under `components/schemas`.
       const ref = /[#/.]/.test(target) ? target : `#/components/schemas/${target}`
-      mapping[value] = this.typeOf(this.refs.refBeside(schema, ref), () => pascal(value))
+      const holder = this.refs.refBeside(schema, ref)
+      const {missing} = this.refs.resolve(holder)
+      if (missing === undefined) mapping[value] = this.typeOf(holder, () => pascal(value))
+      else nowhere.push(`\`${value}\` (\`${target}\`: ${this.refs.broken.get(holder)?.reason ?? 'not found'})`)
     }
+    // A mapping to nothing says nothing of the subtype: left out, and said, at the mapping.
+    if (nowhere.length > 0) this.onDropped?.(`Left out discriminator mapping ${nowhere.join(', ')}`, discriminator.mapping as object)
     type['x-discriminator'] = Object.keys(mapping).length > 0 ? {property, mapping} : {property}
   }
 
