@@ -42,6 +42,12 @@ export default function importAsyncapi(this: Processor | void) {
       return undefined
     }
     const {spec, received} = asyncapiCatalogue(tree, file)
+    const nothing = nothingToImport(tree, spec, received)
+    if (nothing) {
+      note(file, 'asyncapi', nothing.reason, nothing.path)
+      rules?.(tree, file)
+      return undefined
+    }
     if (received > 0) {
       file.info(`Left out ${received} operation(s) the application receives; the catalogue lists what it publishes`, {ruleId: 'asyncapi', source})
     }
@@ -56,6 +62,21 @@ export default function importAsyncapi(this: Processor | void) {
     translatePaths(file, () => undefined)
     return {type: 'catalogue', spec}
   }
+}
+
+/**
+ * Why a document gives the catalogue nothing, or undefined when it gives something (or receives only: what it
+ * receives is counted in an info message). AsyncAPI 3.0 moved operations out of the channels: a 3.0 document
+ * written in 2.x's form (`channels.x.subscribe`) has none to read.
+ */
+function nothingToImport(tree: AsyncApiTree, spec: Catalogue, received: number): {reason: string; path: string[]} | undefined {
+  const oldForm = tree.version.startsWith('3.') ? Object.keys(asRecord(tree.document.channels)).filter((name) => ['publish', 'subscribe'].some((key) => key in asRecord(asRecord(tree.document.channels)[name]))) : []
+  if (oldForm.length > 0) {
+    const where = oldForm.length === 1 ? 'channel' : `${oldForm.length} channels, the first`
+    return {reason: `Unexpected \`publish\`/\`subscribe\` in ${where} \`${oldForm[0]}\` of an AsyncAPI ${tree.version} document: 3.0 lists operations under \`operations\` (\`action: send\` or \`receive\`), and the 2.x form is not read`, path: ['channels', oldForm[0]!]}
+  }
+  if (spec.endpoints.length > 0 || received > 0) return undefined
+  return {reason: "Unexpected document without operations, expected at least one operation the application sends (3.0: `operations` with `action: send`; 2.x: a channel's `subscribe`)", path: [tree.version.startsWith('3.') ? 'operations' : 'channels']}
 }
 
 /** The catalogue of an AsyncAPI document, and how many received operations were left out. */
