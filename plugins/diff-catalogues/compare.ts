@@ -394,7 +394,7 @@ function compareParams(oldParams: Param[], newParams: Param[], owner: ParamOwner
     if (param['x-deprecated'] === true && partner['x-deprecated'] !== true) add({code: 'param-reactivated', location, message: `${capital(describe(partner))} of ${owner.words} is no longer deprecated`, path})
     // What a server assumes for a param a request leaves out; on a message received, a default only documents.
     if (!received && !sameDefault(param.default, partner.default)) {
-      add({code: 'param-default-changed', location, message: `Default of ${describe(partner)} of ${owner.words} changed from ${shownDefault(param.default)} to ${shownDefault(partner.default)}`, path})
+      add({code: 'param-default-changed', location, message: `Default of ${describe(partner)} of ${owner.words} changed from ${shownValue(param.default)} to ${shownValue(partner.default)}`, path})
     }
     // Clients send params: items that may no longer be null refuse what they sent (subscribers: the other way round).
     if (listsWithItemsNullableChanged(param, partner)) {
@@ -545,7 +545,7 @@ function compareFields(oldType: TypeDef, newType: TypeDef, use: Use, types: Type
     }
     // What a server assumes for a field a request leaves out; in a response a default only documents.
     if (sent && !sameDefault(field.default, partner.default)) {
-      add({code: 'field-default-changed', location: location(), message: `Default of field \`${field.name}\` of \`${newType.name}\` changed from ${shownDefault(field.default)} to ${shownDefault(partner.default)}${via()}`, path})
+      add({code: 'field-default-changed', location: location(), message: `Default of field \`${field.name}\` of \`${newType.name}\` changed from ${shownValue(field.default)} to ${shownValue(partner.default)}${via()}`, path})
     }
     // A field that may now be null holds more values; one that no longer may, fewer.
     if (Boolean(field['x-nullable']) !== Boolean(partner['x-nullable'])) {
@@ -653,11 +653,13 @@ function compareEnum(was: unknown[] | undefined, now: unknown[] | undefined, typ
   if (!Array.isArray(was) || !Array.isArray(now) || sameValues(was, now)) return
   const side = use.direction === 'request' ? 'request' : 'response'
   const [before, after] = [was.map(String), now.map(String)]
+  // Values are compared as text (`1` and `"1"` are one value to a client's URL or form) and shown as written.
+  const written = new Map([...was, ...now].map((value) => [String(value), value]))
   for (const value of onlyIn(after, before)) {
-    add({code: `${side}-enum-value-added`, location: `${use.location}.${value}`, message: `Added value \`${value}\` to the values of ${use.what}`, path: use.path})
+    add({code: `${side}-enum-value-added`, location: `${use.location}.${value}`, message: `Added value ${shownValue(written.get(value))} to the values of ${use.what}`, path: use.path})
   }
   for (const value of onlyIn(before, after)) {
-    add({code: `${side}-enum-value-removed`, location: `${use.location}.${value}`, message: `Removed value \`${value}\` of the values of ${use.what}`, path: use.path})
+    add({code: `${side}-enum-value-removed`, location: `${use.location}.${value}`, message: `Removed value ${shownValue(written.get(value))} of the values of ${use.what}`, path: use.path})
   }
 }
 
@@ -669,10 +671,11 @@ function sameDefault(was: unknown, now: unknown): boolean {
 }
 
 /**
- * A default in a message: `` `20` ``, `` `asc` ``, an object or a list as JSON, or `none`; a string that would read
- * as another value is quoted (GitHub's `make_latest` went from `true` to `"true"`).
+ * A default or an enum value in a message: `` `20` ``, `` `asc` ``, an object or a list as JSON, or `none`; a string
+ * that would read as another value, or as nothing, is quoted (GitHub's `make_latest` went from `true` to `"true"`;
+ * an empty string is `""`).
  */
-function shownDefault(value: unknown): string {
+function shownValue(value: unknown): string {
   if (value === undefined) return 'none'
   const plain = typeof value === 'string' && !/^(true|false|null|-?\d+(\.\d+)?([eE][+-]?\d+)?|)$/.test(value.trim())
   return `\`${plain ? value : JSON.stringify(value)}\``
@@ -680,7 +683,7 @@ function shownDefault(value: unknown): string {
 
 /** Values in a message: the first five, and how many more (`` `a`, `b`, `c`, `d`, `e` and 7 more ``). */
 function listed(values: unknown[]): string {
-  const shown = values.slice(0, 5).map((value) => `\`${String(value)}\``).join(', ')
+  const shown = values.slice(0, 5).map(shownValue).join(', ')
   return values.length > 5 ? `${shown} and ${values.length - 5} more` : shown
 }
 
