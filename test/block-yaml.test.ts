@@ -57,6 +57,8 @@ test('reads what API descriptions are written in, as js-yaml does', () => {
     'a: "x \\\n   y"\nb: "x  \n\n  y \\t \n z"\nc: "\\x41\\u00e9\\_\\e\\0\\N\\L\\P\\ \\U0001F600"\nd: \'it\'\'s\'\ne: \'multi\n  line\n\n  text\'\nf: "a\\\n\n  b"\ng: ""',
     // Block scalars: literal, folded, chomping, more-indented lines, blank lines with spaces, the end of the text.
     'a: |\n  foo\n\n  bar\nb: |-\n  x\n\nc: |+\n  x\n\nd: >\n  foo\n    bar\n\n  baz\ne: >-\n  - x\n  - y\nf: |\n\ng: |\n  x\n   \nh: |\n  # not a comment\n# a comment\ni: |\n  end',
+    // Indentation indicators (the content indented that much more than its parent), with chomping either side.
+    'a: |2\n    x\n   y\nb:\n  c: >2-\n      x\n     y\n\nd:\n- |1\n  z\n- e: |-2\n     w\n',
     // Flow collections, nested and over several lines.
     'a: [1, two, "three", {x: 1, y: [a, b]}]\nb: {}\nc: []\nd: {a, b: }\ne: [\n  1,\n  2,\n]\nf: {"x": 1}',
     // Tabs where YAML allows them, repeated keys (the last wins), `__proto__` as a plain key.
@@ -78,7 +80,7 @@ test('gives up what it does not settle, and never reads what js-yaml refuses', (
   const cases = [
     'a: &x 1\nb: *x', 'a: !!str 1', '? a\n: b', '%YAML 1.2\n---\na: 1', 'a: 1\n---\nb: 2', 'a: 1\n...\n', 'a: b: c', 'a: - x',
     'a:\n  b: 1\n c: 2', 'a:\n    b: 1\n  c: 2', 'a: "unterminated', 'a: [1, 2', 'a:\n\tb: 1', '-\t a: 1', 'a: |1\n  x', 'a: [a: b]', 'a: b\n  c: d',
-    'a: "\\q"', 'a: "x"y', '<<: {a: 1}', 'a: |\n    \n  x\n', 'a: 1\rb: 2', '', 'plain\n  text'
+    'a: "\\q"', 'a: "x"y', '- -\n- x', '-   -\n  - M1', '<<: {a: 1}', 'a: |\n    \n  x\n', 'a: 1\rb: 2', '', 'plain\n  text'
   ]
   for (const text of cases) assert.is(disagreement(text), undefined)
   assert.is(readBlockYaml('a: &x 1\nb: *x'), undefined, 'aliases go to js-yaml')
@@ -104,8 +106,8 @@ testWhen(test, corpusMissing(), 'reads every YAML file of the corpus as js-yaml 
     if (readBlockYaml(text) === undefined) givenUp++
     else assert.is(disagreement(text), undefined, file)
   }
-  // Two corpus files hold what the reader leaves to js-yaml (an indentation indicator, an empty document).
-  assert.ok(givenUp <= 5, `${givenUp} of ${files.length} given up`)
+  // One corpus file holds what the reader leaves to js-yaml (an empty document).
+  assert.ok(givenUp <= 3, `${givenUp} of ${files.length} given up`)
   assert.ok(readBlockYaml(readFileSync(path.join(corpusDir, 'big', 'stripe', 'spec3.yaml'), 'utf8')) !== undefined, "Stripe's YAML is read")
 })
 

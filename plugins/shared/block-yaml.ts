@@ -297,7 +297,11 @@ class BlockReader {
       // A tab after the dash indents what follows, which YAML forbids.
       for (let blank = this.line + column + 1; blank < at; blank++) if (text.charCodeAt(blank) === TAB) throw unsupported
       const code = text.charCodeAt(at)
-      result.push(code === NEWLINE || Number.isNaN(code) || code === HASH ? this.below(column, false) : this.blockNode(at, column))
+      const empty = code === NEWLINE || Number.isNaN(code) || code === HASH
+      // An empty entry of a sequence that starts inside another's (`- -`): js-yaml then reads the outer sequence's
+      // next entries into the inner one, which this reader does not copy.
+      if (empty && this.indentOf(this.line) !== column) throw unsupported
+      result.push(empty ? this.below(column, false) : this.blockNode(at, column))
       const indent = this.nextContent()
       if (indent < column || (indent === column && !isDash(text, this.line + column))) return exactly(result)
       if (indent > column) throw unsupported
@@ -376,15 +380,22 @@ class BlockReader {
   private blockScalar(at: number, parent: number): string {
     const {text} = this
     const folded = text.charCodeAt(at) === 62
-    const chomping = text.charCodeAt(at + 1)
+    // The header: a chomping indicator (`-` strip, `+` keep) and an indentation indicator (`|2`: the content is
+    // indented two more than its parent), either, both, in either order.
+    let chomping = 0
+    let indicated = 0
+    let header = at + 1
+    for (let code = text.charCodeAt(header); header <= at + 2; code = text.charCodeAt(++header)) {
+      if ((code === 43 || code === DASH) && chomping === 0) chomping = code
+      else if (code >= 49 && code <= 57 && indicated === 0) indicated = code - 48
+      else break
+    }
     const keep = chomping === 43
     const strip = chomping === DASH
-    const header = keep || strip ? at + 2 : at + 1
-    // An indentation indicator (`|2`) or anything else after the header: js-yaml's to settle.
     if (!isSeparator(text.charCodeAt(header)) || !this.isLineDoneFrom(header)) throw unsupported
     let next = this.lineEnd(at) + 1
     const parts: string[] = []
-    let indent = -1
+    let indent = indicated > 0 ? parent + indicated : -1
     let empty = 0
     let read = false
     let moreIndented = false
