@@ -51,7 +51,10 @@
     method: function (e, v) { return e.method.toLowerCase() === v },
     group: function (e, v) { return e.group.toLowerCase() === v },
     tag: function (e, v) { return e.tags.some(function (t) { return t.toLowerCase() === v }) },
-    auth: function (e, v) { return (e.auth || 'none').toLowerCase() === v },
+    // Every scheme the endpoint accepts: its `auth` and its alternatives, each of the schemes needed together.
+    auth: function (e, v) {
+      return [e.auth || 'none'].concat(e.authAlternatives).some(function (a) { return a.toLowerCase().split(' + ').indexOf(v) !== -1 })
+    },
     table: function (e, v) { return e.entities.some(function (t) { return t.toLowerCase() === v }) },
     deprecated: function (e, v) { return e.deprecated === (v === 'true' || v === 'yes') },
     has: function (e, v) { return v === 'finding' ? e.findings.length > 0 : true }

@@ -287,6 +287,25 @@ check('a webhook shows what its receiver must answer, and every scheme an endpoi
   assert.equal(overflow, [0, 0, 0])
 })
 
+check('auth: in the search finds every endpoint that accepts the scheme: alone, among schemes needed together, or as an alternative', async ({tab}) => {
+  const page = await renderedPage('auth-facet', {meta: {title: 'Stores'}, endpoints: [
+    {id: 'listStores', method: 'GET', path: '/stores', summary: 'List stores', auth: 'api_key', status: [200]},
+    {id: 'getCart', method: 'GET', path: '/cart', summary: 'The cart', auth: 'api_key + store_key', status: [200]},
+    {id: 'getStatus', method: 'GET', path: '/status', summary: 'Status', auth: 'none', 'x-auth-alternatives': ['store_key'], status: [200]},
+    {id: 'login', method: 'POST', path: '/login', summary: 'Log in', auth: 'basic', status: [200]}
+  ]})
+  await tab.goto(page)
+  for (const [query, expected] of [
+    ['auth:api_key', ['getCart', 'listStores']],
+    ['auth:store_key', ['getCart', 'getStatus']],
+    ['auth:none', ['getStatus']],
+    ['auth:basic', ['login']]
+  ] as const) {
+    await tab.fill('#apipe-search', query)
+    assert.equal((await visibleRows(tab)).sort(), [...expected], query)
+  }
+})
+
 check('a read-only field (x-read-only) is marked on its card and left out of the sample request body', async ({tab}) => {
   const page = await renderedPage('read-only', {meta: {title: 'Galaxy', base_url: 'https://galaxy.example'}, endpoints: [
     {id: 'createPlanet', method: 'POST', path: '/planets', summary: 'Create a planet', request: 'Planet', response: 'Planet', status: [201]}
