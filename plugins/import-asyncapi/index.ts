@@ -51,6 +51,11 @@ export default function importAsyncapi(this: Processor | void) {
     if (received > 0) {
       file.info(`Left out ${received} operation(s) the application receives; the catalogue lists what it publishes`, {ruleId: 'asyncapi', source})
     }
+    // Beside operations 3.0 reads, a channel still in 2.x's form: its `publish`/`subscribe` is left out, and said.
+    const oldForm = oldFormChannels(tree)
+    if (oldForm.length > 0) {
+      file.info(`Left out \`publish\`/\`subscribe\` of ${oldForm.length} channel(s), the first \`${oldForm[0]}\`: AsyncAPI 3.0 reads operations under \`operations\` only`, {ruleId: 'asyncapi', source})
+    }
     const bindings = bindingsOf(tree.document)
     if (bindings.count > 0) {
       const protocols = bindings.protocols.length > 0 ? ` (${bindings.protocols.join(', ')})` : ''
@@ -70,13 +75,20 @@ export default function importAsyncapi(this: Processor | void) {
  * written in 2.x's form (`channels.x.subscribe`) has none to read.
  */
 function nothingToImport(tree: AsyncApiTree, spec: Catalogue, received: number): {reason: string; path: string[]} | undefined {
-  const oldForm = tree.version.startsWith('3.') ? Object.keys(asRecord(tree.document.channels)).filter((name) => ['publish', 'subscribe'].some((key) => key in asRecord(asRecord(tree.document.channels)[name]))) : []
+  if (spec.endpoints.length > 0 || received > 0) return undefined
+  const oldForm = oldFormChannels(tree)
   if (oldForm.length > 0) {
     const where = oldForm.length === 1 ? 'channel' : `${oldForm.length} channels, the first`
     return {reason: `Unexpected \`publish\`/\`subscribe\` in ${where} \`${oldForm[0]}\` of an AsyncAPI ${tree.version} document: 3.0 lists operations under \`operations\` (\`action: send\` or \`receive\`), and the 2.x form is not read`, path: ['channels', oldForm[0]!]}
   }
-  if (spec.endpoints.length > 0 || received > 0) return undefined
   return {reason: "Unexpected document without operations, expected at least one operation the application sends (3.0: `operations` with `action: send`; 2.x: a channel's `subscribe`)", path: [tree.version.startsWith('3.') ? 'operations' : 'channels']}
+}
+
+/** The channels of a 3.x document that hold 2.x's `publish`/`subscribe`, which 3.0 does not read. */
+function oldFormChannels(tree: AsyncApiTree): string[] {
+  if (!tree.version.startsWith('3.')) return []
+  const channels = asRecord(tree.document.channels)
+  return Object.keys(channels).filter((name) => ['publish', 'subscribe'].some((key) => key in asRecord(channels[name])))
 }
 
 /** The catalogue of an AsyncAPI document, and how many received operations were left out. */

@@ -26,9 +26,19 @@ const BRACKET = 91
 const BACKSLASH = 92
 const BRACE = 123
 
+/**
+ * What YAML does not allow in a text, as js-yaml tells it: control characters (but tab and line breaks), the
+ * non-characters U+FFFE and U+FFFF, and surrogates without their pair.
+ */
+const nonPrintable = /[\x00-\x08\x0B\x0C\x0E-\x1F\x7F-\x84\x86-\x9F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?:[^\uD800-\uDBFF]|^)[\uDC00-\uDFFF]/
+
+/** Nesting deeper than this is js-yaml's to judge (it refuses more than 100 levels). */
+const maxDepth = 64
+
 /** The data of `source`, or undefined when it is not in the subset this reader settles. */
 export function readBlockYaml(source: string): unknown {
   let text = source.charCodeAt(0) === 0xfeff ? source.slice(1) : source
+  if (nonPrintable.test(text)) return undefined
   // Line breaks written as CR LF (files from Windows) are line breaks as LF is: YAML reads both as one `\n`. A CR
   // alone is left to js-yaml.
   if (text.includes('\r')) {
@@ -113,6 +123,8 @@ class BlockReader {
   private readonly breaks: NextIndex
   /** Whether the last plain segment read ended at a comment. */
   private commented = false
+  /** How many collections the reader is inside. */
+  private depth = 0
 
   /**
    * @param text the YAML
@@ -234,9 +246,10 @@ class BlockReader {
   private blockNode(at: number, parent: number): unknown {
     const {text} = this
     const column = at - this.line
-    if (isDash(text, at)) return this.sequence(column)
-    if (this.keyEnd(at) !== -1) return this.mapping(column)
-    return this.inlineValue(at, parent)
+    if (this.depth++ > maxDepth) throw unsupported
+    const value = isDash(text, at) ? this.sequence(column) : this.keyEnd(at) !== -1 ? this.mapping(column) : this.inlineValue(at, parent)
+    this.depth--
+    return value
   }
 
   /**
@@ -331,7 +344,7 @@ class BlockReader {
       if (end === -1) throw unsupported
       value = quotedValue(text, at, end, this.decode)
     } else if (code === BRACKET || code === BRACE) {
-      const flow = new FlowReader(text, at, this.decode)
+      const flow = new FlowReader(text, at, this.decode, this.depth)
       value = flow.value()
       end = flow.at
     } else if (code === 124 || code === 62) {
@@ -341,6 +354,9 @@ class BlockReader {
       if (!startsPlain(text, at)) throw unsupported
       return this.plainScalar(at, parent)
     }
+    // A document marker at the start of a line ends the document, even inside quotes or brackets (js-yaml refuses
+    // such a scalar or collection).
+    if (end > this.lineEnd(at) && /\n(?:---|\.\.\.)/.test(text.slice(at, end))) throw unsupported
     if (!this.isLineDoneFrom(end)) throw unsupported
     this.line = this.lineEnd(end) + 1
     return value
@@ -615,14 +631,20 @@ class FlowReader {
   constructor(
     private readonly text: string,
     public at: number,
-    private readonly decode: (text: string) => string
+    private readonly decode: (text: string) => string,
+    /** How many collections the flow collection is inside. */
+    private depth: number
   ) {}
 
   value(): unknown {
     this.skipSpace()
     const code = this.text.charCodeAt(this.at)
-    if (code === BRACKET) return this.sequence()
-    if (code === BRACE) return this.mapping()
+    if (code === BRACKET || code === BRACE) {
+      if (this.depth++ > maxDepth) throw unsupported
+      const collection = code === BRACKET ? this.sequence() : this.mapping()
+      this.depth--
+      return collection
+    }
     if (code === DOUBLE_QUOTE || code === SINGLE_QUOTE) return this.quoted()
     return plainValue(this.decode(this.plain()))
   }
@@ -667,9 +689,16 @@ class FlowReader {
     this.skipSpace()
     while (text.charCodeAt(this.at) !== 125) {
       const first = text.charCodeAt(this.at)
+      const keyAt = this.at
       const key = first === DOUBLE_QUOTE || first === SINGLE_QUOTE ? this.quoted() : String(plainValue(this.decode(this.plain())))
       if (key === '__proto__' || key === '<<') throw unsupported
-      this.skipSpace()
+      // A key is on one line, and so is the `:` after it (js-yaml refuses `{"a"\n: b}`).
+      if (text.slice(keyAt, this.at).includes('\n')) throw unsupported
+      this.at = skipBlanks(text, this.at)
+      if (text.charCodeAt(this.at) === NEWLINE) {
+        this.skipSpace()
+        if (text.charCodeAt(this.at) === COLON) throw unsupported
+      }
       let value: unknown = null
       if (text.charCodeAt(this.at) === COLON) {
         this.at++

@@ -441,7 +441,7 @@ function allowsNull(schema: Schema): boolean {
 }
 
 function nonNullType(types: unknown[]): string {
-  return String(types.find((type) => type !== 'null') ?? 'null')
+  return jsonType(String(types.find((type) => type !== 'null') ?? 'null'))
 }
 
 /** A named scalar's description: the schema's words, then its JSON type and format (`Unix time — integer (int64)`). */

@@ -32,11 +32,12 @@ export class SchemeNames {
   }
 
   /**
-   * The `auth` of one security requirement: the schemes it names, all of which a client must present (`{apiKey: [],
-   * appId: []}` is `api-key + appId`); undefined when it names none.
+   * The `auth` of one security requirement: the schemes it names, all of which a client must present (`{appId: [],
+   * apiKey: []}` is `api-key + appId`: in sorted order, since the order of a requirement's keys means nothing);
+   * undefined when it names none.
    */
   authOfRequirement(names: string[]): string | undefined {
-    return names.length === 0 ? undefined : names.map((name) => this.authOf(name)).join(' + ')
+    return names.length === 0 ? undefined : names.map((name) => this.authOf(name)).sort().join(' + ')
   }
 
   /** `meta.x-auth-schemes`: each scheme by its `auth`, when some `auth` is a scheme's name; else undefined. */
