@@ -67,12 +67,11 @@ function importTree(tree: ParsedTree, file: VFile, options: Options): CatalogueT
     return undefined
   }
   const refs = file.data.refs ?? JsonRefs.of(tree.document, file)
-  const {spec, sources, dropped} = openapiCatalogue(tree.document, options, refs)
+  const {spec, sources, dropped, schemas} = openapiCatalogue(tree.document, options, refs)
   for (const {reason, path: at} of dropped) note(file, 'openapi-dropped', reason, at)
   // Findings about the catalogue point at what they came from: an endpoint at its operation, a type at its schema.
   // What that needs of the document is kept, and the document itself let go with its refs: a vfile that outlives the
   // run (the programmatic API returns them) does not hold the source document through them.
-  const schemas = schemaNames(withMapsFollowed(tree.document, refs))
   translatePaths(file, (at) => sourceOf(at, spec, sources, schemas))
   delete file.data.refs
   if (spec.endpoints.length === 0) {
@@ -91,11 +90,12 @@ export interface Dropped {
 }
 
 /**
- * The catalogue of an OpenAPI or Swagger document, with the source path of each endpoint and what was left out.
+ * The catalogue of an OpenAPI or Swagger document, with the source path of each endpoint, what was left out, and the
+ * names of the schemas the document defines (where findings about types point).
  * `refs` follows the document's refs (pass a `JsonRefs` made with the document's path, or the path, so that refs to
  * other files resolve).
  */
-export function openapiCatalogue(source: Record<string, unknown>, options: Options = {}, refsOrPath?: JsonRefs | string): {spec: Catalogue; sources: JsonPath[]; dropped: Dropped[]} {
+export function openapiCatalogue(source: Record<string, unknown>, options: Options = {}, refsOrPath?: JsonRefs | string): {spec: Catalogue; sources: JsonPath[]; dropped: Dropped[]; schemas: SchemaNames} {
   const refs = refsOrPath instanceof JsonRefs ? refsOrPath : new JsonRefs(source, refsOrPath)
   const document = withMapsFollowed(source, refs)
   const dropped: Dropped[] = []
@@ -164,7 +164,7 @@ export function openapiCatalogue(source: Record<string, unknown>, options: Optio
   if (schemes) meta['x-auth-schemes'] = schemes
   const spec: Catalogue = {schema_version: 1, diagram_type: 'endpoints', meta, groups: groupsOf(document, endpoints, refs), endpoints, types: [...types.types.values()]}
   separateIds(spec)
-  return {spec, sources, dropped}
+  return {spec, sources, dropped, schemas: schemaNames(document)}
 }
 
 /** The parts of a document that split descriptions keep in files of their own, each behind one `$ref`. */
