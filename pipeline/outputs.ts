@@ -79,23 +79,14 @@ function writeChunks(target: string, chunks: Iterable<Uint8Array>): void {
 }
 
 /**
- * `JSON.stringify(value, null, 2) + '\n'` as UTF-8 chunks of about 256 K characters. As one string, the catalogue of
- * a big API is megabytes, two bytes per character as soon as one character is outside Latin-1 (a `’` in a
- * description), and writing it needs a UTF-8 copy besides; these pieces die young.
+ * `JSON.stringify(value, null, 2) + '\n'` as UTF-8 pieces, each serialized natively by one `JSON.stringify` and
+ * encoded at once. As one string, the catalogue of a big API is megabytes, two bytes per character as soon as one
+ * character is outside Latin-1 (a `’` in a description), and writing it needs a UTF-8 copy besides; these pieces die
+ * young, and no piece is copied into a bigger one.
  */
 export function* prettyJsonChunks(value: unknown): Generator<Buffer> {
-  let pending: string[] = []
-  let pendingLength = 0
-  for (const piece of jsonPieces(value)) {
-    pending.push(piece)
-    pendingLength += piece.length
-    if (pendingLength < 262_144) continue
-    yield Buffer.from(pending.join(''))
-    pending = []
-    pendingLength = 0
-  }
-  pending.push('\n')
-  yield Buffer.from(pending.join(''))
+  yield* jsonPieces(value)
+  yield Buffer.from('\n')
 }
 
 /** Items of a top-level array serialized by one call: few native calls, each piece a few hundred K at most. */
@@ -104,33 +95,40 @@ const itemsPerPiece = 64
 /**
  * The pretty JSON of `value` in pieces: each member of a top-level object alone, and the items of a top-level
  * array member `itemsPerPiece` at a time. Each piece is serialized natively by JSON.stringify already at its depth,
- * wrapped in one or two arrays whose brackets are then cut off (`[[a, b]]` prints `a` and `b` four spaces in, as
- * they sit in `{"endpoints": [a, b]}`), so no piece needs re-indenting.
+ * wrapped in one or two arrays whose brackets are then cut off the bytes (`[[a, b]]` prints `a` and `b` four spaces
+ * in, as they sit in `{"endpoints": [a, b]}`), so no piece needs re-indenting.
  */
-function* jsonPieces(value: unknown): Generator<string> {
+function* jsonPieces(value: unknown): Generator<Buffer> {
   if (value === null || typeof value !== 'object' || Array.isArray(value) || typeof (value as {toJSON?: unknown}).toJSON === 'function') {
-    yield JSON.stringify(value, null, 2) ?? 'null'
+    yield Buffer.from(JSON.stringify(value, null, 2) ?? 'null')
     return
   }
   const members = Object.entries(value).filter(([, item]) => item !== undefined && typeof item !== 'function' && typeof item !== 'symbol')
   if (members.length === 0) {
-    yield '{}'
+    yield Buffer.from('{}')
     return
   }
   for (const [index, [key, item]] of members.entries()) {
-    yield `${index === 0 ? '{' : ','}\n  ${JSON.stringify(key)}: `
+    yield Buffer.from(`${index === 0 ? '{' : ','}\n  ${JSON.stringify(key)}: `)
     if (!Array.isArray(item) || item.length === 0) {
       // `[\n  <item>\n]`: the item two spaces in, as it sits in the object.
-      yield JSON.stringify([item], null, 2).slice(4, -2)
+      yield trimmedBytes(JSON.stringify([item], null, 2), 4, 2)
       continue
     }
     for (let start = 0; start < item.length; start += itemsPerPiece) {
       // `[\n  [\n    <items>\n  ]\n]`: the items four spaces in, as they sit in the member's array.
-      yield `${start === 0 ? '[' : ','}\n    ${JSON.stringify([item.slice(start, start + itemsPerPiece)], null, 2).slice(10, -6)}`
+      yield Buffer.from(`${start === 0 ? '[' : ','}\n    `)
+      yield trimmedBytes(JSON.stringify([item.slice(start, start + itemsPerPiece)], null, 2), 10, 6)
     }
-    yield '\n  ]'
+    yield Buffer.from('\n  ]')
   }
-  yield '\n}'
+  yield Buffer.from('\n}')
+}
+
+/** The UTF-8 bytes of `text` but its first `head` and last `tail` characters, which are ASCII (brackets, spaces). */
+function trimmedBytes(text: string, head: number, tail: number): Buffer {
+  const bytes = Buffer.from(text)
+  return bytes.subarray(head, bytes.length - tail)
 }
 
 /** The deepest folder holding every one of `folders` (absolute), or undefined for none. */

@@ -165,5 +165,8 @@ function typeCardHtml(type: TypeView): string {
  * page past 1.5 MB.
  */
 export function packedTypeCards(types: TypeView[]): string {
-  return deflateRawSync(types.map(typeCardHtml).join('\n'), {level: 5}).toString('base64')
+  // Each card is encoded alone: joined first, Stripe's 2.7 MB of cards would be one string of 5.4 MB (two bytes per
+  // character for one `’`) before its UTF-8 copy.
+  const cards = types.map((type, index) => Buffer.from(index === 0 ? typeCardHtml(type) : `\n${typeCardHtml(type)}`))
+  return deflateRawSync(Buffer.concat(cards), {level: 5}).toString('base64')
 }
