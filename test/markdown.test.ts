@@ -72,7 +72,7 @@ test('prose takes the shortcut only when nothing in it but code spans is Markdow
   assert.is(inlineMarkdown(coded), parsedInline(coded))
   // A span of spaces keeps them; one space on a side alone stays.
   for (const text of ['a `  ` b', 'x ` y` z', 'x `` `a` `` z']) assert.is(markdownHtml(text), parsedHtml(text), text)
-  const marked = ['a *b*', 'a _b_', '_a', 'a_ b', 'a_`b`', 'see https://x', 'a@b.c', '- item', '1. item', '# h', 'a\n===', 'a  \nb', ' indented', 'x & y', 'a <b>', 'www.x.y', 'see //é.b9']
+  const marked = ['a *b*', 'a _b_', '_a', 'a_ b', 'a_`b`', 'see xhttps://x', 'a@b.c', '- item', '1. item', '# h', 'a\n===', 'a  \nb', ' indented', 'x & y', 'a <b>', 'www.x.y', 'see //é.b9']
   for (const text of [...marked, '```\ncode\n```', 'an `unclosed span', 'a `span\nover lines`', 'a `cell | border`', 'a ```three``` run']) {
     assert.not.ok(isProse(text), text)
     assert.is(markdownHtml(text), parsedHtml(text), text)
@@ -90,6 +90,22 @@ test('plain inline links take the shortcut too, and give what the parser gives; 
     assert.is(inlineMarkdown(text), parsedInline(text), text)
   }
   for (const text of others) assert.not.ok(isProse(text), text)
+})
+
+test('literal URLs take the shortcut where linkify makes them links that markdown-it writes as they are', () => {
+  const isProse = (text: string) => proseParagraphs(text) !== undefined
+  const k8s = 'Kind is a string value representing the REST resource. More info: https://git.k8s.io/community/contributors/devel/api-conventions.md#types-kinds'
+  assert.ok(isProse(k8s))
+  assert.is(markdownHtml(k8s), '<p>Kind is a string value representing the REST resource. More info: <a href="https://git.k8s.io/community/contributors/devel/api-conventions.md#types-kinds" target="_blank" rel="noopener noreferrer">https://git.k8s.io/community/contributors/devel/api-conventions.md#types-kinds</a></p>')
+  const taken = [k8s, 'see https://x', 'See https://a.b/c, then http://d.e/f?g=1&h=2.', 'see https://a.b/c) and `code` https://d.e', 'https://a.b/c\nnext line', 'a `x` https://a.b/c d']
+  // After a letter or a dot, with `%` escapes or punycode, a star, or run into a code span: left to the parser.
+  const others = ['xhttps://a.b', 'a.https://a.b', 'https://a.b/%20c', 'https://xn--80ak6aa92e.com', 'https://a.b/c*', 'https://a.b/c`d`', 'https://a.b.`d`', 'HTTPS://A.B', 'https://a.b/(c)']
+  for (const text of taken) assert.ok(isProse(text), text)
+  for (const text of others) assert.not.ok(isProse(text), text)
+  for (const text of [...taken, ...others]) {
+    assert.is(markdownHtml(text), parsedHtml(text), text)
+    assert.is(inlineMarkdown(text), parsedInline(text), text)
+  }
 })
 
 /** Generated cases per property test; `PROPERTY_RUNS=1000000 npm test` searches longer. */
@@ -115,6 +131,20 @@ test('any link the shortcut takes, it writes as the parser does (generated links
   const part = (maxLength: number) => fc.array(piece, {maxLength}).map((parts) => parts.join(''))
   const link = fc.tuple(part(4), part(8)).map(([label, destination]) => `[${label || 'x'}](${destination})`)
   fc.assert(fc.property(fc.array(fc.oneof(fc.constantFrom('a', ' ', 'b. ', '`c`'), link), {maxLength: 6}), (pieces) => {
+    const text = pieces.join('')
+    if (proseParagraphs(text) === undefined) return
+    assert.is(markdownHtml(text), parsedHtml(text), text)
+    assert.is(inlineMarkdown(text), parsedInline(text), text)
+  }), {numRuns: propertyRuns})
+})
+
+test('any literal URL the shortcut takes, it writes as the parser does (generated URLs between prose, code and links)', () => {
+  // URLs of characters the shortcut takes, and of any characters (most of which it leaves to the parser).
+  const kept = fc.constantFrom('a.b', 'x.y9', '/p', '/', '?q=1', '&r=2', '#f', '.', ',', ';', ':8', '!', "'", '_', '~', '@', '-', '=', '+', '$')
+  const any = fc.constantFrom('https://a.b', '.', ':', '"', '(', ')', '[', ']', '%20', 'xn--', '*', 'é', '<', '`', '//')
+  const url = fc.array(fc.oneof(kept, kept, kept, any), {maxLength: 6}).map((parts) => ` https://${parts.join('')}`)
+  const piece = fc.constantFrom('a', ' ', '\n', '. ', ', ', '(', ')', '"', "'", '`c`', '[l](u)', 'x', ':', 'http', '*', '_', '.')
+  fc.assert(fc.property(fc.array(fc.oneof(piece, piece, url), {maxLength: 8}), (pieces) => {
     const text = pieces.join('')
     if (proseParagraphs(text) === undefined) return
     assert.is(markdownHtml(text), parsedHtml(text), text)

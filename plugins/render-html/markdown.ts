@@ -147,14 +147,14 @@ function proseInline(paragraph: string): string | undefined {
     }
     if (close === -1) return undefined
     let code = paragraph.slice(openEnd, close)
-    const text = proseText(paragraph.slice(textStart, open))
+    const text = proseText(paragraph.slice(textStart, open), false)
     if (text === undefined || code.includes('\n') || code.includes('|')) return undefined
     // CommonMark strips one space on each side of a code span that has both and is not all spaces.
     if (code.startsWith(' ') && code.endsWith(' ') && /[^ ]/.test(code)) code = code.slice(1, -1)
     html += `${text}<code>${escapeHtml(code)}</code>`
     textStart = closeEnd
   }
-  const rest = proseText(paragraph.slice(textStart))
+  const rest = proseText(paragraph.slice(textStart), true)
   return rest === undefined ? undefined : html + rest
 }
 
@@ -172,9 +172,12 @@ function runEnd(text: string, start: number): number {
  */
 const plainLink = /\[([^[\]]+)\]\(((?:[A-Za-z\d\-._~:/?#@!$'*+,;=]|%[\dA-Fa-f]{2})+)\)/g
 
-/** Text outside code spans, escaped, or undefined when something in it is Markdown (see {@link plainLink}). */
-function proseText(text: string): string | undefined {
-  if (!text.includes('](')) return plainText(text)
+/**
+ * Text outside code spans, escaped, or undefined when something in it is Markdown (see {@link plainLink} and
+ * {@link linkedText}); `last` when nothing of the paragraph follows it.
+ */
+function proseText(text: string, last: boolean): string | undefined {
+  if (!text.includes('](')) return linkedText(text, last)
   let html = ''
   let textStart = 0
   for (const link of text.matchAll(plainLink)) {
@@ -182,14 +185,62 @@ function proseText(text: string): string | undefined {
     // A `javascript:` link is the allow-list's to refuse (an `&`, which could start an entity, is not taken at all);
     // a destination markdown-it would rewrite (`https://x.y::` loses a colon) is left to markdown-it.
     if (!allowedAttribute('a', 'href', destination) || markdown.normalizeLink(destination) !== destination) return undefined
-    const before = plainText(text.slice(textStart, link.index))
+    const before = linkedText(text.slice(textStart, link.index), false)
     const inside = plainText(label)
     if (before === undefined || inside === undefined) return undefined
     html += `${before}<a href="${escapeHtml(destination)}" target="_blank" rel="noopener noreferrer">${inside}</a>`
     textStart = link.index + whole.length
   }
+  const rest = linkedText(text.slice(textStart), last)
+  return rest === undefined ? undefined : html + rest
+}
+
+/** What may stand in a literal URL that the shortcut writes; anything else leaves the text to the parser. */
+const literalUrl = /^https?:\/\/[\w\-.~:/?#=+,;$!'&%@]+$/
+
+/**
+ * Text with literal `http://` and `https://` URLs, which markdown-it's linkify makes links (`More info:
+ * https://git.k8s.io/…` ends most of Kubernetes' field descriptions that are not prose), escaped, or undefined when
+ * something in it is Markdown. A URL is taken where it stands after a space or at the start of `text`, ends
+ * where linkify-it ends it for markdown-it (a space follows it in `text`, or nothing of the paragraph follows `text`),
+ * and is written unchanged by markdown-it as the link and as its text (no `%` escape or punycode it would rewrite)
+ * and kept by the allow-list.
+ */
+function linkedText(text: string, last: boolean): string | undefined {
+  if (!text.includes('://')) return plainText(text)
+  let html = ''
+  let textStart = 0
+  for (let colon = text.indexOf('://'); colon !== -1; colon = text.indexOf('://', textStart)) {
+    const start = text.startsWith('https', colon - 5) ? colon - 5 : text.startsWith('http', colon - 4) ? colon - 4 : -1
+    if (start < textStart || (start > 0 && !/\s/.test(text[start - 1]))) return undefined
+    // A URL ends before the first space after it; without one, what follows `text` in the paragraph could lengthen it.
+    const space = text.slice(start).search(/\s/)
+    if (space === -1 && !last) return undefined
+    const url = literalLink(space === -1 ? text.slice(start) : text.slice(start, start + space + 1))
+    if (url === undefined) return undefined
+    const before = plainText(text.slice(textStart, start))
+    if (before === undefined) return undefined
+    html += `${before}<a href="${escapeHtml(url)}" target="_blank" rel="noopener noreferrer">${escapeHtml(url)}</a>`
+    textStart = start + url.length
+  }
   const rest = plainText(text.slice(textStart))
   return rest === undefined ? undefined : html + rest
+}
+
+/** The verdicts of {@link literalLink}, by what it was given: descriptions of big APIs repeat a few URLs. */
+const literalLinks = new Map<string, string | undefined>()
+
+/**
+ * The URL that linkify-it finds at the start of `candidate` (a URL and the space after it, or the end of the
+ * paragraph), when markdown-it writes it unchanged as the link and as its text and the allow-list keeps it; else
+ * undefined.
+ */
+function literalLink(candidate: string): string | undefined {
+  if (literalLinks.has(candidate)) return literalLinks.get(candidate)
+  let url = linkify.matchAtStart(candidate)?.url
+  if (url && (!literalUrl.test(url) || markdown.normalizeLink(url) !== url || markdown.normalizeLinkText(url) !== url || !allowedAttribute('a', 'href', url))) url = undefined
+  literalLinks.set(candidate, url)
+  return url
 }
 
 /** Text without code spans or links, escaped, or undefined when something in it is Markdown. */
