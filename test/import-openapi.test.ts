@@ -1,7 +1,7 @@
 import path from 'node:path'
 import {test} from 'uvu'
 import * as assert from 'uvu/assert'
-import importOpenapi from '../plugins/import-openapi/index.js'
+import importOpenapi, {openapiCatalogue} from '../plugins/import-openapi/index.js'
 import {runPreset} from '../pipeline/process.js'
 import {formatFindings} from '../pipeline/report.js'
 import {pageOff, presets} from '../presets/index.js'
@@ -51,6 +51,26 @@ test('every import finding can be turned off: `openapi` for a fragment', async (
   assert.ok(on.messages.some((message) => message.ruleId === 'openapi' && message.fatal === true))
   const [off] = await runPreset(importOnly, [fragment], {settings: {rules: {openapi: 'off'}}})
   assert.equal(off.messages.filter((message) => message.ruleId === 'openapi'), [])
+})
+
+test('inline schemas wanting one name are numbered in order, past a schema that already has a numbered name', () => {
+  // A new schema object each time: one schema object is one type.
+  const created = () => ({name: 'created', in: 'query', schema: {anyOf: [{type: 'object', properties: {gt: {type: 'integer'}}}, {type: 'integer'}]}})
+  const list = (id: string, parameter: object) => ({get: {operationId: id, parameters: [parameter], responses: {200: {description: 'ok'}}}})
+  const document = {
+    openapi: '3.0.3',
+    info: {title: 'Numbered', version: '1'},
+    paths: {
+      '/a': list('a', created()),
+      '/b': list('b', created()),
+      '/c': list('c', {name: 'thing', in: 'query', schema: {$ref: '#/components/schemas/CreatedParam3'}}),
+      '/d': list('d', created()),
+      '/e': list('e', created())
+    },
+    components: {schemas: {CreatedParam3: {type: 'object', properties: {id: {type: 'string'}}}}}
+  }
+  const {spec} = openapiCatalogue(document)
+  assert.equal(spec.endpoints.map((endpoint) => endpoint.params?.[0]?.type), ['CreatedParam', 'CreatedParam2', 'CreatedParam3', 'CreatedParam4', 'CreatedParam5'])
 })
 
 test.run()

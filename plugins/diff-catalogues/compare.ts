@@ -564,7 +564,8 @@ function compareFields(oldType: TypeDef, newType: TypeDef, use: Use, types: Type
     if (was === now && field['x-format'] !== partner['x-format']) {
       compareFormat(field['x-format'], partner['x-format'], {...use, what: `field \`${field.name}\` of \`${newType.name}\``, location: location(), path}, add)
     }
-    const enums = Array.isArray(field.enum) || Array.isArray(partner.enum)
+    // Most listed values are the same list in both versions (Stripe's fields hold thousands): nothing to compare.
+    const enums = Array.isArray(field.enum) ? !Array.isArray(partner.enum) || !sameValues(field.enum, partner.enum) : Array.isArray(partner.enum)
     // The same type that neither catalogue defines (`string`, `integer[]`) is unchanged, and so is a pair of types
     // already compared this way (most fields of a big API, where nothing else is built for them).
     const typed = was !== now || (defined(was, types) && !types.compared[use.direction].get(itemOf(was))?.has(itemOf(now)))
