@@ -2,6 +2,7 @@
 import path from 'node:path'
 import type {VFile} from 'vfile'
 import type {VFileMessage} from 'vfile-message'
+import {codeSpan} from '../pipeline/errors.js'
 
 /** A format of `pipe diff`. */
 export type ChangeFormat = 'text' | 'json' | 'github' | 'markdown'
@@ -26,7 +27,7 @@ export function printChanges(changes: VFileMessage[], file: VFile, format: Chang
     return JSON.stringify({changes: data, breaking, nonBreaking: changes.length - breaking}, null, 2) + '\n'
   }
   if (format === 'markdown') {
-    const rows = shown.map((change) => `| ${kind(change)} | \`${change.ruleId}\` | \`${cell(change.jsonPath ?? '')}\` | ${cell(change.reason)} |`)
+    const rows = shown.map((change) => `| ${kind(change)} | \`${change.ruleId}\` | ${cell(codeSpan(change.jsonPath ?? ''))} | ${cell(change.reason)} |`)
     const table = rows.length > 0 ? `\n\n| change | code | location | what |\n| --- | --- | --- | --- |\n${rows.join('\n')}` : ''
     return `### API changes: ${changeTotal(changes)}${table}\n`
   }

@@ -33,7 +33,21 @@ export class ApipeError extends Error {
 
 /** Format a value for an error or finding reason: strings and numbers in backticks, the rest as JSON. */
 export function show(value: unknown): string {
-  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return '`' + value + '`'
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return codeSpan(value)
   if (value === undefined) return '`undefined`'
-  return '`' + JSON.stringify(value) + '`'
+  return codeSpan(JSON.stringify(value))
+}
+
+/**
+ * `value` as text in a Markdown code span, as CommonMark reads one: fenced by one backtick more than its longest run of them
+ * (an enum value ``a`b`` stays one span in a pull-request comment), and padded with a space when it starts or ends
+ * with a backtick, or with spaces at both ends, which the reader strips.
+ */
+export function codeSpan(value: unknown): string {
+  const text = String(value)
+  let longest = 0
+  for (const run of text.match(/`+/g) ?? []) longest = Math.max(longest, run.length)
+  const fence = '`'.repeat(longest + 1)
+  const pad = text.startsWith('`') || text.endsWith('`') || (text.length > 1 && text.startsWith(' ') && text.endsWith(' ') && text.trim() !== '') ? ' ' : ''
+  return fence + pad + text + pad + fence
 }

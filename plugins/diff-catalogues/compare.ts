@@ -8,6 +8,7 @@
  */
 import {isDeepStrictEqual} from 'node:util'
 import type {Catalogue} from '../../schemas/types/endpoints.js'
+import {codeSpan} from '../../pipeline/errors.js'
 import {routeKey} from '../shared/route-key.js'
 
 type Endpoint = Catalogue['endpoints'][number]
@@ -56,7 +57,7 @@ export function compareCatalogues(previous: Catalogue, next: Catalogue): Change[
     unmatched = pairByRoute(unmatched, next.endpoints, (endpoint) => endpointKey(endpoint, ''), matched, pairs)
     const moved = pairs.length - before
     if (moved > 0) {
-      const message = `Routes moved from under \`${oldBase || '/'}\` to under \`${newBase || '/'}\`, the path of \`meta.base_url\`: ${moved} endpoint(s) are called at another URL`
+      const message = `Routes moved from under ${codeSpan(oldBase || '/')} to under ${codeSpan(newBase || '/')}, the path of \`meta.base_url\`: ${moved} endpoint(s) are called at another URL`
       add({code: 'base-path-changed', location: 'meta.base_url', message, path: ['meta', 'base_url']})
     }
   }
@@ -66,23 +67,23 @@ export function compareCatalogues(previous: Catalogue, next: Catalogue): Change[
     const partner = nextById.get(endpoint.id)
     const at = partner ? ['endpoints', nextIndex.get(partner)!] : ['endpoints']
     if (!partner) {
-      add({code: 'endpoint-removed', location: route(endpoint), message: `Removed \`${display(endpoint)}\``, path: at})
+      add({code: 'endpoint-removed', location: route(endpoint), message: `Removed ${codeSpan(display(endpoint))}`, path: at})
       continue
     }
     matched.add(partner)
     if (partner.method !== endpoint.method) {
-      add({code: 'method-changed', location: `${route(endpoint)}.method`, message: `Method of \`${endpoint.id}\` changed from \`${endpoint.method}\` to \`${partner.method}\``, path: [...at, 'method']})
+      add({code: 'method-changed', location: `${route(endpoint)}.method`, message: `Method of ${codeSpan(endpoint.id)} changed from ${codeSpan(endpoint.method)} to ${codeSpan(partner.method)}`, path: [...at, 'method']})
     }
     if (endpointKey({...partner, method: endpoint.method}, newBase) !== endpointKey(endpoint, oldBase)) {
       // Under another base path the paths are shown as clients call them (`/v1/pets` to `/v2/pets`).
       const [from, to] = oldBase === newBase || !isRest(endpoint) ? [endpoint.path, partner.path] : [oldBase + endpoint.path, newBase + partner.path]
-      add({code: 'path-changed', location: `${route(endpoint)}.path`, message: `Path of \`${endpoint.id}\` changed from \`${from}\` to \`${to}\``, path: [...at, 'path']})
+      add({code: 'path-changed', location: `${route(endpoint)}.path`, message: `Path of ${codeSpan(endpoint.id)} changed from ${codeSpan(from)} to ${codeSpan(to)}`, path: [...at, 'path']})
     }
     pairs.push([endpoint, partner])
   }
   for (const [before, after] of pairs) compareEndpoint(before, after, ['endpoints', nextIndex.get(after)!], types, add)
   for (const endpoint of next.endpoints) {
-    if (!matched.has(endpoint)) add({code: 'endpoint-added', location: route(endpoint), message: `Added \`${display(endpoint)}\``, path: ['endpoints', nextIndex.get(endpoint)!]})
+    if (!matched.has(endpoint)) add({code: 'endpoint-added', location: route(endpoint), message: `Added ${codeSpan(display(endpoint))}`, path: ['endpoints', nextIndex.get(endpoint)!]})
   }
   return changes
 }
@@ -134,24 +135,24 @@ function compareEndpoint(before: Endpoint, after: Endpoint, at: Array<string | n
   const direction: Direction = after.method === 'EVENT' ? 'event' : 'response'
   compareAuth(before, after, where, at, types, add)
   if (after.deprecated === true && before.deprecated !== true) {
-    add({code: 'endpoint-deprecated', location: `${where}.deprecated`, message: `\`${display(after)}\` is deprecated${reason(after)}`, path: [...at, 'deprecated']})
+    add({code: 'endpoint-deprecated', location: `${where}.deprecated`, message: `${codeSpan(display(after))} is deprecated${reason(after)}`, path: [...at, 'deprecated']})
   }
   if (before.deprecated === true && after.deprecated !== true) {
-    add({code: 'endpoint-reactivated', location: `${where}.deprecated`, message: `\`${display(after)}\` is no longer deprecated`, path: at})
+    add({code: 'endpoint-reactivated', location: `${where}.deprecated`, message: `${codeSpan(display(after))} is no longer deprecated`, path: at})
   }
   const received = direction === 'event'
-  compareParams(before.params ?? [], after.params ?? [], {location: where, words: `\`${display(after)}\``, path: (index) => (index === undefined ? [...at, 'params'] : [...at, 'params', index]), received}, types, add)
+  compareParams(before.params ?? [], after.params ?? [], {location: where, words: codeSpan(display(after)), path: (index) => (index === undefined ? [...at, 'params'] : [...at, 'params', index]), received}, types, add)
   const oldStatus = new Set(before.status ?? [])
   const newStatus = new Set(after.status ?? [])
   for (const status of oldStatus) {
-    if (!newStatus.has(status)) add({code: 'status-removed', location: `${where}.status.${status}`, message: `Removed status \`${status}\` of \`${display(after)}\``, path: [...at, 'status']})
+    if (!newStatus.has(status)) add({code: 'status-removed', location: `${where}.status.${status}`, message: `Removed status ${codeSpan(status)} of ${codeSpan(display(after))}`, path: [...at, 'status']})
   }
   for (const status of newStatus) {
-    if (!oldStatus.has(status)) add({code: 'status-added', location: `${where}.status.${status}`, message: `Added status \`${status}\` to \`${display(after)}\``, path: [...at, 'status']})
+    if (!oldStatus.has(status)) add({code: 'status-added', location: `${where}.status.${status}`, message: `Added status ${codeSpan(status)} to ${codeSpan(display(after))}`, path: [...at, 'status']})
   }
   compareResponses(before, after, at, types, add)
   if (before.request && after.request) {
-    compareType(before.request, after.request, {direction: 'request', what: `the request of \`${display(after)}\``, location: `${where}.request`, path: [...at, 'request']}, types, add)
+    compareType(before.request, after.request, {direction: 'request', what: `the request of ${codeSpan(display(after))}`, location: `${where}.request`, path: [...at, 'request']}, types, add)
   }
   // A GraphQL input is an argument, compared as one; a REST body is judged by whether requests must carry it.
   if (!graphqlMethods.has(after.method)) {
@@ -159,14 +160,14 @@ function compareEndpoint(before: Endpoint, after: Endpoint, at: Array<string | n
     compareRequestBody(before, after, request, add)
     if (before.request && after.request) compareRequestMedia(before, after, request, add)
   }
-  const what = direction === 'event' ? `\`${display(after)}\`` : `the response of \`${display(after)}\``
+  const what = direction === 'event' ? codeSpan(display(after)) : `the response of ${codeSpan(display(after))}`
   const response = {location: `${where}.response`, path: [...at, 'response']}
   if (before.response && after.response) {
     compareType(before.response, after.response, {direction, what, ...response, graphql: graphqlMethods.has(after.method)}, types, add)
     if (graphqlMethods.has(after.method)) compareResultNullability(before, after, {direction, what, ...response}, add)
   } else if (before.response || after.response) {
     const body = direction === 'event' ? 'a payload' : 'a body'
-    const message = before.response ? `${capital(what)} no longer ${direction === 'event' ? 'carries' : 'has'} ${body}: it was \`${before.response}\`` : `${capital(what)} now ${direction === 'event' ? 'carries' : 'has'} ${body}, \`${after.response}\``
+    const message = before.response ? `${capital(what)} no longer ${direction === 'event' ? 'carries' : 'has'} ${body}: it was ${codeSpan(before.response)}` : `${capital(what)} now ${direction === 'event' ? 'carries' : 'has'} ${body}, ${codeSpan(after.response)}`
     add({code: before.response ? 'response-removed' : 'response-added', ...response, message})
   }
 }
@@ -187,18 +188,18 @@ function compareResponses(before: Endpoint, after: Endpoint, at: Array<string | 
     const [was, now] = [names(response), names(after.responses![index])]
     const path = [...at, 'responses', index, 'headers']
     const where = (name: string) => `${route(after)}.responses.${response.status}.headers.${name}`
-    const of = `the \`${response.status}\` response of \`${display(after)}\``
+    const of = `the ${codeSpan(response.status)} response of ${codeSpan(display(after))}`
     for (const [key, {name, type}] of was) {
       const partner = now.get(key)
-      if (!partner) add({code: 'response-header-removed', location: where(name), message: `Removed header \`${name}\` of ${of}`, path})
-      else if (type !== undefined && partner.type !== undefined) compareType(type, partner.type, {direction: 'response', what: `header \`${partner.name}\` of ${of}`, location: where(name), path}, types, add)
+      if (!partner) add({code: 'response-header-removed', location: where(name), message: `Removed header ${codeSpan(name)} of ${of}`, path})
+      else if (type !== undefined && partner.type !== undefined) compareType(type, partner.type, {direction: 'response', what: `header ${codeSpan(partner.name)} of ${of}`, location: where(name), path}, types, add)
     }
-    for (const [key, {name}] of now) if (!was.has(key)) add({code: 'response-header-added', location: where(name), message: `Added header \`${name}\` to ${of}`, path})
+    for (const [key, {name}] of now) if (!was.has(key)) add({code: 'response-header-added', location: where(name), message: `Added header ${codeSpan(name)} to ${of}`, path})
     if (response.type === undefined || after.responses![index].type === undefined) continue
     const [wasMedia, nowMedia] = [mediaTypesOf(response['x-media-types']), mediaTypesOf(after.responses![index]['x-media-types'])]
     const media = {location: `${route(after)}.responses.${response.status}`, path: [...at, 'responses', index]}
-    for (const [key, type] of wasMedia) if (!coveredBy(key, nowMedia)) add({code: 'response-media-type-removed', location: `${media.location}.${type}`, path: media.path, message: `${capital(of)} is no longer sent as \`${type}\``})
-    for (const [key, type] of nowMedia) if (!wasMedia.has(key)) add({code: 'response-media-type-added', location: `${media.location}.${type}`, path: media.path, message: `${capital(of)} is now also sent as \`${type}\``})
+    for (const [key, type] of wasMedia) if (!coveredBy(key, nowMedia)) add({code: 'response-media-type-removed', location: `${media.location}.${type}`, path: media.path, message: `${capital(of)} is no longer sent as ${codeSpan(type)}`})
+    for (const [key, type] of nowMedia) if (!wasMedia.has(key)) add({code: 'response-media-type-added', location: `${media.location}.${type}`, path: media.path, message: `${capital(of)} is now also sent as ${codeSpan(type)}`})
   }
 }
 
@@ -209,12 +210,12 @@ function compareResponses(before: Endpoint, after: Endpoint, at: Array<string | 
  */
 function compareRequestBody(before: Endpoint, after: Endpoint, at: {location: string; path: Array<string | number>}, add: Add): void {
   const [wasRequired, isRequired] = [before['x-request-required'] === true, after['x-request-required'] === true]
-  const name = `\`${display(after)}\``
+  const name = codeSpan(display(after))
   if (!before.request && after.request) {
-    if (isRequired) add({code: 'request-required-body-added', ...at, message: `${name} now requires a request body, \`${after.request}\``})
-    else add({code: 'request-body-added', ...at, message: `${name} now takes an optional request body, \`${after.request}\``})
+    if (isRequired) add({code: 'request-required-body-added', ...at, message: `${name} now requires a request body, ${codeSpan(after.request)}`})
+    else add({code: 'request-body-added', ...at, message: `${name} now takes an optional request body, ${codeSpan(after.request)}`})
   } else if (before.request && !after.request) {
-    add({code: 'request-body-removed', ...at, message: `${name} no longer takes a request body: it was \`${before.request}\``})
+    add({code: 'request-body-removed', ...at, message: `${name} no longer takes a request body: it was ${codeSpan(before.request)}`})
   } else if (before.request && after.request && wasRequired !== isRequired) {
     add({code: isRequired ? 'request-body-became-required' : 'request-body-became-optional', ...at, message: `The request body of ${name} became ${isRequired ? 'required' : 'optional'}`})
   }
@@ -227,9 +228,9 @@ function compareRequestBody(before: Endpoint, after: Endpoint, at: {location: st
  */
 function compareRequestMedia(before: Endpoint, after: Endpoint, at: {location: string; path: Array<string | number>}, add: Add): void {
   const [was, now] = [requestMediaTypesOf(before), requestMediaTypesOf(after)]
-  const name = `\`${display(after)}\``
-  for (const [key, type] of was) if (!coveredBy(key, now)) add({code: 'request-media-type-removed', location: `${at.location}.${type}`, path: at.path, message: `${name} no longer accepts request bodies as \`${type}\``})
-  for (const [key, type] of now) if (!was.has(key)) add({code: 'request-media-type-added', location: `${at.location}.${type}`, path: at.path, message: `${name} now accepts request bodies as \`${type}\``})
+  const name = codeSpan(display(after))
+  for (const [key, type] of was) if (!coveredBy(key, now)) add({code: 'request-media-type-removed', location: `${at.location}.${type}`, path: at.path, message: `${name} no longer accepts request bodies as ${codeSpan(type)}`})
+  for (const [key, type] of now) if (!was.has(key)) add({code: 'request-media-type-added', location: `${at.location}.${type}`, path: at.path, message: `${name} now accepts request bodies as ${codeSpan(type)}`})
 }
 
 /** The media types of an endpoint's request body (`x-request-media-types`, else `x-request-media`, else JSON). */
@@ -267,7 +268,7 @@ function compareResultNullability(before: Endpoint, after: Endpoint, use: Use, a
   const how = loosened ? 'widened' : 'narrowed'
   const outer = loosened ? wasOuter && !nowOuter : !wasOuter && nowOuter
   const why = `${outer ? 'it' : 'its items'} ${loosened ? 'may now be null' : 'can no longer be null'}`
-  add({code: `response-type-${how}`, location: use.location, path: use.path, message: `Type of ${use.what} ${how} from \`${was}\` to \`${now}\` (${why})`})
+  add({code: `response-type-${how}`, location: use.location, path: use.path, message: `Type of ${use.what} ${how} from ${codeSpan(was)} to ${codeSpan(now)} (${why})`})
 }
 
 /** The result type written at the end of a GraphQL operation's signature (`pets(first: Int): [Pet!]!` -> `[Pet!]!`). */
@@ -298,14 +299,14 @@ function compareAuth(before: Endpoint, after: Endpoint, where: string, at: Array
   if (gone.length === 0 && added.length === 0) return
   const path = [...at, 'auth']
   const location = `${where}.auth`
-  const list = (schemes: string[]) => schemes.map((scheme) => `\`${scheme}\``).join(', ')
+  const list = (schemes: string[]) => schemes.map((scheme) => codeSpan(scheme)).join(', ')
   if (was.includes('none')) {
     // Calls without credentials worked: they stop working when `none` goes; other schemes come and go unneeded.
-    if (!now.includes('none')) add({code: 'auth-added', location, message: `\`${display(after)}\` now needs ${list(now)} authentication (was \`none\`)`, path})
+    if (!now.includes('none')) add({code: 'auth-added', location, message: `${codeSpan(display(after))} now needs ${list(now)} authentication (was \`none\`)`, path})
     return
   }
   if (now.includes('none')) {
-    add({code: 'auth-removed', location, message: `\`${display(after)}\` no longer needs authentication (was ${list(was)})`, path})
+    add({code: 'auth-removed', location, message: `${codeSpan(display(after))} no longer needs authentication (was ${list(was)})`, path})
     return
   }
   const removed: string[] = []
@@ -317,16 +318,16 @@ function compareAuth(before: Endpoint, after: Endpoint, where: string, at: Array
     }
     // A scheme under another name (`User Authentication` to `User_Authentication`): clients authenticate as before.
     added.splice(added.indexOf(renamed), 1)
-    add({code: 'auth-renamed', location, message: `Authentication of \`${display(after)}\` renamed from \`${scheme}\` to \`${renamed}\`, the same scheme`, path})
+    add({code: 'auth-renamed', location, message: `Authentication of ${codeSpan(display(after))} renamed from ${codeSpan(scheme)} to ${codeSpan(renamed)}, the same scheme`, path})
   }
   if (removed.length > 0) {
     const message =
       was.length === 1 && now.length === 1
-        ? `Authentication of \`${display(after)}\` changed from \`${was[0]}\` to \`${now[0]}\``
-        : `\`${display(after)}\` no longer accepts ${list(removed)} authentication (now ${list(now)})`
+        ? `Authentication of ${codeSpan(display(after))} changed from ${codeSpan(was[0])} to ${codeSpan(now[0])}`
+        : `${codeSpan(display(after))} no longer accepts ${list(removed)} authentication (now ${list(now)})`
     add({code: 'auth-changed', location, message, path})
   } else if (added.length > 0) {
-    add({code: 'auth-alternative-added', location, message: `\`${display(after)}\` now also accepts ${list(added)} authentication`, path})
+    add({code: 'auth-alternative-added', location, message: `${codeSpan(display(after))} now also accepts ${list(added)} authentication`, path})
   }
 }
 
@@ -408,7 +409,7 @@ function compareParams(oldParams: Param[], newParams: Param[], owner: ParamOwner
     // A GraphQL variable must be declared with the argument's own type: `Int` to `Float` widens what a literal may be,
     // but an operation that passes an `Int` variable no longer validates.
     if (param.in === 'arg' && was !== now) {
-      add({code: 'request-type-narrowed', location, path, message: `Type of ${use.what} changed from \`${was}\` to \`${now}\` (a variable declared \`${was}\` no longer fits)`})
+      add({code: 'request-type-narrowed', location, path, message: `Type of ${use.what} changed from ${codeSpan(was)} to ${codeSpan(now)} (a variable declared ${codeSpan(was)} no longer fits)`})
       continue
     }
     compareType(was, now, use, types, add)
@@ -462,7 +463,7 @@ function compareType(was: string, now: string, use: Use, types: Types, add: Add)
         // A query may spread a fragment on an implementation it receives (`... on Cat`), which no longer validates.
         if (use.graphql && use.direction === 'response') {
           for (const gone of onlyIn([...kept], implementers)) {
-            add({code: 'possible-type-removed', location: `${newType.name}.${gone}`, message: `\`${gone}\` no longer implements interface \`${newType.name}\` of ${use.what}`, path: ['types', newType.name]})
+            add({code: 'possible-type-removed', location: `${newType.name}.${gone}`, message: `${codeSpan(gone)} no longer implements interface ${codeSpan(newType.name)} of ${use.what}`, path: ['types', newType.name]})
           }
         }
       }
@@ -484,7 +485,7 @@ function compareType(was: string, now: string, use: Use, types: Types, add: Add)
   const widened = oldArray === newArray && !kindChanged && fitsIn(oldItem, newItem, types, types.new)
   const narrowed = oldArray === newArray && !kindChanged && fitsIn(newItem, oldItem, types, types.old)
   const {code, how} = typeChange(widened, narrowed, use)
-  const [from, to] = kindChanged ? [`${types.old.get(oldItem)?.kind} \`${was}\``, `${types.new.get(newItem)?.kind} \`${now}\``] : [`\`${was}\``, `\`${now}\``]
+  const [from, to] = kindChanged ? [`${types.old.get(oldItem)?.kind} ${codeSpan(was)}`, `${types.new.get(newItem)?.kind} ${codeSpan(now)}`] : [codeSpan(was), codeSpan(now)]
   add({code, location: use.location, message: `Type of ${use.what} ${how} from ${from} to ${to}`, path: use.path})
   // A type that became a union holding it (or a union that became one of its members) is still itself: what changed
   // inside it is compared too (an enum value added to a payload that is now one of two messages).
@@ -515,7 +516,7 @@ function compareFormat(was: unknown, now: unknown, use: Use, add: Add): void {
   const widened = after === undefined || (before !== undefined && widerFormat[before] === after)
   const narrowed = before === undefined || (after !== undefined && widerFormat[after] === before)
   const {code, how} = typeChange(widened, narrowed, use)
-  const shown = (format: string | undefined) => (format === undefined ? 'no format' : `\`${format}\``)
+  const shown = (format: string | undefined) => (format === undefined ? 'no format' : codeSpan(format))
   add({code, location: use.location, path: use.path, message: `Format of ${use.what} ${how} from ${shown(before)} to ${shown(after)}`})
 }
 
@@ -532,37 +533,37 @@ function compareFields(oldType: TypeDef, newType: TypeDef, use: Use, types: Type
     if (!partner) {
       // A GraphQL server refuses an input object with a field it does not know; a JSON body's extra field is ignored.
       const code = sent ? (use.graphql ? 'input-field-removed' : 'request-field-removed') : use.direction === 'event' ? 'payload-field-removed' : 'response-field-removed'
-      add({code, location: location(), message: `Removed field \`${field.name}\` of \`${newType.name}\`${via()}`, path})
+      add({code, location: location(), message: `Removed field ${codeSpan(field.name)} of ${codeSpan(newType.name)}${via()}`, path})
       continue
     }
-    if (sent && partner.required && !field.required) add({code: 'request-field-became-required', location: location(), message: `Field \`${field.name}\` of \`${newType.name}\` became required${via()}`, path})
-    if (!sent && field.required && !partner.required) add({code: 'response-field-became-optional', location: location(), message: `Field \`${field.name}\` of \`${newType.name}\` became optional${via()}`, path})
+    if (sent && partner.required && !field.required) add({code: 'request-field-became-required', location: location(), message: `Field ${codeSpan(field.name)} of ${codeSpan(newType.name)} became required${via()}`, path})
+    if (!sent && field.required && !partner.required) add({code: 'response-field-became-optional', location: location(), message: `Field ${codeSpan(field.name)} of ${codeSpan(newType.name)} became optional${via()}`, path})
     if (partner['x-deprecated'] === true && field['x-deprecated'] !== true) {
-      add({code: 'field-deprecated', location: location(), message: `Field \`${field.name}\` of \`${newType.name}\` is deprecated${via()}${reason(partner)}`, path})
+      add({code: 'field-deprecated', location: location(), message: `Field ${codeSpan(field.name)} of ${codeSpan(newType.name)} is deprecated${via()}${reason(partner)}`, path})
     }
     if (field['x-deprecated'] === true && partner['x-deprecated'] !== true) {
-      add({code: 'field-reactivated', location: location(), message: `Field \`${field.name}\` of \`${newType.name}\` is no longer deprecated${via()}`, path})
+      add({code: 'field-reactivated', location: location(), message: `Field ${codeSpan(field.name)} of ${codeSpan(newType.name)} is no longer deprecated${via()}`, path})
     }
     // What a server assumes for a field a request leaves out; in a response a default only documents.
     if (sent && !sameDefault(field.default, partner.default)) {
-      add({code: 'field-default-changed', location: location(), message: `Default of field \`${field.name}\` of \`${newType.name}\` changed from ${shownValue(field.default)} to ${shownValue(partner.default)}${via()}`, path})
+      add({code: 'field-default-changed', location: location(), message: `Default of field ${codeSpan(field.name)} of ${codeSpan(newType.name)} changed from ${shownValue(field.default)} to ${shownValue(partner.default)}${via()}`, path})
     }
     // A field that may now be null holds more values; one that no longer may, fewer.
     if (Boolean(field['x-nullable']) !== Boolean(partner['x-nullable'])) {
       const how = partner['x-nullable'] ? 'widened' : 'narrowed'
-      add({code: `${sent ? 'request' : 'response'}-type-${how}`, location: location(), message: `Field \`${field.name}\` of \`${newType.name}\` ${partner['x-nullable'] ? 'may now be null' : 'can no longer be null'}${via()}`, path})
+      add({code: `${sent ? 'request' : 'response'}-type-${how}`, location: location(), message: `Field ${codeSpan(field.name)} of ${codeSpan(newType.name)} ${partner['x-nullable'] ? 'may now be null' : 'can no longer be null'}${via()}`, path})
     }
     if (listsWithItemsNullableChanged(field, partner)) {
       const how = partner['x-items-nullable'] ? 'widened' : 'narrowed'
-      add({code: `${sent ? 'request' : 'response'}-type-${how}`, location: location(), message: `Items of field \`${field.name}\` of \`${newType.name}\` ${partner['x-items-nullable'] ? 'may now be null' : 'can no longer be null'}${via()}`, path})
+      add({code: `${sent ? 'request' : 'response'}-type-${how}`, location: location(), message: `Items of field ${codeSpan(field.name)} of ${codeSpan(newType.name)} ${partner['x-items-nullable'] ? 'may now be null' : 'can no longer be null'}${via()}`, path})
     }
     // Arguments of GraphQL fields are sent by clients whichever way the field's data goes.
     if (field['x-args'] !== undefined || partner['x-args'] !== undefined) {
-      compareParams(argsOf(field), argsOf(partner), {location: location(), words: `field \`${field.name}\` of \`${newType.name}\``, path: () => path}, types, add)
+      compareParams(argsOf(field), argsOf(partner), {location: location(), words: `field ${codeSpan(field.name)} of ${codeSpan(newType.name)}`, path: () => path}, types, add)
     }
     const [was, now] = [field.type ?? 'string', partner.type ?? 'string']
     if (was === now && field['x-format'] !== partner['x-format']) {
-      compareFormat(field['x-format'], partner['x-format'], {...use, what: `field \`${field.name}\` of \`${newType.name}\``, location: location(), path}, add)
+      compareFormat(field['x-format'], partner['x-format'], {...use, what: `field ${codeSpan(field.name)} of ${codeSpan(newType.name)}`, location: location(), path}, add)
     }
     // Most listed values are the same list in both versions (Stripe's fields hold thousands): nothing to compare.
     const enums = Array.isArray(field.enum) ? !Array.isArray(partner.enum) || !sameValues(field.enum, partner.enum) : Array.isArray(partner.enum)
@@ -571,20 +572,20 @@ function compareFields(oldType: TypeDef, newType: TypeDef, use: Use, types: Type
     const typed = was !== now || (defined(was, types) && !types.compared[use.direction].get(itemOf(was))?.has(itemOf(now)))
     const maps = typeof field['x-map-values'] === 'string' || typeof partner['x-map-values'] === 'string'
     if (!enums && !typed && !maps) continue
-    const fieldUse = {...use, what: `field \`${field.name}\` of \`${newType.name}\``, location: location(), path}
+    const fieldUse = {...use, what: `field ${codeSpan(field.name)} of ${codeSpan(newType.name)}`, location: location(), path}
     if (enums) compareEnum(field.enum, partner.enum, was === now ? was : undefined, fieldUse, add)
     if (typed) compareType(was, now, fieldUse, types, add)
     if (maps) compareMapValues(field['x-map-values'], partner['x-map-values'], fieldUse, types, add, was === now && itemOf(was) === 'object')
   }
   if (typeof oldType['x-map-values'] === 'string' && typeof newType['x-map-values'] === 'string') {
-    compareMapValues(oldType['x-map-values'], newType['x-map-values'], {...use, what: `\`${newType.name}\``, location: newType.name, path}, types, add)
+    compareMapValues(oldType['x-map-values'], newType['x-map-values'], {...use, what: codeSpan(newType.name), location: newType.name, path}, types, add)
   }
   for (const field of newType.fields ?? []) {
     if (oldNames.has(field.name)) continue
     const location = `${newType.name}.${field.name}`
-    if (!sent) add({code: 'response-field-added', location, message: `Added field \`${field.name}\` to \`${newType.name}\`${via()}`, path})
-    else if (field.required) add({code: 'request-required-field-added', location, message: `Added required field \`${field.name}\` to \`${newType.name}\`${via()}`, path})
-    else add({code: 'request-field-added', location, message: `Added optional field \`${field.name}\` to \`${newType.name}\`${via()}`, path})
+    if (!sent) add({code: 'response-field-added', location, message: `Added field ${codeSpan(field.name)} to ${codeSpan(newType.name)}${via()}`, path})
+    else if (field.required) add({code: 'request-required-field-added', location, message: `Added required field ${codeSpan(field.name)} to ${codeSpan(newType.name)}${via()}`, path})
+    else add({code: 'request-field-added', location, message: `Added optional field ${codeSpan(field.name)} to ${codeSpan(newType.name)}${via()}`, path})
   }
 }
 
@@ -599,7 +600,7 @@ function compareMapValues(was: unknown, now: unknown, use: Use, types: Types, ad
     if (!freeForm || (typeof was !== 'string' && typeof now !== 'string')) return
     const narrowed = typeof now === 'string'
     const {code} = typeChange(!narrowed, narrowed, use)
-    const message = narrowed ? `Values of ${use.what} (a map) narrowed from any value to \`${now}\`` : `Values of ${use.what} (a map) widened from \`${was}\` to any value`
+    const message = narrowed ? `Values of ${use.what} (a map) narrowed from any value to ${codeSpan(now)}` : `Values of ${use.what} (a map) widened from ${codeSpan(was)} to any value`
     add({code, location: `${use.location}.*`, message, path: use.path})
     return
   }
@@ -628,10 +629,10 @@ function compareValues(oldType: TypeDef, newType: TypeDef, use: Use, add: Add): 
   const side = use.direction === 'request' ? 'request' : 'response'
   const path = ['types', newType.name]
   for (const value of onlyIn(newType.values, oldType.values)) {
-    add({code: `${side}-enum-value-added`, location: `${newType.name}.${value}`, message: `Added value \`${value}\` to enum \`${newType.name}\` of ${use.what}`, path})
+    add({code: `${side}-enum-value-added`, location: `${newType.name}.${value}`, message: `Added value ${codeSpan(value)} to enum ${codeSpan(newType.name)} of ${use.what}`, path})
   }
   for (const value of onlyIn(oldType.values, newType.values)) {
-    add({code: `${side}-enum-value-removed`, location: `${newType.name}.${value}`, message: `Removed value \`${value}\` of enum \`${newType.name}\` of ${use.what}`, path})
+    add({code: `${side}-enum-value-removed`, location: `${newType.name}.${value}`, message: `Removed value ${codeSpan(value)} of enum ${codeSpan(newType.name)} of ${use.what}`, path})
   }
 }
 
@@ -647,7 +648,7 @@ function compareEnum(was: unknown[] | undefined, now: unknown[] | undefined, typ
     const narrowed = Array.isArray(now)
     const {code} = typeChange(!narrowed, narrowed, use)
     const values = listed((narrowed ? now : was) ?? [])
-    const message = narrowed ? `Values of ${use.what} narrowed from any \`${type}\` to ${values}` : `Values of ${use.what} widened from ${values} to any \`${type}\``
+    const message = narrowed ? `Values of ${use.what} narrowed from any ${codeSpan(type)} to ${values}` : `Values of ${use.what} widened from ${values} to any ${codeSpan(type)}`
     add({code, location: use.location, message, path: use.path})
     return
   }
@@ -679,7 +680,7 @@ function sameDefault(was: unknown, now: unknown): boolean {
 function shownValue(value: unknown): string {
   if (value === undefined) return 'none'
   const plain = typeof value === 'string' && !/^(true|false|null|-?\d+(\.\d+)?([eE][+-]?\d+)?|)$/.test(value.trim())
-  return `\`${plain ? value : JSON.stringify(value)}\``
+  return codeSpan(plain ? value : JSON.stringify(value))
 }
 
 /** Values in a message: the first five, and how many more (`` `a`, `b`, `c`, `d`, `e` and 7 more ``). */
@@ -697,12 +698,12 @@ function compareMembers(oldType: TypeDef, newType: TypeDef, use: Use, add: Add):
   const side = use.direction === 'request' ? 'request' : 'response'
   const path = ['types', newType.name]
   for (const member of onlyIn(newType.members, oldType.members)) {
-    add({code: `${side}-type-widened`, location: `${newType.name}.${member}`, message: `Added member \`${member}\` to union \`${newType.name}\` of ${use.what}`, path})
+    add({code: `${side}-type-widened`, location: `${newType.name}.${member}`, message: `Added member ${codeSpan(member)} to union ${codeSpan(newType.name)} of ${use.what}`, path})
   }
   // A GraphQL query may spread a fragment on a member it receives (`... on Article`), which no longer validates.
   const code = use.graphql && side === 'response' ? 'possible-type-removed' : `${side}-type-narrowed`
   for (const member of onlyIn(oldType.members, newType.members)) {
-    add({code, location: `${newType.name}.${member}`, message: `Removed member \`${member}\` of union \`${newType.name}\` of ${use.what}`, path})
+    add({code, location: `${newType.name}.${member}`, message: `Removed member ${codeSpan(member)} of union ${codeSpan(newType.name)} of ${use.what}`, path})
   }
 }
 
@@ -798,7 +799,7 @@ function display(endpoint: Endpoint): string {
 }
 
 function describe(param: Param): string {
-  return param.in === 'arg' ? `argument \`${param.name}\`` : `${param.in} param \`${param.name}\``
+  return param.in === 'arg' ? `argument ${codeSpan(param.name)}` : `${param.in} param ${codeSpan(param.name)}`
 }
 
 /** Why something is deprecated (GraphQL's `@deprecated(reason:)`, kept as `x-deprecation-reason`), at a message's end. */

@@ -3,6 +3,7 @@
  * non-breaking, `off` drops them; `.piperc*` (`settings.rules`) can set each. Documented in docs/diff.md.
  */
 import type {VFile} from 'vfile'
+import {codeSpan} from '../../pipeline/errors.js'
 import {defineRule, type Rule} from '../../pipeline/rule.js'
 import type {CatalogueTree} from '../../pipeline/data.js'
 import type {Change} from './compare.js'
@@ -101,7 +102,7 @@ export const versionNotBumped = defineRule<CatalogueTree>({id: 'version-not-bump
   const was = file.data.previousVersion
   const now = tree.spec.meta?.version
   if ((was === undefined && now === undefined) || majorBumped(was, now)) return
-  const message = report(`${breaking} breaking change(s) without a major version bump: \`meta.version\` went from \`${was ?? 'none'}\` to \`${now ?? 'none'}\``, {path: ['meta', 'version']})
+  const message = report(`${breaking} breaking change(s) without a major version bump: \`meta.version\` went from ${codeSpan(was ?? 'none')} to ${codeSpan(now ?? 'none')}`, {path: ['meta', 'version']})
   message.jsonPath = 'meta.version'
 })
 

@@ -87,18 +87,21 @@ export class SchemaTypes {
     for (const name of Object.keys(schemas)) this.typeOf({$ref: `${refPrefix}${name.replace(/~/g, '~0').replace(/\//g, '~1')}`}, name)
   }
 
+  // Called for nearly every schema of a document: it builds no closure, and a name only when it needs one.
   private named(schema: Schema, name: string | undefined, fallback: string | (() => string)): string {
-    const fallbackName = () => (typeof fallback === 'function' ? fallback() : fallback)
-    this.leaveOutUnsupported(schema, () => name ?? fallbackName())
+    this.leaveOutUnsupported(schema, name ?? fallback)
     // A named array's items are named after it (`Tags: {type: array, items: {…}}` holds `TagsItem`).
-    if (schema.type === 'array' || ((schema.items || schema.prefixItems) && !schema.properties)) return `${this.typeOf(this.itemsOf(schema, name ?? fallbackName()), () => `${name ?? fallbackName()}Item`)}[]`
+    if (schema.type === 'array' || ((schema.items || schema.prefixItems) && !schema.properties)) {
+      const arrayName = name ?? spelled(fallback)
+      return `${this.typeOf(this.itemsOf(schema, arrayName), `${arrayName}Item`)}[]`
+    }
     // An unnamed primitive is its JSON type: answer before building a name for it.
     // `type: [string, integer]` is a union of the two, as `oneOf` would write it.
-    const primitives = Array.isArray(schema.type) ? schema.type.filter((type) => type !== 'null') : []
-    if (primitives.length > 1 && primitives.every((type) => typeof type === 'string' && scalarTypes.has(type)) && !schema.enum && !('const' in schema)) {
+    const primitives = Array.isArray(schema.type) ? schema.type.filter((type) => type !== 'null') : undefined
+    if (primitives && primitives.length > 1 && primitives.every((type) => typeof type === 'string' && scalarTypes.has(type)) && !schema.enum && !('const' in schema)) {
       const known = this.names.get(schema)
       if (known) return known
-      const typeName = this.claim(schema, name ?? pascal(fallbackName()))
+      const typeName = this.claim(schema, name ?? pascal(spelled(fallback)))
       this.types.set(typeName, {name: typeName, kind: 'union', ...described(schema), members: [...new Set(primitives as string[])]})
       return typeName
     }
@@ -110,7 +113,7 @@ export class SchemaTypes {
     if (constants) return this.enumerated(schema, constants, name)
     const variants = (schema.oneOf ?? schema.anyOf) as unknown[] | undefined
     if (Array.isArray(variants) && variants.length > 0) {
-      const typeName = this.claim(schema, name ?? pascal(fallbackName()))
+      const typeName = this.claim(schema, name ?? pascal(spelled(fallback)))
       this.types.set(typeName, {name: typeName, kind: 'union', ...described(schema), members: []})
       const members = variants.filter((variant) => !isNullSchema(this.refs.resolve(variant).value)).map((variant, index) => this.typeOf(variant, `${typeName}Option${index + 1}`))
       this.types.get(typeName)!.members = [...new Set(members)]
@@ -124,7 +127,7 @@ export class SchemaTypes {
     }
     if (schema.type === 'object' || schema.properties || schema.allOf || schema.additionalProperties) {
       if (!schema.properties && !schema.allOf && !name) return 'object'
-      const typeName = this.claim(schema, name ?? pascal(fallbackName()))
+      const typeName = this.claim(schema, name ?? pascal(spelled(fallback)))
       const type: TypeDefinition = {name: typeName, kind: 'object', ...described(schema), fields: []}
       this.types.set(typeName, type)
       type.fields = this.fieldsOf(schema, typeName)
@@ -247,12 +250,12 @@ export class SchemaTypes {
    * `not` and `if`/`then`/`else` have no catalogue equivalent: the importer is told, once a schema, and the rest of
    * the schema is kept. Asked of a named schema and of each `allOf` member whose fields it takes.
    */
-  private leaveOutUnsupported(schema: Schema, name: () => string): void {
+  private leaveOutUnsupported(schema: Schema, name: string | (() => string)): void {
     if (schema.not === undefined && schema.if === undefined) return
     if (!this.onDropped || this.reported.has(schema)) return
     this.reported.add(schema)
     const unsupported = ['not', 'if'].filter((keyword) => schema[keyword] !== undefined)
-    this.onDropped(`Left out \`${unsupported.join('`, `')}\` of schema \`${name()}\`: the catalogue has no ${unsupported[0] === 'not' ? 'negated' : 'conditional'} types`, schema)
+    this.onDropped(`Left out \`${unsupported.join('`, `')}\` of schema \`${spelled(name)}\`: the catalogue has no ${unsupported[0] === 'not' ? 'negated' : 'conditional'} types`, schema)
   }
 
   /**
@@ -361,6 +364,11 @@ export class SchemaTypes {
   }
 }
 
+/** A name given as is or as a function that builds it. */
+function spelled(name: string | (() => string)): string {
+  return typeof name === 'function' ? name() : name
+}
+
 /** The JSON types of single values. */
 const scalarTypes = new Set(['string', 'integer', 'number', 'boolean'])
 
@@ -446,8 +454,8 @@ function isNullSchema(schema: unknown): boolean {
 
 function allowsNull(schema: Schema): boolean {
   if (schema.nullable === true || (Array.isArray(schema.type) && schema.type.includes('null'))) return true
-  const variants = Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : []
-  return variants.some(isNullSchema)
+  const variants = Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : undefined
+  return variants !== undefined && variants.some(isNullSchema)
 }
 
 function nonNullType(types: unknown[]): string {
