@@ -10,6 +10,7 @@ import path from 'node:path'
 import type {FastifyInstance} from 'fastify'
 import {pino} from 'pino'
 import {ApipeError} from '../pipeline/errors.js'
+import {HttpProblem} from './http/problem.js'
 import {migrationGap} from './migrations/check.js'
 import {loadProject} from './project.js'
 import {createApp} from './server/index.js'
@@ -25,17 +26,16 @@ export interface ServeOutput {
 /** Serve the project in `directory`; resolves to the exit code when the server stops (SIGTERM, SIGINT). */
 export async function serve(context: ServeOutput, directory: string, mode: 'dev' | 'start'): Promise<number> {
   const root = path.resolve(directory)
-  let handler: Handler = (_request, response) => {
-    response.statusCode = 503
-    response.end()
-  }
-  const server = createServer((request, response) => handler(request, response))
   let port = 0
   let host = '127.0.0.1'
+  let requestTimeout = 30_000
+  // Set on SIGTERM: requests that arrive after it are answered 503, with `Connection: close`.
+  let draining = false
   const build = async (): Promise<FastifyInstance> => {
     const project = await loadProject(root)
     port = project.config.port
     host = project.config.host ?? (mode === 'dev' ? '127.0.0.1' : '0.0.0.0')
+    requestTimeout = project.config.requestTimeout ?? 30_000
     // JSON logs written synchronously: pino's buffered stream grew without bound under load (a soak test found it).
     const logger = mode === 'start' ? {level: 'info', stream: pino.destination({dest: 1, sync: true})} : false
     const app = await createApp(project, {logger, development: mode === 'dev'})
@@ -43,6 +43,7 @@ export async function serve(context: ServeOutput, directory: string, mode: 'dev'
       const gap = await migrationGap(project, app.orm)
       if (gap) throw Object.assign(new ApipeError('APIPE_ERR_CONFIG', [gap]), {migrationGap: true})
     })
+    refuseWhile(app, () => draining)
     if (mode === 'dev') {
       app.addHook('onResponse', async (request, reply) => {
         context.stdout.write(`${request.method} ${request.url} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)} ms\n`)
@@ -53,7 +54,12 @@ export async function serve(context: ServeOutput, directory: string, mode: 'dev'
     return app
   }
   let app = await build()
-  handler = app.routing as unknown as Handler
+  let handler = app.routing as unknown as Handler
+  const inFlight = requestsInFlight()
+  const server = createServer(timeouts(requestTimeout), (request, response) => {
+    inFlight.add(response)
+    handler(request, response)
+  })
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject)
@@ -70,6 +76,8 @@ export async function serve(context: ServeOutput, directory: string, mode: 'dev'
     const previous = app
     app = next
     handler = next.routing as unknown as Handler
+    // A changed `requestTimeout` holds from the next request (its checks keep the first one's interval).
+    ;({requestTimeout: server.requestTimeout, headersTimeout: server.headersTimeout} = timeouts(requestTimeout))
     await previous.close()
   }) : undefined
   const watchers: FSWatcher[] = reloader ? watchSources(root, reloader.reload) : []
@@ -80,9 +88,13 @@ export async function serve(context: ServeOutput, directory: string, mode: 'dev'
       process.off('SIGINT', stop)
       reloader?.stop()
       for (const watcher of watchers) watcher.close()
-      // New connections are refused; fastify answers 503 to new requests while it finishes those in flight.
+      // New connections are refused, new requests on open ones answered 503; those in flight are finished, for as
+      // long as one may take (`requestTimeout`), before the database closes.
+      draining = true
       server.close()
       server.closeIdleConnections()
+      const left = await inFlight.settled(requestTimeout)
+      if (left > 0) context.stderr.write(`Stopped with ${left} request(s) unanswered after ${requestTimeout} ms (requestTimeout)\n`)
       await app.close()
       server.closeAllConnections()
       resolve(0)
@@ -90,6 +102,50 @@ export async function serve(context: ServeOutput, directory: string, mode: 'dev'
     process.on('SIGTERM', stop)
     process.on('SIGINT', stop)
   })
+}
+
+/** Answer 503 to every request while `stopping()`, through the app's error handler (the project's error body). */
+function refuseWhile(app: FastifyInstance, stopping: () => boolean): void {
+  const problem = () => new HttpProblem(503, 'The server is shutting down; send the request again', {headers: {connection: 'close', 'retry-after': '1'}})
+  app.addHook('onRequest', (_request, _reply, done) => done(stopping() ? problem() : undefined))
+}
+
+/**
+ * The requests handed to the app and not answered yet (a body still uploading included), which a graceful stop
+ * waits for.
+ */
+function requestsInFlight() {
+  const responses = new Set<ServerResponse>()
+  let onEmpty: (() => void) | undefined
+  return {
+    add(response: ServerResponse) {
+      responses.add(response)
+      response.once('close', () => {
+        responses.delete(response)
+        if (responses.size === 0) onEmpty?.()
+      })
+    },
+    /** Resolves to 0 once none is in flight, or to how many still are after `timeout` ms. */
+    settled(timeout: number): Promise<number> {
+      if (responses.size === 0) return Promise.resolve(0)
+      return new Promise((resolve) => {
+        const timer = setTimeout(() => resolve(responses.size), timeout)
+        onEmpty = () => {
+          clearTimeout(timer)
+          resolve(0)
+        }
+      })
+    }
+  }
+}
+
+/**
+ * The server's limits from the project's `requestTimeout`: a request must arrive whole within it (its headers within
+ * it too, and at most 60 s), checked every tenth of it (Node's default checks every 30 s, which would let a slow
+ * client hold a connection for a minute past a 30 s limit).
+ */
+function timeouts(requestTimeout: number) {
+  return {requestTimeout, headersTimeout: Math.min(requestTimeout, 60_000), connectionsCheckingInterval: Math.min(30_000, Math.max(50, Math.floor(requestTimeout / 10)))}
 }
 
 /**

@@ -29,7 +29,7 @@ test('every change code is documented where its message links: a row in docs/dif
 /** The texts of the code spans of `markdown`, as a CommonMark reader (GitHub's pull-request comments) reads them. */
 function codeTexts(markdown: string): string[] {
   const texts: string[] = []
-  const walk = (tokens: ReturnType<MarkdownIt['parse']>) => {
+  const walk = (tokens: ReturnType<InstanceType<typeof MarkdownIt>['parse']>) => {
     for (const token of tokens) {
       if (token.type === 'code_inline') texts.push(token.content)
       if (token.children) walk(token.children)

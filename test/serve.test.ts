@@ -4,6 +4,7 @@
  */
 import {spawn} from 'node:child_process'
 import {readFileSync, writeFileSync} from 'node:fs'
+import net from 'node:net'
 import path from 'node:path'
 import {test} from 'uvu'
 import * as assert from 'uvu/assert'
@@ -166,6 +167,75 @@ test('pipe dev: listens on 127.0.0.1, a log line per request, and a reload on ch
     const coloured = await fetch(`${server.url}/tags`, {method: 'POST', headers: {'content-type': 'application/json'}, body: JSON.stringify({label: 'sky', colour: 'blue'})})
     assert.is(coloured.status, 201)
     assert.is(server.output().split('Not reloaded: Cannot start: pending migration').length, 2, 'said once, not at every try')
+  } finally {
+    server.child.kill('SIGTERM')
+    await server.exited
+  }
+})
+
+/** A raw HTTP connection: what a slow client sends, piece by piece, and everything the server answered until it closed. */
+function rawConnection(url: string) {
+  const {hostname, port} = new URL(url)
+  const socket = net.connect(Number(port), hostname)
+  let answer = ''
+  socket.setEncoding('utf8')
+  socket.on('data', (chunk: string) => (answer += chunk))
+  const closed = new Promise<string>((resolve) => socket.on('close', () => resolve(answer)))
+  socket.on('error', () => undefined)
+  return {send: (text: string) => new Promise<void>((resolve) => socket.write(text, () => resolve())), closed}
+}
+
+/** Resolves once the server refuses new connections: it has begun to stop. */
+async function refusing(url: string) {
+  const {hostname, port} = new URL(url)
+  for (let tries = 0; tries < 200; tries++) {
+    const refused = await new Promise<boolean>((resolve) => {
+      const socket = net.connect(Number(port), hostname)
+      socket.once('connect', () => {
+        socket.destroy()
+        resolve(false)
+      })
+      socket.once('error', () => resolve(true))
+    })
+    if (refused) return
+    await new Promise((resolve) => setTimeout(resolve, 25))
+  }
+  throw new Error('the server kept accepting connections')
+}
+
+test('pipe start: SIGTERM while a body is still uploading answers it, and 503 problem+json to a request that arrives after', async () => {
+  const dir = await blogCopy()
+  writeFileSync(path.join(dir, 'src/controller/echo.ts'), "import {defineController} from 'apipe-kit/runtime'\nexport default defineController('echo', {routes: {'POST /echo': 'echo'}, actions: {echo: (ctx: any) => ({got: ctx.data})}})\n")
+  const server = await serve('start', dir)
+  const body = JSON.stringify({text: 'x'.repeat(4000)})
+  const upload = rawConnection(server.url)
+  await upload.send(`POST /echo HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body.slice(0, 2000)}`)
+  const late = rawConnection(server.url)
+  await late.send('GET /tags HTTP/1.1\r\nHost: localhost\r\n')
+  server.child.kill('SIGTERM')
+  await refusing(server.url)
+  await late.send('\r\n')
+  const refused = await late.closed
+  assert.match(refused, /^HTTP\/1\.1 503 Service Unavailable\r\n/)
+  assert.match(refused, /\r\ncontent-type: application\/problem\+json; charset=utf-8\r\n/)
+  assert.match(refused, /\r\nconnection: close\r\n/i)
+  assert.equal(JSON.parse(refused.slice(refused.indexOf('\r\n\r\n') + 4)), {type: 'about:blank', title: 'Service Unavailable', status: 503, detail: 'The server is shutting down; send the request again'})
+  await upload.send(body.slice(2000))
+  const answered = await upload.closed
+  assert.match(answered, /^HTTP\/1\.1 200 OK\r\n/)
+  assert.equal(JSON.parse(answered.slice(answered.indexOf('\r\n\r\n') + 4)), {got: {text: 'x'.repeat(4000)}})
+  assert.is(await server.exited, 0)
+})
+
+test('pipe start: a request that does not arrive whole within requestTimeout is answered 408 and its connection closed', async () => {
+  const dir = await blogCopy()
+  const configFile = path.join(dir, 'pipe.config.json')
+  writeFileSync(configFile, JSON.stringify({...JSON.parse(readFileSync(configFile, 'utf8')), requestTimeout: 500}))
+  const server = await serve('start', dir)
+  try {
+    const stalled = rawConnection(server.url)
+    await stalled.send('POST /tags HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"name":')
+    assert.match(await stalled.closed, /^HTTP\/1\.1 408 Request Timeout\r\n/)
   } finally {
     server.child.kill('SIGTERM')
     await server.exited

@@ -135,7 +135,7 @@ export interface ProjectConfig {
    */
   bodyLimit?: number
   /**
-   * Milliseconds a request may take to arrive and be answered (default: 30000).
+   * Milliseconds a request may take to arrive whole (else 408 and the connection closed) and a graceful stop waits for requests in flight (default: 30000).
    */
   requestTimeout?: number
   events?: EventsConfig
