@@ -4,6 +4,7 @@
  * populate on each relation kind with a query count, hooks (order, rollback), middleware, and every error status.
  */
 import path from 'node:path'
+import {brotliCompressSync, deflateSync, gzipSync} from 'node:zlib'
 import type {FastifyInstance} from 'fastify'
 import {suite} from 'uvu'
 import * as assert from 'uvu/assert'
@@ -125,6 +126,25 @@ function crudSuite(database: TestDatabase) {
     assert.equal(missing.body, {type: 'about:blank', title: 'Not Found', status: 404, detail: 'No route `GET /nowhere`'})
     assert.is((await call('GET', '/posts/999999')).status, 404)
     assert.is((await call('GET', '/posts/not-a-number')).status, 404)
+  })
+
+  test('a compressed body (gzip, deflate, br) is read decompressed; a bomb stops at bodyLimit, a bad or unknown encoding is said', async () => {
+    const json = {'content-type': 'application/json'}
+    const label = (name: string) => Buffer.from(JSON.stringify({label: name}))
+    for (const [encoding, compress] of [['gzip', gzipSync], ['deflate', deflateSync], ['br', brotliCompressSync]] as const) {
+      const created = await app.inject({method: 'POST', url: '/tags', headers: {...json, 'content-encoding': encoding}, payload: compress(label(`packed-${encoding}`))})
+      assert.equal([created.statusCode, JSON.parse(created.body).label], [201, `packed-${encoding}`], encoding)
+    }
+    // 2 MiB of spaces around a label: a few kilobytes sent, over the 1 MiB limit once inflated.
+    const bomb = gzipSync(Buffer.concat([Buffer.from('{"label": "bomb"'), Buffer.alloc(2 * 1024 * 1024, ' '), Buffer.from('}')]))
+    assert.ok(bomb.length < 10_000)
+    const inflated = await app.inject({method: 'POST', url: '/tags', headers: {...json, 'content-encoding': 'gzip'}, payload: bomb})
+    assert.equal([inflated.statusCode, JSON.parse(inflated.body).detail], [413, 'The request body is too large'])
+    const broken = await app.inject({method: 'POST', url: '/tags', headers: {...json, 'content-encoding': 'gzip'}, payload: label('not packed')})
+    assert.equal([broken.statusCode, broken.headers['content-type'], JSON.parse(broken.body).detail], [400, problemType, 'The body is not valid gzip (`Content-Encoding: gzip`)'])
+    const unknown = await app.inject({method: 'POST', url: '/tags', headers: {...json, 'content-encoding': 'zstd'}, payload: label('zstd')})
+    assert.equal([unknown.statusCode, unknown.headers['accept-encoding'], JSON.parse(unknown.body).detail], [415, 'gzip, deflate, br', 'Unsupported content encoding `zstd`; send the body as is or as gzip, deflate, br'])
+    assert.is((await app.inject({method: 'GET', url: '/tags', headers: {'content-encoding': 'gzip'}})).statusCode, 200, 'no body, nothing to decode')
   })
 
   test('a JSON content type with an empty body is no body, as real clients send on bodiless writes', async () => {

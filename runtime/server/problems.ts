@@ -2,11 +2,13 @@
  * Problems plugin: every error the server answers is RFC 9457 `application/problem+json`, unknown routes included,
  * and only JSON bodies are accepted (fastify would otherwise take text/plain). A request with no body at all is no
  * body whatever its content type, as many clients send one on bodiless writes (favorite, follow, delete); a JSON body
- * goes through fastify's own JSON parser, with its prototype-poisoning guard. Errors fastify meets before any route
+ * goes through fastify's own JSON parser, with its prototype-poisoning guard; a compressed one is decompressed first
+ * (body-encoding.ts). Errors fastify meets before any route
  * (a bad URL, an over-long path parameter) go through {@link frameworkErrors}, a constructor option.
  */
 import type {FastifyError, FastifyReply, FastifyRequest} from 'fastify'
 import fp from 'fastify-plugin'
+import {decodedBody} from '../http/body-encoding.js'
 import {errorHandler, sendProblem, type ProblemFormatter} from '../http/errors.js'
 import {HttpProblem, type ProblemItem} from '../http/problem.js'
 
@@ -31,6 +33,7 @@ export const problemsPlugin = fp<{development: boolean; formatProblem?: ProblemF
       }
       return parseJson(request, body as string, parsed)
     }
+    app.addHook('preParsing', decodedBody)
     app.addContentTypeParser('application/json', {parseAs: 'string'}, jsonBody)
     app.addContentTypeParser(/^application\/[\w.-]+\+json$/, {parseAs: 'string'}, jsonBody)
     // A write that sends nothing is no body, whatever type it names: axios sends a bodiless `post(url)` as
