@@ -155,6 +155,14 @@ test('the group index lists every group with its count and links to its first ca
   for (const [id, n] of entries) assert.match(html, new RegExp(`<article class="card" data-group="${id}" id="group-${id}">[\\s\\S]*?<span class="count">${n}</span>`))
 })
 
+test('a group id with spaces or `%` is percent-encoded in its card id and index link, so no id holds whitespace', async () => {
+  const endpoints: Endpoint[] = ['Pet Store', '50% off', 'Pet%20Store'].flatMap((group, index) => [0, 1].map((n) => ({id: `e${index}${n}`, method: 'GET' as const, path: `/p${index}/${n}`, group})))
+  const html = await renderPage(catalogue(endpoints, {groups: [{id: 'Pet Store', label: 'Pet Store'}, {id: '50% off', label: 'Sale'}, {id: 'Pet%20Store', label: 'Odd'}]}))
+  assert.equal([...html.matchAll(/<a href="#(group-[^"]+)">/g)].map((match) => match[1]), ['group-Pet%20Store', 'group-50%25%20off', 'group-Pet%2520Store'])
+  assert.equal([...html.matchAll(/<article class="card" data-group="[^"]+" id="([^"]+)">/g)].map((match) => match[1]), ['group-Pet%20Store', 'group-50%25%20off', 'group-Pet%2520Store'])
+  assert.equal([...html.matchAll(/ id="([^"]*)"/g)].map((match) => match[1]).filter((id) => /\s/.test(id)), [])
+})
+
 test('the tables dashboard lists, per table, the endpoints that name it', async () => {
   const html = await renderPage(shop)
   const tables = [...html.matchAll(/<div class="table" data-table="([^"]+)">[\s\S]*?<\/div>/g)]

@@ -51,6 +51,10 @@ function loadAssets() {
     })
     return new nunjucks.runtime.SafeString(markup.join(''))
   })
+  // The id of a group's card and the fragment of its index link (`group-Pet%20Store`): an HTML id holds no whitespace,
+  // so tag names with spaces are percent-encoded there (and `%`, so that two ids never meet); a link's fragment finds
+  // the id it spells as written.
+  env.addFilter('anchor', (id: string) => id.replace(/[%\t\n\f\r ]/g, (character) => `%${character.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`))
   // nunjucks takes compiled code as `{type: 'code', obj}` where its types say string.
   const template = compiled
     ? new nunjucks.Template({type: 'code', obj: compiled} as unknown as string, env, 'page.njk')
