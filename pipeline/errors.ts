@@ -39,9 +39,9 @@ export function show(value: unknown): string {
 }
 
 /**
- * `value` as text in a Markdown code span, as CommonMark reads one: fenced by one backtick more than its longest run of them
- * (an enum value ``a`b`` stays one span in a pull-request comment), and padded with a space when it starts or ends
- * with a backtick, or with spaces at both ends, which the reader strips.
+ * `value` as text in a Markdown code span, as CommonMark reads one: fenced by one backtick more than its longest run
+ * of them (an enum value ``a`b`` stays one span in a pull-request comment), and padded with a space when it starts or
+ * ends with a backtick, or with spaces at both ends, which the reader strips.
  */
 export function codeSpan(value: unknown): string {
   const text = String(value)

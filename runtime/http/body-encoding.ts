@@ -12,7 +12,7 @@ import {HttpProblem} from './problem.js'
 const decoders: Record<string, () => NodeJS.ReadWriteStream> = {gzip: createGunzip, 'x-gzip': createGunzip, deflate: createInflate, br: createBrotliDecompress}
 
 /** The `Accept-Encoding` a 415 answers with: what a client may send instead. */
-export const acceptedEncodings = 'gzip, deflate, br'
+const acceptedEncodings = 'gzip, deflate, br'
 
 /**
  * `payload` decompressed as its `Content-Encoding` says (fastify's `receivedEncodedLength` counts the bytes sent). A
