@@ -111,18 +111,20 @@ test('literal URLs take the shortcut where linkify makes them links that markdow
 /** Generated cases per property test; `PROPERTY_RUNS=1000000 npm test` searches longer. */
 const propertyRuns = Number(process.env.PROPERTY_RUNS ?? 100_000)
 
+
+/** Text the prose shortcut takes is written as markdown-it writes it, as a block and inline. */
+function writtenAsParsed(text: string): void {
+  if (proseParagraphs(text) === undefined) return
+  assert.is(markdownHtml(text), parsedHtml(text), text)
+  assert.is(inlineMarkdown(text), parsedInline(text), text)
+}
 test('any text the shortcut takes, it writes as the parser does (generated texts of link, code and mark characters)', () => {
   const piece = fc.constantFrom('[', ']', '(', ')', '`', '*', '_', '!', '&', '%', '%2F', ':', '//', '/', '#', '@', '.', ' ', '\n', '\n\n', '"', "'", 'a', 'b9', 'www.', 'https:', 'é', '<', '\\')
   // Links whose text and destination are made of the same pieces, so that many are plain and many are not.
   const safe = fc.constantFrom('a', 'b9', 'X', ' ', '/', '.', '-', '#', ':', '::', ':8', '%2F', '?', '=', '@', '+', ',', ';', '$', '~', '*', "'", '!', 'https://x.y', 'xn--')
   const part = (maxLength: number) => fc.array(fc.oneof(safe, safe, safe, piece), {maxLength}).map((parts) => parts.join(''))
   const link = fc.tuple(part(4), part(6)).map(([label, destination]) => `[${label || 'x'}](${destination})`)
-  fc.assert(fc.property(fc.array(fc.oneof(piece, piece, link), {maxLength: 16}), (pieces) => {
-    const text = pieces.join('')
-    if (proseParagraphs(text) === undefined) return
-    assert.is(markdownHtml(text), parsedHtml(text), text)
-    assert.is(inlineMarkdown(text), parsedInline(text), text)
-  }), {numRuns: propertyRuns})
+  fc.assert(fc.property(fc.array(fc.oneof(piece, piece, link), {maxLength: 16}), (pieces) => writtenAsParsed(pieces.join(''))), {numRuns: propertyRuns})
 })
 
 test('any link the shortcut takes, it writes as the parser does (generated links between prose and code)', () => {
@@ -130,12 +132,7 @@ test('any link the shortcut takes, it writes as the parser does (generated links
   const piece = fc.constantFrom('a', 'b9', 'X', ' ', '/', '.', '-', '#', ':', '::', ':8', '%2F', '%', '?', '=', '@', '+', ',', ';', '$', '~', '*', "'", '!', 'https://x.y', 'xn--', 'HTTP:', 'mailto:', '[', ']', '(', ')', '_', '`', 'é', '&', '\n')
   const part = (maxLength: number) => fc.array(piece, {maxLength}).map((parts) => parts.join(''))
   const link = fc.tuple(part(4), part(8)).map(([label, destination]) => `[${label || 'x'}](${destination})`)
-  fc.assert(fc.property(fc.array(fc.oneof(fc.constantFrom('a', ' ', 'b. ', '`c`'), link), {maxLength: 6}), (pieces) => {
-    const text = pieces.join('')
-    if (proseParagraphs(text) === undefined) return
-    assert.is(markdownHtml(text), parsedHtml(text), text)
-    assert.is(inlineMarkdown(text), parsedInline(text), text)
-  }), {numRuns: propertyRuns})
+  fc.assert(fc.property(fc.array(fc.oneof(fc.constantFrom('a', ' ', 'b. ', '`c`'), link), {maxLength: 6}), (pieces) => writtenAsParsed(pieces.join(''))), {numRuns: propertyRuns})
 })
 
 test('any literal URL the shortcut takes, it writes as the parser does (generated URLs between prose, code and links)', () => {
@@ -144,12 +141,7 @@ test('any literal URL the shortcut takes, it writes as the parser does (generate
   const any = fc.constantFrom('https://a.b', '.', ':', '"', '(', ')', '[', ']', '%20', 'xn--', '*', 'é', '<', '`', '//')
   const url = fc.array(fc.oneof(kept, kept, kept, any), {maxLength: 6}).map((parts) => ` https://${parts.join('')}`)
   const piece = fc.constantFrom('a', ' ', '\n', '. ', ', ', '(', ')', '"', "'", '`c`', '[l](u)', 'x', ':', 'http', '*', '_', '.')
-  fc.assert(fc.property(fc.array(fc.oneof(piece, piece, url), {maxLength: 8}), (pieces) => {
-    const text = pieces.join('')
-    if (proseParagraphs(text) === undefined) return
-    assert.is(markdownHtml(text), parsedHtml(text), text)
-    assert.is(inlineMarkdown(text), parsedInline(text), text)
-  }), {numRuns: propertyRuns})
+  fc.assert(fc.property(fc.array(fc.oneof(piece, piece, url), {maxLength: 8}), (pieces) => writtenAsParsed(pieces.join(''))), {numRuns: propertyRuns})
 })
 
 testWhen(test, corpusMissing(), 'on the corpus, the shortcut for prose gives exactly what the parser gives', () => {
