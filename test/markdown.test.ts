@@ -111,7 +111,6 @@ test('literal URLs take the shortcut where linkify makes them links that markdow
 /** Generated cases per property test; `PROPERTY_RUNS=1000000 npm test` searches longer. */
 const propertyRuns = Number(process.env.PROPERTY_RUNS ?? 100_000)
 
-
 /** Text the prose shortcut takes is written as markdown-it writes it, as a block and inline. */
 function writtenAsParsed(text: string): void {
   if (proseParagraphs(text) === undefined) return
