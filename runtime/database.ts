@@ -11,7 +11,7 @@ import type {AbstractSqlDriver, EntityManager} from '@mikro-orm/knex'
 import {ApipeError} from '../pipeline/errors.js'
 import type {EntityDefinition} from '../schemas/types/entity.js'
 import {databaseTypeOfUrl, sameDatabaseFamily, type DatabaseType, type ResolvedConfig} from './config.js'
-import {entitySchemas} from './entity-schema.js'
+import {entitySchemas, type SchemaOptions} from './entity-schema.js'
 
 export type Orm = MikroORM<AbstractSqlDriver, EntityManager<AbstractSqlDriver>>
 
@@ -45,14 +45,14 @@ function sqlitePath(url: string, root: string): string {
 }
 
 /** MikroORM options for a project's database and entities. */
-export async function ormOptions(database: ResolvedConfig['database'], root: string, entities: readonly EntityDefinition[], bcryptCost?: number): Promise<Options> {
+export async function ormOptions(database: ResolvedConfig['database'], root: string, entities: readonly EntityDefinition[], schemaOptions: SchemaOptions = {}): Promise<Options> {
   const named = databaseTypeOfUrl(database.url)
   if (named && !sameDatabaseFamily(named, database.type)) {
     throw new ApipeError('APIPE_ERR_DATABASE', [database.type, describeDatabase(database, root), `the URL names \`${named}\`; set \`database.type\` to \`${named}\`, or leave it out: the URL says it`])
   }
   const options: Options = {
     driver: await driverOf(database.type),
-    entities: entitySchemas(entities, {bcryptCost}),
+    entities: entitySchemas(entities, schemaOptions),
     discovery: {warnWhenNoEntities: false},
     // Definitions are the truth: no reflection, no metadata cache files in the project.
     metadataCache: {enabled: false},
@@ -97,7 +97,7 @@ function sqliteSettings(synchronous: 'normal' | 'full') {
 
 /** Connect to a project's database (creating the SQLite file and its folder on first use). */
 export async function openDatabase(config: Pick<ResolvedConfig, 'database' | 'root'> & Partial<Pick<ResolvedConfig, 'auth'>>, entities: readonly EntityDefinition[]): Promise<Orm> {
-  const options = await ormOptions(config.database, config.root, entities, config.auth?.bcryptCost)
+  const options = await ormOptions(config.database, config.root, entities, {bcryptCost: config.auth?.bcryptCost, authEntity: config.auth?.entity})
   if (config.database.type === 'sqlite' && options.dbName !== ':memory:') mkdirSync(path.dirname(options.dbName!), {recursive: true})
   try {
     const orm = (await MikroORM.init(options)) as Orm

@@ -18,6 +18,7 @@ import {randomUUID} from 'node:crypto'
 import {EntitySchema, UnderscoreNamingStrategy, type EntitySchemaMetadata} from '@mikro-orm/core'
 import type {EntityDefinition, FieldDefinition, RelationDefinition} from '../schemas/types/entity.js'
 import {defaultBcryptCost, isHash, utils} from './utils.js'
+import {loginEmail} from './login-email.js'
 
 /** A row as the server sees it: plain data by column name. */
 export type Row = Record<string, unknown>
@@ -56,6 +57,8 @@ export function tableOf(definition: EntityDefinition): string {
 export interface SchemaOptions {
   /** bcrypt cost of `password` fields (default: 12, at least 10). */
   bcryptCost?: number
+  /** The auth entity (`auth.entity`): its first `email` field is stored as {@link loginEmail} writes it. */
+  authEntity?: string
 }
 
 /** One `EntitySchema` per definition; relations are resolved against all of them. */
@@ -77,6 +80,14 @@ function passwordHook(fields: string[], cost: number) {
   }
 }
 
+/** The auth entity's e-mail is stored trimmed and lowercased before every insert and update, whoever writes. */
+function loginEmailHook(field: string) {
+  return ({entity}: {entity: Row}) => {
+    const value = entity[field]
+    if (typeof value === 'string') entity[field] = loginEmail(value)
+  }
+}
+
 /** The `EntitySchema` of one definition; `all` holds every entity of the project, for relations. */
 export function entitySchema(definition: EntityDefinition, all: ReadonlyMap<string, EntityDefinition>, options: SchemaOptions = {}): EntitySchema<Row> {
   const properties: Record<string, PropertyOptions> = {}
@@ -93,11 +104,12 @@ export function entitySchema(definition: EntityDefinition, all: ReadonlyMap<stri
     tableName: tableOf(definition),
     properties: properties as unknown as EntitySchemaMetadata<Row>['properties']
   }
+  const hooks: Array<(args: {entity: Row}) => unknown> = []
   const passwords = Object.entries(definition.fields).filter(([, field]) => field.type === 'password').map(([name]) => name)
-  if (passwords.length > 0) {
-    const hook = passwordHook(passwords, Math.max(10, options.bcryptCost ?? defaultBcryptCost))
-    meta.hooks = {beforeCreate: [hook], beforeUpdate: [hook]}
-  }
+  if (passwords.length > 0) hooks.push(passwordHook(passwords, Math.max(10, options.bcryptCost ?? defaultBcryptCost)))
+  const email = definition.name === options.authEntity ? Object.entries(definition.fields).find(([, field]) => field.type === 'email')?.[0] : undefined
+  if (email) hooks.push(loginEmailHook(email))
+  if (hooks.length > 0) meta.hooks = {beforeCreate: hooks, beforeUpdate: hooks}
   if (definition.softDelete) {
     properties.deletedAt = {type: 'Date', nullable: true, index: true, hidden: true}
     meta.filters = {[softDeleteFilter]: {name: softDeleteFilter, cond: {deletedAt: null}, default: true}}

@@ -43,6 +43,8 @@ export function signToken(user: {id: unknown; roles?: string[]}, context: {reque
   return context.request.server.signToken({id: user.id, roles: user.roles ?? []})
 }
 
+export {loginEmail} from './login-email.js'
+
 /** Whether `password` matches a stored bcrypt `hash`. */
 export async function verifyPassword(password: string, hash: string): Promise<boolean> {
   return (await import('./utils.js')).utils.verify(password, hash)

@@ -187,6 +187,15 @@ function crudSuite(database: TestDatabase) {
     assert.equal(uncounted.body!.meta, {page: 1, limit: 1})
   })
 
+  test('a trailing or doubled slash is the route without it, as clients that join base URLs send them', async () => {
+    const plain = await call('GET', '/posts?limit=2')
+    for (const url of ['/posts/?limit=2', '//posts?limit=2', '/posts//?limit=2']) {
+      const response = await call('GET', url)
+      assert.equal([response.status, response.body], [200, plain.body], url)
+    }
+    assert.equal((await call('GET', '/posts/1/')).body, (await call('GET', '/posts/1')).body)
+  })
+
   test('list: sorting on several fields', async () => {
     assert.equal(ids((await call('GET', '/posts?sort=-views,title')).body), [2, 1, 4, 3, 5])
     assert.equal(ids((await call('GET', '/posts?sort=views,-id')).body), [5, 3, 4, 1, 2])

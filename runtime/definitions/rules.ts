@@ -11,7 +11,7 @@
  * | `relation-inverse` | a `one-to-many` relation without `inverse` |
  * | `unknown-action` | a route to an action that is neither a built-in action (the six auto-CRUD ones, `link`, `unlink`) nor a custom action of a code controller |
  * | `unknown-middleware` | a middleware name (in pipe.config.json or on a route) with no file in `src/middleware/` |
- * | `route-clash` | two routes with one method and path (`:id` and `{id}` alike), in one controller or two |
+ * | `route-clash` | two routes with one method and path (`:id` and `{id}` alike, a trailing `/` ignored), in one controller or two |
  * | `computed-relation` | a computed field over a relation that is not a one-to-many or many-to-many of its entity |
  * | `relation-by` | a relation's `by` that is not a unique field of its target, or `fields` the target does not have |
  * | `route-scope` | a route's `where` through a field its entity lacks or a path parameter it lacks, a `link`/`unlink` without a many-to-many `relation`, or a lookup parameter (`{slug}`) that is neither the key nor a unique field |
@@ -140,8 +140,9 @@ export const routeClash = defineRule<DefinitionsTree>({id: 'route-clash', severi
   for (const {file, definition} of tree.controllers) {
     for (const route of Object.keys(definition.routes ?? {})) {
       const [method, rawPath = ''] = route.split(' ')
-      // `:id` and `{id}` are one parameter, whatever its name: fastify routes them alike.
-      const key = `${method.toUpperCase()} ${rawPath.replace(/\{[^}]+\}|:[A-Za-z_][A-Za-z0-9_]*/g, ':')}`
+      // `:id` and `{id}` are one parameter, whatever its name, and `/posts/` is `/posts`: fastify routes them alike.
+      const path = rawPath.replace(/\{[^}]+\}|:[A-Za-z_][A-Za-z0-9_]*/g, ':').replace(/\/{2,}/g, '/').replace(/(.)\/$/, '$1')
+      const key = `${method.toUpperCase()} ${path}`
       const earlier = first.get(key)
       if (!earlier) {
         first.set(key, {controller: definition.name, file, route})

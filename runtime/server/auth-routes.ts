@@ -12,6 +12,7 @@ import {present, withDefaults} from '../http/crud.js'
 import {validateBody} from '../http/errors.js'
 import {HttpProblem} from '../http/problem.js'
 import {utils} from '../utils.js'
+import {loginEmail} from '../login-email.js'
 
 interface AuthRouteOptions {
   config: Pick<ResolvedConfig, 'auth'>
@@ -72,7 +73,10 @@ export async function registerAuthRoutes(app: FastifyInstance, options: AuthRout
     const data = bodyOf(request) as Record<string, string>
     validateBody(login, data)
     const em = orm.em.fork()
-    const record = (await em.findOne(users.name, {[emailField]: data[emailField]} as never)) as Record<string, unknown> | null
+    // Stored lowercased (entity-schema.ts); an account written before that keeps its case, and is found as written.
+    const email = loginEmail(data[emailField])
+    const find = (value: string) => em.findOne(users.name, {[emailField]: value} as never) as Promise<Record<string, unknown> | null>
+    const record = (await find(email)) ?? (email === data[emailField] ? null : await find(data[emailField]))
     const hash = typeof record?.[passwordField] === 'string' ? (record[passwordField] as string) : await dummyHash
     const matches = await utils.verify(data[passwordField], hash)
     if (!record || !matches) throw unauthorized(auth, 'Unknown e-mail or wrong password')

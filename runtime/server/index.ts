@@ -46,7 +46,8 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
     bodyLimit: options.bodyLimit ?? config.bodyLimit ?? 1024 * 1024,
     requestTimeout: config.requestTimeout ?? 30_000,
     connectionTimeout: config.requestTimeout ?? 30_000,
-    routerOptions: {maxParamLength: 200},
+    // `/posts/` and `//posts` are `/posts`, as Express and most routers take them: clients join base URLs and paths carelessly.
+    routerOptions: {maxParamLength: 200, ignoreTrailingSlash: true, ignoreDuplicateSlashes: true},
     return503OnClosing: true,
     frameworkErrors
   })
