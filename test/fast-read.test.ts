@@ -116,6 +116,7 @@ function fastReadSuite(database: TestDatabase) {
         const [storedFast, storedSlow] = await Promise.all([a, b].map(async (created) => JSON.parse((await slow.inject({method: 'GET', url: created.headers.location})).body)))
         assert.equal(strip({...storedFast, e: undefined}), strip({...storedSlow, e: undefined}))
         assert.equal(storedFast.createdAt, created.createdAt)
+        assert.equal(storedFast, created, 'a create answers what a read of the record answers (a many-to-one not given: null)')
       }
       const [a, b] = await Promise.all([fast, slow].map((app) => app.inject({method: 'POST', url: '/items', payload: {s: 'again', e: 'item0-0@example.com'}})))
       assert.is(a.statusCode, 409)

@@ -293,11 +293,17 @@ function pageMeta(query: ListQuery, total?: number): Record<string, number> {
   return query.byOffset ? {...position, limit: query.limit, total} : {...position, limit: query.limit, total, pages: Math.ceil(total / query.limit)}
 }
 
-/** A create body with every writable field not given set to its default (or null), so the answer shows them all. */
+/**
+ * A create body with every writable field not given set to its default (or null), and every many-to-one it may set
+ * and does not to null, so the answer shows them all, as a read of the record does (`"assignee": null`).
+ */
 export function withDefaults(model: EntityModel, data: Row): Row {
   const full: Row = {}
   for (const field of model.fields.values()) {
     if (field.writable && !field.definition.primary && data[field.name] === undefined) full[field.name] = structuredClone(field.definition.default) ?? null
+  }
+  for (const [name, relation] of model.relations) {
+    if (relation.kind === 'many-to-one' && model.writableRelations.has(name) && data[name] === undefined) full[name] = null
   }
   return {...full, ...data}
 }

@@ -137,8 +137,6 @@ export class FastWriter {
     try {
       const write = () => {
         const answer = presentRow(plan.columns, this.#statement(connection, plan.sql).get(...values) as Row)
-        // As the entity path answers a create: a many-to-one the body did not name is left out (its reads show null).
-        for (const name of plan.relations) if (data[name] === undefined) delete answer[name]
         const events = eventsOf?.(answer) ?? []
         if (events.length > 0) this.#statement(connection, outboxInsert(events.length, (name) => this.#orm.em.getPlatform().quoteIdentifier(name))).run(...outboxValues(events))
         return answer
