@@ -83,6 +83,17 @@ function crudSuite(database: TestDatabase) {
     assert.is((await call('DELETE', created.headers.location as string)).status, 204)
   })
 
+  test('a body that names a record that does not exist is a 422 pointing at its field, on every database', async () => {
+    const missing = (field: string) => ({type: 'about:blank', title: 'Unprocessable Entity', status: 422, detail: 'A referenced record does not exist', errors: [{pointer: `/${field}`, code: 'reference', detail: `\`${field}\` refers to a record that does not exist`}]})
+    const comment = await call('POST', '/comments', {body: 'Lost', post: 999})
+    assert.equal([comment.status, comment.body], [422, missing('post')], comment.raw)
+    const moved = await call('PATCH', '/comments/1', {author: 999})
+    assert.equal([moved.status, moved.body], [422, missing('author')], moved.raw)
+    const tagged = await call('POST', '/posts', {title: 'Tagged', author: 1, tags: [1, 999]})
+    assert.equal([tagged.status, tagged.body], [422, missing('tags')], tagged.raw)
+    assert.is((await call('GET', '/posts?filter[title]=Tagged')).body!.meta.total, 0, 'nothing was written')
+  })
+
   test('create: 422 lists every failing field as a JSON pointer', async () => {
     const response = await call('POST', '/posts', {title: 7, status: 'lost', views: 'many', id: 99, createdAt: '2020-01-01T00:00:00Z', bogus: true})
     assert.is(response.status, 422)

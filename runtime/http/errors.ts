@@ -74,14 +74,36 @@ function fieldOf(error: Error, models: Iterable<EntityModel>): {model?: EntityMo
   const text = `${error.message} ${(error as {detail?: string}).detail ?? ''} ${(error as {constraint?: string}).constraint ?? ''}`
   for (const model of models) {
     const table = model.definition.table ?? model.name
-    const names = [...model.fields.keys(), ...[...model.relations.keys()]]
+    // Relations first: a foreign key's message also names the key it references (MySQL: ``REFERENCES `post` (`id`)``).
+    const names = [...model.relations.keys(), ...model.fields.keys()]
     for (const name of names) {
       const column = model.relations.has(name) ? relationColumn(name) : fieldColumn(name)
-      const patterns = [`${table}.${column}`, `${table}_${column}_unique`, `${table}_${column}_foreign`, `Key (${column})`, `(\`${column}\`)`]
+      const patterns = [`${table}.${column}`, `${table}_${column}_unique`, `${table}_${column}_foreign`, `Key (${column})`, `FOREIGN KEY (\`${column}\`)`]
       if (patterns.some((pattern) => text.includes(pattern))) return {model, field: name}
     }
   }
   return {}
+}
+
+/** Whether a foreign key violation is a delete (or key change) of a record that others still refer to. */
+function isDeleting(error: Error): boolean {
+  return /delete|update on table|still referenced|a parent row/i.test(error.message) && !/insert|add or update a child/i.test(error.message)
+}
+
+/**
+ * The field of `model` through which a write named a record that does not exist: null when the error is something
+ * else, undefined when the database does not say (SQLite's whole message is `FOREIGN KEY constraint failed`; a join
+ * table's constraint names the join table).
+ */
+export function missingReferenceField(error: unknown, model: EntityModel): string | undefined | null {
+  if (!(error instanceof ForeignKeyConstraintViolationException) || isDeleting(error)) return null
+  return fieldOf(error, [model]).field
+}
+
+/** The 422 of a write that names a record that does not exist, pointing at `field` when it is known. */
+export function missingReference(field: string | undefined): HttpProblem {
+  const errors: ProblemItem[] | undefined = field ? [{pointer: `/${field}`, code: 'reference', detail: `\`${field}\` refers to a record that does not exist`}] : undefined
+  return new HttpProblem(422, 'A referenced record does not exist', {errors})
 }
 
 /** A problem for a database error, or `undefined` when it is not one users cause. */
@@ -93,11 +115,8 @@ export function databaseProblem(error: unknown, models: Iterable<EntityModel>): 
     return new HttpProblem(409, field ? `A record with this \`${field}\` already exists` : 'A record with these values already exists', {errors})
   }
   if (error instanceof ForeignKeyConstraintViolationException) {
-    const {field} = fieldOf(error, models)
-    const deleting = /delete|update on table|still referenced|a parent row/i.test(error.message) && !/insert|add or update a child/i.test(error.message)
-    if (deleting) return new HttpProblem(409, 'Other records still refer to this one')
-    const errors: ProblemItem[] | undefined = field ? [{pointer: `/${field}`, code: 'reference', detail: `\`${field}\` refers to a record that does not exist`}] : undefined
-    return new HttpProblem(422, 'A referenced record does not exist', {errors})
+    if (isDeleting(error)) return new HttpProblem(409, 'Other records still refer to this one')
+    return missingReference(fieldOf(error, models).field)
   }
   if (error instanceof NotNullConstraintViolationException) {
     const {field} = fieldOf(error, models)

@@ -11,7 +11,7 @@ import {present, runCrud, type CrudAction, type CrudContext} from '../http/crud.
 import {cloudEvent, type CloudEvent} from '../events/cloudevent.js'
 import {recordEvents} from '../events/outbox.js'
 import {sourceValue} from '../http/scope.js'
-import {validateBody} from '../http/errors.js'
+import {missingReference, missingReferenceField, validateBody} from '../http/errors.js'
 import {parseId, type EntityModel} from '../http/model.js'
 import {HttpProblem} from '../http/problem.js'
 import type {Project} from '../project.js'
@@ -45,6 +45,13 @@ export function routeHandler(app: FastifyInstance, project: Project, plan: Route
     let fastCreate = false
     let body: unknown
     await runMiddleware(middleware, context, async () => {
+      try {
+        await handle()
+      } catch (error) {
+        throw model && route.crud ? await namedReference(app, model, context.data, error) : error
+      }
+    })
+    async function handle() {
       if (route.auth === 'optional') {
         // The user when a token is sent (a bad one is still a 401), none without one.
         context.user = request.headers.authorization === undefined ? null : await app.authenticate('bearer', context)
@@ -89,7 +96,7 @@ export function routeHandler(app: FastifyInstance, project: Project, plan: Route
       if (readOnly || fastCreate) await run()
       else await context.db.transactional(run)
       if (events.pending.length > 0) app.events.committed()
-    })
+    }
     if (reply.sent) return reply
     body = wrapAnswer(route, body)
     for (const [name, value] of Object.entries(context.headers ?? {})) reply.header(name, value)
@@ -97,6 +104,28 @@ export function routeHandler(app: FastifyInstance, project: Project, plan: Route
     if (status === 204 || body === undefined) return reply.code(status ?? 204).send()
     return reply.code(status ?? 200).send(body)
   }
+}
+
+/**
+ * A write that named a record that does not exist: the 422 points at the relation of the body, named by the database
+ * when it says, else (SQLite, a join table) the one whose key in the body has no record (looked up after the
+ * rollback, soft-deleted records counted, as the foreign key counts them). Any other error is returned as it is.
+ */
+async function namedReference(app: FastifyInstance, model: EntityModel, data: unknown, error: unknown): Promise<unknown> {
+  const named = missingReferenceField(error, model)
+  if (named === null) return error
+  if (named !== undefined) return missingReference(named)
+  if (!data || typeof data !== 'object') return error
+  const em = app.orm.em.fork()
+  for (const [name, relation] of model.relations) {
+    const value = (data as Record<string, unknown>)[name]
+    const keys = (Array.isArray(value) ? value : [value]).filter((key) => typeof key === 'string' || typeof key === 'number')
+    const target = app.models.get(relation.entity)
+    if (keys.length === 0 || !target) continue
+    const found = await em.count(target.name, {[target.primaryKey]: {$in: keys}} as never, {filters: false})
+    if (found < new Set(keys).size) return missingReference(name)
+  }
+  return error
 }
 
 const noEvents = {pending: [] as Array<{event: CloudEvent; key: string}>, ofWrite: () => undefined}
