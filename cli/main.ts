@@ -66,6 +66,13 @@ export function createCli(args: string[] = []): Cli {
  */
 export async function main(args: string[], context: BaseContext = Cli.defaultContext): Promise<number> {
   const cli = createCli(args)
+  // `pipe generate --help` asks for the group's commands; `pipe generate` alone is a command left unfinished.
+  const asked = args.includes('--help') || args.includes('-h')
+  const group = groupListing(cli, args, asked)
+  if (group !== undefined) {
+    ;(asked ? context.stdout : context.stderr).write(group)
+    return asked ? 0 : 2
+  }
   let command: Command<BaseContext>
   try {
     command = cli.process(args.length === 0 ? ['--help'] : args, context)
@@ -85,6 +92,20 @@ export async function main(args: string[], context: BaseContext = Cli.defaultCon
     }
   }
   return cli.run(command, context)
+}
+
+/**
+ * For the first word of a group of commands given alone (`pipe generate`, `pipe import --help`), the group's commands
+ * with what each does; undefined for anything else. (`pipe migrate` is a command of its own, not a group.)
+ */
+function groupListing(cli: Cli, args: string[], asked: boolean): string | undefined {
+  const words = args.filter((arg) => !arg.startsWith('-'))
+  const paths = commands.flatMap((command) => command.paths ?? [])
+  if (words.length !== 1 || paths.some((path) => path.length === 1 && path[0] === words[0])) return undefined
+  const members = cli.definitions().filter((definition) => definition.path.split(' ')[1] === words[0])
+  if (members.length === 0) return undefined
+  const lines = members.map((definition) => `  $ ${nameValues(definition.usage)}\n    ${(definition.description ?? '').trim()}`)
+  return `\`pipe ${words[0]}\` ${asked ? 'has these commands' : 'needs one of its commands'}:\n\n${lines.join('\n\n')}\n\nRun \`pipe ${words[0]} <command> --help\` for one of them.\n`
 }
 
 interface Candidate {

@@ -35,6 +35,15 @@ test('a mistyped command suggests the closest commands only, on stderr, exit 2',
   const mistyped = await runPipe(['import', 'opnapi', 'a', 'b'])
   assert.equal(mistyped, {code: 2, stdout: '', stderr: 'Unknown command `pipe import opnapi`; did you mean:\n\n  pipe import openapi\n\nRun `pipe --help` for every command.\n'})
   assert.equal(await runPipe(['zzzq']), {code: 2, stdout: '', stderr: 'Unknown command `pipe zzzq`; run `pipe --help` for every command.\n'})
+  // A group's first word alone: its commands, on stdout with exit 0 when help was asked for, else a usage error.
+  const generate = await runPipe(['generate', '--help'])
+  assert.is(generate.code, 0)
+  assert.match(generate.stdout, /^`pipe generate` has these commands:\n\n  \$ pipe generate entity <Name>\n    Write an entity definition/)
+  assert.match(generate.stdout, /\n  \$ pipe generate types\n/)
+  const bare = await runPipe(['import'])
+  assert.equal([bare.code, bare.stdout], [2, ''])
+  assert.match(bare.stderr, /^`pipe import` needs one of its commands:\n\n  \$ pipe import openapi <input_file> <output_spec_file>\n/)
+  assert.match((await runPipe(['migrate', '--help'])).stdout, /Apply pending migrations/, '`pipe migrate` is a command of its own')
 })
 
 test('usage errors exit 2 with the reason and the usage on stderr', async () => {
