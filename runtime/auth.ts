@@ -12,6 +12,7 @@ import type {EntityModel} from './http/model.js'
 import {HttpProblem, type ProblemItem} from './http/problem.js'
 import {commonPasswords} from './common-passwords.js'
 import {isHash} from './utils.js'
+import {loginEmailField} from './login-email.js'
 
 /** Who made a request. */
 export interface AuthUser {
@@ -119,8 +120,8 @@ export function assertPasswords(model: EntityModel, data: Record<string, unknown
 /** The strength problems of the passwords in a body: each failure names its rule (`password-length`, …). */
 export function passwordProblems(model: EntityModel, data: Record<string, unknown>, existing: Record<string, unknown> | undefined, rules: AuthSettings['passwordRules']): ProblemItem[] {
   const problems: ProblemItem[] = []
-  const emailField = [...model.fields.values()].find((field) => field.type === 'email')
-  const email = emailField ? String(data[emailField.name] ?? existing?.[emailField.name] ?? '') : ''
+  const emailField = loginEmailField(model.definition)
+  const email = emailField ? String(data[emailField] ?? existing?.[emailField] ?? '') : ''
   const local = email.split('@')[0]?.toLowerCase() ?? ''
   for (const field of model.fields.values()) {
     const value = data[field.name]

@@ -18,7 +18,7 @@ import {randomUUID} from 'node:crypto'
 import {EntitySchema, UnderscoreNamingStrategy, type EntitySchemaMetadata} from '@mikro-orm/core'
 import type {EntityDefinition, FieldDefinition, RelationDefinition} from '../schemas/types/entity.js'
 import {defaultBcryptCost, isHash, utils} from './utils.js'
-import {loginEmail} from './login-email.js'
+import {loginEmail, loginEmailField} from './login-email.js'
 
 /** A row as the server sees it: plain data by column name. */
 export type Row = Record<string, unknown>
@@ -107,7 +107,7 @@ export function entitySchema(definition: EntityDefinition, all: ReadonlyMap<stri
   const hooks: Array<(args: {entity: Row}) => unknown> = []
   const passwords = Object.entries(definition.fields).filter(([, field]) => field.type === 'password').map(([name]) => name)
   if (passwords.length > 0) hooks.push(passwordHook(passwords, Math.max(10, options.bcryptCost ?? defaultBcryptCost)))
-  const email = definition.name === options.authEntity ? Object.entries(definition.fields).find(([, field]) => field.type === 'email')?.[0] : undefined
+  const email = definition.name === options.authEntity ? loginEmailField(definition) : undefined
   if (email) hooks.push(loginEmailHook(email))
   if (hooks.length > 0) meta.hooks = {beforeCreate: hooks, beforeUpdate: hooks}
   if (definition.softDelete) {

@@ -1,4 +1,5 @@
-// The one rule for the e-mail that identifies an account: the auth routes, the entity layer and user code share it.
+// The one rule for the e-mail that identifies an account: the auth routes, the password rules, the entity layer and
+// user code share it.
 
 /**
  * The e-mail an account signs in with, as it is stored and looked up: trimmed and lowercased, so that `Ada@Example.com`
@@ -6,4 +7,10 @@
  */
 export function loginEmail(value: string): string {
   return value.trim().toLowerCase()
+}
+
+/** The field an account signs in with: the entity's first `email` field. */
+export function loginEmailField(definition: {fields: Record<string, {type: string}>}): string | undefined {
+  for (const [name, field] of Object.entries(definition.fields)) if (field.type === 'email') return name
+  return undefined
 }

@@ -12,7 +12,7 @@ import {present, withDefaults} from '../http/crud.js'
 import {validateBody} from '../http/errors.js'
 import {HttpProblem} from '../http/problem.js'
 import {utils} from '../utils.js'
-import {loginEmail} from '../login-email.js'
+import {loginEmail, loginEmailField} from '../login-email.js'
 
 interface AuthRouteOptions {
   config: Pick<ResolvedConfig, 'auth'>
@@ -26,7 +26,7 @@ export async function registerAuthRoutes(app: FastifyInstance, options: AuthRout
   const {auth} = options
   const orm = app.orm
   const users = auth.users!
-  const emailField = [...users.fields.values()].find((field) => field.type === 'email')?.name
+  const emailField = loginEmailField(users.definition)
   const passwordField = [...users.fields.values()].find((field) => field.type === 'password')?.name
   if (!emailField || !passwordField) throw new HttpProblem(500, `The auth entity \`${users.name}\` needs an \`email\` field and a \`password\` field`)
   const register = app.bodyCheck(users, 'create', new Set(['roles', 'role']))

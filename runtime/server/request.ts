@@ -12,6 +12,7 @@ import {cloudEvent, type CloudEvent} from '../events/cloudevent.js'
 import {recordEvents} from '../events/outbox.js'
 import {sourceValue} from '../http/scope.js'
 import {missingReference, missingReferenceField, validateBody} from '../http/errors.js'
+import {loginEmailField} from '../login-email.js'
 import {parseId, type EntityModel} from '../http/model.js'
 import {HttpProblem} from '../http/problem.js'
 import type {Project} from '../project.js'
@@ -181,9 +182,9 @@ async function checkPasswords(app: FastifyInstance, model: EntityModel, context:
   const fields = [...model.fields.values()]
   if (!fields.some((field) => field.type === 'password' && typeof context.data[field.name] === 'string')) return
   // The stored record is read only when the body does not carry the e-mail the rules compare with.
-  const email = fields.find((field) => field.type === 'email')
+  const email = loginEmailField(model.definition)
   const id = context.params.id === undefined ? undefined : parseId(model, context.params.id)
-  const needed = email && context.data[email.name] === undefined && id !== undefined
+  const needed = email !== undefined && context.data[email] === undefined && id !== undefined
   const existing = needed ? (((await context.db.findOne(model.name, {[model.primaryKey]: id} as never)) as Record<string, unknown> | null) ?? undefined) : undefined
   assertPasswords(model, context.data, existing, app.authSettings.passwordRules)
 }
