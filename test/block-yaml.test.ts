@@ -82,7 +82,7 @@ test('gives up what it does not settle, and never reads what js-yaml refuses', (
     'a:\n  b: 1\n c: 2', 'a:\n    b: 1\n  c: 2', 'a: "unterminated', 'a: [1, 2', 'a:\n\tb: 1', '-\t a: 1', 'a: |1\n  x', 'a: [a: b]', 'a: b\n  c: d',
     'a: "\\q"', 'a: "x"y', '- -\n- x', '-   -\n  - M1',
     // Control characters, a lone surrogate, document markers inside quotes and brackets, keys over two lines.
-    'a: b\x01c\n', 'a: "b\x1bc"\n', 'a: b\x00c\n', 'a: "\ud800x"\n', 'a: "x\n---\ny"\n', "key: 'it is\n... continued'\n",
+    'a: b\x01c\n', 'a: 😀 "\ud83d\ude00"\n', 'a: "b\x1bc"\n', 'a: b\x00c\n', 'a: "\ud800x"\n', 'a: "x\n---\ny"\n', "key: 'it is\n... continued'\n",
     'a: [x,\n... ]\n', 'a: {"a"\n  : b}\n', 'a: {"x\n  y": 1}\n',
     // Nesting past js-yaml's limit of 100 levels.
     `${Array.from({length: 100}, (_, index) => `${' '.repeat(index)}k:`).join('\n')} v\n`, `${'- '.repeat(99)}x\n`, `a: ${'['.repeat(100)}${']'.repeat(100)}\n`, '<<: {a: 1}', 'a: |\n    \n  x\n', 'a: 1\rb: 2', '', 'plain\n  text'
