@@ -1,10 +1,18 @@
 #!/usr/bin/env node
 // The `pipe` command. The CLI is compiled to dist/ and bundled into dist/bundle/ by `npm install` (the `prepare`
 // script).
-import {readFileSync} from 'node:fs'
+import {readFileSync, writeFileSync} from 'node:fs'
+import {createRequire} from 'node:module'
+import path from 'node:path'
+import {fileURLToPath} from 'node:url'
 import {setFlagsFromString} from 'node:v8'
+import {Script} from 'node:vm'
 
 const args = process.argv.slice(2)
+/** Commands that run until stopped, and user test runs: V8's defaults. */
+const servers = ['dev', 'start', 'test']
+/** The framework's commands, which load the ES module bundle; the catalogue's load the CommonJS copy (`compiledCli`). */
+const framework = [...servers, 'init', 'openapi', 'asyncapi', 'migrate', 'generate']
 
 // A reader that stops early (`pipe sentences api.json | head`) closes the pipe under what is left to print. That is
 // the reader's choice, not a failure of the command: the rest of the output is dropped, and the exit code still says
@@ -28,7 +36,7 @@ for (const stream of [process.stdout, process.stderr]) {
 // inlining, each compile of a hot function is smaller (the YAML reader's biggest took ~20 ms and megabytes of zone
 // memory), for the same speed of these short runs: Stripe's 3 MB YAML `pipe map` peaked at ~89 MB instead of ~96, in
 // the same time (9 alternating runs each; JSON inputs and Kubernetes unchanged).
-if (!['dev', 'start', 'test', 'diff'].includes(args[0])) {
+if (!servers.includes(args[0]) && args[0] !== 'diff') {
   setFlagsFromString('--semi-space-growth-factor=1')
   setFlagsFromString('--heap-growing-percent=20')
   setFlagsFromString('--no-turbo-inlining')
@@ -42,14 +50,44 @@ if (!['dev', 'start', 'test', 'diff'].includes(args[0])) {
 // `pipe map` 4-12 % faster on every large description (bench/diff.js, bench/import.js). A large budget keeps the
 // truly hot loops (js-yaml's scanner) optimised; turning TurboFan off made YAML imports a third slower. Servers keep
 // V8's default: their code runs for hours.
-if (!['dev', 'start', 'test'].includes(args[0])) setFlagsFromString('--interrupt-budget=405504')
+if (!servers.includes(args[0])) setFlagsFromString('--interrupt-budget=405504')
 
 if (args.length === 0 || (args.length === 1 && (args[0] === '--help' || args[0] === '-h'))) {
   // The general help, rendered by clipanion at build time: no need to load the command parser to print it.
   const colored = !process.env.NO_COLOR && process.stdout.isTTY
   process.stdout.write(readFileSync(new URL(`../dist/cli/help${colored ? '.color' : ''}.txt`, import.meta.url)))
-} else {
-  // The CLI's own modules bundled into a few files (scripts/build-bundle.js): fewer files for Node to load.
+} else if (framework.includes(args[0])) {
+  // The CLI's own modules bundled into a few ES modules (scripts/build-bundle.js): fewer files for Node to load.
   const {main} = await import('../dist/bundle/main.js')
   process.exitCode = await main(args)
+} else {
+  const {main, script} = compiledCli(args[0] === 'diff' ? 'diff' : 'batch')
+  process.exitCode = await main(args)
+  // scripts/build-code-cache.js: the functions this command compiled, for the next command with the same V8 flags.
+  if (process.env.APIPE_WRITE_CODE_CACHE) writeFileSync(process.env.APIPE_WRITE_CODE_CACHE, script.createCachedData())
+}
+
+/**
+ * The CLI as one CommonJS script (dist/bundle/cli.cjs, see scripts/build-bundle.js), compiled with the code cache of
+ * `profile`'s V8 flags when there is one: V8 then reads the bytecode of the functions a command like this one called
+ * instead of parsing and compiling each on its first call (Stripe's `pipe map` 12 % faster, see the README's
+ * performance section). A cache that another Node or other flags made is refused by V8, and everything is compiled
+ * as it is called, as without one.
+ */
+function compiledCli(profile) {
+  const file = fileURLToPath(new URL('../dist/bundle/cli.cjs', import.meta.url))
+  let cachedData
+  try {
+    cachedData = readFileSync(new URL(`../dist/bundle/cli.${profile}.cache`, import.meta.url))
+  } catch {
+    // No cache for these flags: compiled as called.
+  }
+  // ASCII (the build checks it), so Latin-1 is its exact text in a one-byte string.
+  const script = new Script(readFileSync(file, 'latin1'), {filename: file, cachedData})
+  // For test/code-cache.test.ts: whether V8 took the cache.
+  if (process.env.APIPE_DEBUG_CODE_CACHE) process.stderr.write(`code cache ${profile}: ${cachedData === undefined ? 'missing' : script.cachedDataRejected ? 'refused' : 'used'}\n`)
+  const module = {exports: {}}
+  const importer = (specifier) => import(specifier)
+  script.runInThisContext()(module.exports, createRequire(file), module, file, path.dirname(file), importer)
+  return {main: module.exports.main, script}
 }

@@ -3,7 +3,7 @@
  * package.json, `.pipeignore`), a preset, extra plugins (`--use`) and settings, vfile-reporter output, and a
  * completer that writes `file.data.outputs` once every file has passed.
  */
-import {engine, type Options as UnifiedEngineOptions} from 'unified-engine'
+import type {Options as UnifiedEngineOptions} from 'unified-engine'
 import {reporter as vfileReporter} from 'vfile-reporter'
 import {unified, type PluggableList, type Preset, type Processor, type Settings} from 'unified'
 import {PassThrough} from 'node:stream'
@@ -46,7 +46,9 @@ interface FileSet {
 }
 
 /** Run the engine; resolves to the exit code and the processed files. */
-export function runEngine(options: EngineOptions): Promise<{code: number; files: VFile[]}> {
+export async function runEngine(options: EngineOptions): Promise<{code: number; files: VFile[]}> {
+  // Imported here, not above: the CommonJS copy of the CLI (scripts/build-bundle.js) loads it as installed.
+  const {engine} = await import('unified-engine')
   const completer = async (fileSet: {valueOf(): VFile[]}) => {
     await writeOutputs(fileSet.valueOf(), {outputDir: options.output})
   }
@@ -104,7 +106,8 @@ export function runEngine(options: EngineOptions): Promise<{code: number; files:
  * `.piperc*` (or `pipe` field), with the configuration's settings merged over `settings`. Single-file commands use it
  * so that one configuration holds for every command; unified-engine's own loader finds and merges it.
  */
-export function configuredProcessor(preset: Preset, filePath: string, settings: Settings = {}, cwd = process.cwd()): Promise<Processor> {
+export async function configuredProcessor(preset: Preset, filePath: string, settings: Settings = {}, cwd = process.cwd()): Promise<Processor> {
+  const {engine} = await import('unified-engine')
   let captured: Processor | undefined
   function capture(this: Processor) {
     captured = this

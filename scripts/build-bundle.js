@@ -6,7 +6,8 @@
 // bundled into the page's chunk, it loads in one file instead of costing every `pipe render` and `pipe map` tens of
 // milliseconds of module resolution.
 import {build} from 'esbuild'
-import {rmSync} from 'node:fs'
+import {existsSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
+import {builtinModules, createRequire} from 'node:module'
 import path from 'node:path'
 
 /**
@@ -36,9 +37,10 @@ const externalButBundled = {
 // Chunk names carry content hashes: what an earlier build wrote would stay beside the new files.
 rmSync('dist/bundle', {recursive: true, force: true})
 
-await build({
+const {metafile} = await build({
   entryPoints: {main: 'dist/cli/main.js'},
   outdir: 'dist/bundle',
+  metafile: true,
   bundle: true,
   splitting: true,
   format: 'esm',
@@ -49,3 +51,106 @@ await build({
   banner: {js: "import {createRequire as __createRequire} from 'node:module'; const require = __createRequire(import.meta.url);"},
   logLevel: 'warning'
 })
+
+// The same CLI once more as one CommonJS script, dist/bundle/cli.cjs, for the commands that run once and exit:
+// bin/pipe.js compiles it with V8's code cache (scripts/build-code-cache.js writes one per set of V8 flags), which
+// Node 20 offers for scripts (`vm.Script`'s `cachedData`) but not for ES modules. A cached function skips parsing and
+// compiling to bytecode on its first call; a command that loads apipe's modules and runs most of them once pays for
+// that on every function it calls (see the README's performance section).
+//
+// The script is a function expression that bin/pipe.js calls with CommonJS's five arguments and `__import`, an
+// `import()` made in bin/pipe.js: `import()` inside a `vm.Script` needs Node's experimental dynamic-import callback,
+// which functions read from a code cache lose. So every `import()` of a package, a built-in or a computed path in
+// apipe's own modules is written `__import()` before esbuild reads them, and the build fails if one is left.
+// Packages are bundled, but those below, which load as CommonJS where they are installed: those of the servers and
+// databases (never loaded by the batch commands), the native ones, and the ones loaded on demand by name
+// (pipeline/lazy.ts, the page's template engine, the schema validators). ES-module-only packages cannot be required
+// by Node 20, so the build checks that each package left outside is CommonJS.
+const cjsExternal = [
+  'fastify', '@fastify/*', 'fastify-plugin', '@mikro-orm/*', 'better-sqlite3', 'bcrypt', 'pg', 'amqplib', 'ioredis', 'nats', 'pino', 'helmet',
+  'jsonwebtoken', 'graphql', 'ajv', 'ajv-formats', 'ajv-draft-04', 'nunjucks', 'js-yaml', 'yaml', 'jsonc-parser', 'tsx', 'tsx/*',
+  '@readme/openapi-parser', 'tinyglobby', 'uvu'
+]
+
+/**
+ * The framework's modules (dist/runtime/) and every module that imports one of them statically: the CommonJS copy
+ * leaves them out and loads them as the ES modules tsc wrote, on the rare catalogue path that needs them (`pipe map`
+ * of a project); the framework's commands run from the ES module bundle (bin/pipe.js). A script V8 compiles whole
+ * costs memory for all of its functions, used or not: without them, `pipe map` of a 1 MB description peaks ~2 MB
+ * lower.
+ */
+const framework = new Set(Object.keys(metafile.inputs).filter((input) => input.startsWith('dist/runtime/')))
+for (let grown = true; grown; ) {
+  grown = false
+  for (const [input, {imports}] of Object.entries(metafile.inputs)) {
+    if (!framework.has(input) && imports.some((entry) => entry.kind === 'import-statement' && framework.has(entry.path))) grown = framework.add(input)
+  }
+}
+if (framework.has('dist/cli/main.js')) throw new Error('dist/cli/main.js imports the framework statically: the CommonJS copy would hold it all')
+
+/**
+ * esbuild plugin for apipe's own modules: `import(` of a package, a built-in or a computed path becomes `__import(`,
+ * and `import('./x.js')` of a framework module becomes `__import(<its URL>)`.
+ */
+const importThroughLoader = {
+  name: 'import-through-loader',
+  setup(context) {
+    context.onLoad({filter: /[\\/]dist[\\/].*\.js$/}, async (args) => {
+      if (args.path.includes(`${path.sep}node_modules${path.sep}`)) return undefined
+      const relativeToBundle = (specifier) => path.relative(path.resolve('dist/bundle'), path.resolve(path.dirname(args.path), specifier)).split(path.sep).join('/')
+      const source = readFileSync(args.path, 'utf8')
+        .replace(/(?<![\w$.])import\((?!\s*['"]\.)/g, '__import(')
+        .replace(/(?<![\w$.])import\(\s*(['"])(\.[^'"]+)\1\s*\)/g, (call, quote, specifier) => {
+          const target = path.relative(process.cwd(), path.resolve(path.dirname(args.path), specifier)).split(path.sep).join('/')
+          return framework.has(target) ? `__import(new URL(${JSON.stringify(relativeToBundle(specifier))}, __importMetaUrl).href)` : call
+        })
+      return {contents: source, loader: 'js'}
+    })
+  }
+}
+
+const cjs = 'dist/bundle/cli.cjs'
+await build({
+  entryPoints: ['dist/cli/main.js'],
+  outfile: cjs,
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  external: cjsExternal,
+  plugins: [importThroughLoader],
+  // No comments or indentation: less for V8 to read; the ES module bundle stays readable for the servers.
+  minify: true,
+  charset: 'ascii',
+  legalComments: 'eof',
+  define: {'import.meta.url': '__importMetaUrl'},
+  // ES modules are strict code, and so is their CommonJS copy.
+  banner: {js: '(function (exports, require, module, __filename, __dirname, __import) {"use strict";const __importMetaUrl = require("node:url").pathToFileURL(__filename).href;'},
+  footer: {js: '})'},
+  logLevel: 'warning'
+})
+
+// bin/pipe.js reads the script as Latin-1, one byte a character (half the memory of UTF-16), which only ASCII text
+// survives unchanged. esbuild writes strings in ASCII but leaves a few characters in regular expressions (markdown-it's
+// typographer): each is written as its `\uXXXX` escape, which means the same character in a string, a regular
+// expression or a comment.
+const bundled = readFileSync(cjs, 'utf8').replace(/[^\x00-\x7f]/g, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`)
+writeFileSync(cjs, bundled)
+const leftImport = /(?<![\w$.])import\(/.exec(bundled)
+if (leftImport) throw new Error(`${cjs}: an import() left at offset ${leftImport.index}: ${bundled.slice(leftImport.index, leftImport.index + 60)}`)
+const require = createRequire(import.meta.url)
+for (const [, name] of bundled.matchAll(/\brequire\("([^"]+)"\)/g)) {
+  if (name.startsWith('node:') || builtinModules.includes(name)) continue
+  const file = require.resolve(name)
+  const esm = file.endsWith('.mjs') || (file.endsWith('.js') && packageType(file) === 'module')
+  if (esm) throw new Error(`${cjs}: \`${name}\` is an ES module, which Node 20 cannot require: bundle it (remove it from cjsExternal)`)
+}
+
+/** The `type` of the package.json nearest to `file`. */
+function packageType(file) {
+  for (let folder = path.dirname(file); folder !== path.dirname(folder); folder = path.dirname(folder)) {
+    const manifest = path.join(folder, 'package.json')
+    if (existsSync(manifest)) return JSON.parse(readFileSync(manifest, 'utf8')).type
+  }
+  return undefined
+}

@@ -157,11 +157,12 @@ export class TestCommand extends Command {
   project = projectOption()
 
   override async execute(): Promise<number> {
-    const [{spawn}, path, {createRequire}] = await Promise.all([import('node:child_process'), import('node:path'), import('node:module')])
+    const [{spawn}, path, {createRequire}, {pathToFileURL}] = await Promise.all([import('node:child_process'), import('node:path'), import('node:module'), import('node:url')])
     const require = createRequire(import.meta.url)
     // uvu's package exports hide bin.js; it sits beside dist/.
     const uvu = path.resolve(path.dirname(require.resolve('uvu')), '..', 'bin.js')
-    const tsx = import.meta.resolve('tsx')
+    // Resolved as `import.meta.resolve` would (tsx exports one file for every condition), from CommonJS too.
+    const tsx = pathToFileURL(require.resolve('tsx')).href
     const pattern = `${this.pattern ? `${this.pattern.replace(/[^\w-]/g, '')}.*` : ''}\\.test\\.(ts|mts|js|mjs)$`
     return new Promise<number>((resolve) => {
       // uvu colours its report unless told not to: colour for a terminal only, as every other command does.

@@ -1,0 +1,37 @@
+// The catalogue's commands run from dist/bundle/cli.cjs with V8's code cache (bin/pipe.js, scripts/build-code-cache.js):
+// each profile's cache must be the one V8 takes under that profile's flags, and the copy must behave as the CLI does.
+import {existsSync, readFileSync} from 'node:fs'
+import path from 'node:path'
+import {test} from 'uvu'
+import * as assert from 'uvu/assert'
+import {root} from './helpers/fixtures.js'
+import {runPipe} from './helpers/run-pipe.js'
+
+const debug = {APIPE_DEBUG_CODE_CACHE: '1'}
+const fixture = (...parts: string[]) => path.join(root, 'fixtures', ...parts)
+
+test('npm run build writes a code cache for each profile', () => {
+  for (const profile of ['batch', 'diff']) assert.ok(existsSync(path.join(root, 'dist', 'bundle', `cli.${profile}.cache`)), profile)
+})
+
+test('batch commands use the batch cache, and pipe diff its own', async () => {
+  const validate = await runPipe(['validate', fixture('validate-catalogue', 'clean', 'input.json')], {env: debug})
+  assert.is(validate.stderr.split('\n')[0], 'code cache batch: used')
+  const pair = fixture('diff-catalogues', 'param-removed')
+  const diff = await runPipe(['diff', path.join(pair, 'old.json'), path.join(pair, 'input.json')], {env: debug})
+  assert.is(diff.stderr.split('\n')[0], 'code cache diff: used')
+  assert.is(diff.stdout, readFileSync(path.join(pair, 'changes.txt'), 'utf8'))
+})
+
+test('the framework commands load the ES module bundle, without a cache', async () => {
+  const {stderr} = await runPipe(['generate', '--help'], {env: debug})
+  assert.not.match(stderr, /code cache/)
+})
+
+test('the CommonJS copy is ASCII and imports nothing by itself', () => {
+  const script = readFileSync(path.join(root, 'dist', 'bundle', 'cli.cjs'), 'latin1')
+  assert.not.match(script, /[^\x00-\x7f]/)
+  assert.not.match(script, /(?<![\w$.])import\(/)
+})
+
+test.run()
