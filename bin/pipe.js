@@ -94,9 +94,9 @@ function compiledCli(profile) {
   } catch {
     // No cache for these flags: compiled as called.
   }
-  // ASCII (the build checks it), so Latin-1 is its exact text in a one-byte string.
+  // ASCII (the build escapes every other character), so Latin-1 is its exact text, in a one-byte string.
   const script = new Script(readFileSync(file, 'latin1'), {filename: file, cachedData})
-  // For test/code-cache.test.ts: whether V8 took the cache.
+  // Whether V8 took the cache (the README's performance section; test/code-cache.test.ts).
   if (process.env.APIPE_DEBUG_CODE_CACHE) process.stderr.write(`code cache ${profile}: ${cachedData === undefined ? 'missing' : script.cachedDataRejected ? 'refused' : 'used'}\n`)
   const module = {exports: {}}
   const importer = (specifier) => import(specifier)
