@@ -76,8 +76,8 @@ const cjsExternal = [
  * The framework's modules (dist/runtime/) and every module that imports one of them statically: the CommonJS copy
  * leaves them out and loads them as the ES modules tsc wrote, on the rare catalogue path that needs them (`pipe map`
  * of a project); the framework's commands run from the ES module bundle (bin/pipe.js). A script V8 compiles whole
- * costs memory for all of its functions, used or not: without them, `pipe map` of a 1 MB description peaks ~2 MB
- * lower.
+ * costs memory for all of its functions, used or not: without them the script is 450 KB instead of 625, and compiling
+ * it with its cache peaks ~1.5 MB lower (3.3 against 5.0 MB).
  */
 const framework = new Set(Object.keys(metafile.inputs).filter((input) => input.startsWith('dist/runtime/')))
 for (let grown = true; grown; ) {
