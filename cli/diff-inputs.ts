@@ -65,13 +65,14 @@ async function readAny(input: string, cwd: string): Promise<VFile> {
 
 /** Import or check one input into a catalogue tree, with the preset its content asks for. */
 async function importCatalogue(file: VFile, cwd: string): Promise<{tree: CatalogueTree | undefined; processor: ReturnType<typeof createProcessor>}> {
-  const text = file.value === undefined ? '' : String(file.value)
+  // The kind from the file's start; the parser reads the bytes themselves (plugins/parse.ts).
+  const head = typeof file.value === 'string' ? file.value.slice(0, 4096) : new TextDecoder().decode(file.value?.subarray(0, 4096))
   let kind: 'graphql' | 'openapi' | 'asyncapi' | 'validate' = 'graphql'
   let tree: Node | undefined
-  const graphqlSource = documentKind(file.path, text) === 'graphql'
+  const graphqlSource = documentKind(file.path, head) === 'graphql'
   if (!graphqlSource && file.value !== undefined) {
     try {
-      tree = parseSource(text, file)
+      tree = parseSource(file.value, file)
     } catch {
       // The parse finding is on the file.
     }

@@ -29,11 +29,31 @@ export async function processFile(processor: Processor<Node, Node, Node>, file: 
   return file
 }
 
+/** Parsers that take a file's bytes as they were read, marked by `readsBytes`. */
+const byteParsers = new WeakSet<object>()
+
+/**
+ * Mark `parser` as one that takes a file's bytes as well as its text: `transformFile` then gives it the bytes that
+ * `readInput` read, where unified's `parse` would decode them into a string first (the parse plugin reads UTF-8
+ * without decoding it, pipeline/one-byte-text.ts).
+ */
+export function readsBytes<Parser extends (source: string | Uint8Array, file: VFile) => Node>(parser: Parser): Parser {
+  byteParsers.add(parser)
+  return parser
+}
+
+/** `processor.parse(file)`, with the bytes undecoded for a parser that `readsBytes`. */
+function parseFile(processor: Processor<Node, Node, Node>, file: VFile): Node {
+  const parser = processor.parser as ((source: string | Uint8Array, file: VFile) => Node) | undefined
+  if (parser && byteParsers.has(parser) && file.value instanceof Uint8Array) return parser(file.value, file)
+  return processor.parse(file)
+}
+
 /** Parse and transform one vfile in place; resolves to the transformed tree, or undefined when the file failed. */
 export async function transformFile(processor: Processor<Node, Node, Node>, file: VFile): Promise<Node | undefined> {
   if (hasErrors(file)) return undefined
   try {
-    return await processor.run(processor.parse(file), file)
+    return await processor.run(parseFile(processor, file), file)
   } catch (error) {
     crashed(file, error)
     return undefined

@@ -1,16 +1,20 @@
 /**
  * Parse a JSON or YAML source into a plain tree: `{type: 'openapi', document, version}` when the document has an
  * `openapi` or `swagger` field, `{type: 'asyncapi', document, version}` with an `asyncapi` field, else
- * `{type: 'catalogue', spec}`. JSON goes through the fast `JSON.parse`, YAML through js-yaml; only a failure pays
- * for a second, position-aware parse to say where (positions of findings are found later, on demand). A source that
- * cannot be parsed is one fatal `parse` finding with line:column.
+ * `{type: 'catalogue', spec}`. JSON goes through the fast `JSON.parse`, YAML through the block reader (from the
+ * file's bytes, undecoded) or js-yaml; only a failure pays for a second, position-aware parse to say where (positions
+ * of findings are found later, on demand). A source that cannot be parsed is one fatal `parse` finding with
+ * line:column.
  */
+import {isUtf8} from 'node:buffer'
 import type {Processor} from 'unified'
 import type {Point} from 'unist'
 import type {VFile} from 'vfile'
 import type {AsyncApiTree, CatalogueTree, OpenApiTree} from '../pipeline/data.js'
 import {parseJsonText} from '../pipeline/json-text.js'
+import {readsBytes} from '../pipeline/process.js'
 import {yaml} from '../pipeline/lazy.js'
+import {readBlockYamlBytes} from './shared/block-yaml.js'
 import {fastYaml} from './shared/load-data.js'
 import {rememberYamlDocument} from '../pipeline/position.js'
 import {fatalFinding} from '../pipeline/rule.js'
@@ -25,18 +29,17 @@ export interface Options {
 /** The tree the parser makes. */
 export type ParsedTree = CatalogueTree | OpenApiTree | AsyncApiTree
 
-/** Set the processor's parser. */
+/** Set the processor's parser, which reads a file's bytes as they were read (see `readsBytes`). */
 export default function parse(this: Processor, options: Options = {}) {
-  this.parser = (text: string, file: VFile) => parseSource(text, file, options)
+  this.parser = readsBytes((source: string | Uint8Array, file: VFile) => parseSource(source, file, options))
 }
 
-/** Parse `text` (the contents of `file`) into a tree; throws a fatal vfile message when it cannot. */
-export function parseSource(text: string, file: VFile, options: Options = {}): ParsedTree {
-  const value = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text
-  if (value.trim() === '') fail(file, 'Unexpected empty file, expected a JSON or YAML document', {line: 1, column: 1})
-  const syntax = options.syntax ?? chooseSyntax(file, value)
-  file.data.syntax = syntax
-  const data = syntax === 'json' ? parseJsonText(value, file) : parseYaml(value, file)
+/**
+ * Parse `source` (the contents of `file`: its text, or its bytes as read) into a tree; throws a fatal vfile message
+ * when it cannot.
+ */
+export function parseSource(source: string | Uint8Array, file: VFile, options: Options = {}): ParsedTree {
+  const data = typeof source === 'string' ? parseText(source, file, options) : parseBytes(source, file, options)
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
     const kind = data === null ? 'null' : Array.isArray(data) ? 'array' : typeof data
     fail(file, `Unexpected ${kind} at the top level, expected an object`, {line: 1, column: 1})
@@ -50,19 +53,46 @@ export function parseSource(text: string, file: VFile, options: Options = {}): P
   return {type: 'catalogue', spec: record as unknown as Catalogue}
 }
 
-function chooseSyntax(file: VFile, value: string): 'json' | 'yaml' {
+function parseText(text: string, file: VFile, options: Options, blockTried = false): unknown {
+  const value = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text
+  if (value.trim() === '') fail(file, 'Unexpected empty file, expected a JSON or YAML document', {line: 1, column: 1})
+  const syntax = options.syntax ?? syntaxByName(file) ?? syntaxByContent(value)
+  file.data.syntax = syntax
+  return syntax === 'json' ? parseJsonText(value, file) : parseYaml(value, file, blockTried)
+}
+
+/**
+ * The bytes of a file, as read: YAML, when its name says so, goes to the block reader undecoded (it reads UTF-8 as
+ * Latin-1, see block-yaml.ts); anything else, and YAML the reader gives up, through the decoded text as before.
+ */
+function parseBytes(bytes: Uint8Array, file: VFile, options: Options): unknown {
+  const yamlByName = (options.syntax ?? syntaxByName(file)) === 'yaml'
+  const data = yamlByName ? readBlockYamlBytes(bytes) : undefined
+  if (data !== undefined) {
+    file.data.syntax = 'yaml'
+    return data
+  }
+  // The block reader read valid UTF-8 as it stands, and gave it up: the decoded text goes to js-yaml directly.
+  return parseText(new TextDecoder().decode(bytes), file, options, yamlByName && isUtf8(bytes))
+}
+
+function syntaxByName(file: VFile): 'json' | 'yaml' | undefined {
   const extension = file.extname?.toLowerCase()
   if (extension === '.json') return 'json'
   if (extension === '.yaml' || extension === '.yml') return 'yaml'
+  return undefined
+}
+
+function syntaxByContent(value: string): 'json' | 'yaml' {
   const first = value.trimStart()[0]
   return first === '{' || first === '[' ? 'json' : 'yaml'
 }
 
-function parseYaml(value: string, file: VFile): unknown {
+function parseYaml(value: string, file: VFile, blockTried: boolean): unknown {
   // The fast parser, without positions: they are built from the source only when a finding's place is read. Aliases
   // and what js-yaml refuses (unknown tags, odd indentation) go to the `yaml` package, which decides, and says where
-  // when the text really is not YAML.
-  const fast = fastYaml(value)
+  // when the text really is not YAML. (`blockTried`: the block reader gave the same text up already, read as bytes.)
+  const fast = fastYaml(value, blockTried)
   if (fast) return fast.value
   const {LineCounter, parseDocument} = yaml()
   const lines = new LineCounter()

@@ -1,7 +1,8 @@
 /**
  * The block YAML reader (plugins/shared/block-yaml.ts) either reads a text exactly as js-yaml does with the core
  * schema, or gives it up (`undefined`) to js-yaml: on hand-written cases at the edges of YAML, on every YAML file of
- * the corpus, and on thousands of random edits of them, where it must never accept what js-yaml refuses.
+ * the corpus, and on thousands of random edits of them, where it must never accept what js-yaml refuses. Given the
+ * text's UTF-8 bytes instead (`readBlockYamlBytes`, how files are parsed), it reads the same.
  */
 import {readdirSync, readFileSync} from 'node:fs'
 import {createRequire} from 'node:module'
@@ -9,7 +10,7 @@ import path from 'node:path'
 import {isDeepStrictEqual} from 'node:util'
 import {suite} from 'uvu'
 import * as assert from 'uvu/assert'
-import {readBlockYaml} from '../plugins/shared/block-yaml.js'
+import {readBlockYaml, readBlockYamlBytes} from '../plugins/shared/block-yaml.js'
 import {loadData} from '../plugins/shared/load-data.js'
 import {corpusDir, corpusMissing} from './helpers/corpus.js'
 import {testWhen} from './helpers/skip.js'
@@ -26,9 +27,14 @@ function reference(text: string): unknown {
   }
 }
 
-/** Undefined when the reader agrees with js-yaml on `text` or gives it up; else what went wrong. */
+/**
+ * Undefined when the reader agrees with js-yaml on `text` or gives it up, and reads the text's UTF-8 bytes as it reads
+ * the text; else what went wrong. (A text with a lone surrogate has no UTF-8: its bytes hold U+FFFD there.)
+ */
 function disagreement(text: string): string | undefined {
   const read = readBlockYaml(text)
+  const bytes = Buffer.from(text, 'utf8')
+  if (bytes.toString('utf8') === text && !isDeepStrictEqual(readBlockYamlBytes(bytes), read)) return `read from the bytes otherwise: ${JSON.stringify(text)}`
   if (read === undefined) return undefined
   const expected = reference(text)
   if (expected === refused) return `read what js-yaml refuses: ${JSON.stringify(text)}`
@@ -94,6 +100,16 @@ test('gives up what it does not settle, and never reads what js-yaml refuses', (
   assert.equal(loadData('a: &x 1\nb: *x', 'yaml'), {a: 1, b: 1}, 'and are read there')
 })
 
+test('reads UTF-8 bytes as the decoded text, and leaves bytes that are not UTF-8 to the decoder', () => {
+  const utf8 = (text: string) => Buffer.from(text, 'utf8')
+  assert.equal(readBlockYamlBytes(utf8('\ufeffcafé: "’ \\xe9"\nb: |\n  😀\n')), {café: '’ é', b: '😀\n'}, 'a byte order mark is dropped')
+  assert.equal(readBlockYamlBytes(new Uint8Array(utf8('a: é'))), {a: 'é'}, 'a Uint8Array as well as a Buffer')
+  assert.equal(readBlockYamlBytes(utf8('a: b\u0085c')), {a: 'b\u0085c'}, 'U+0085 is allowed, as js-yaml allows it')
+  for (const forbidden of ['\u0080', '\u009f', '\ufffe', '\uffff', '\x7f', '\x01']) assert.is(readBlockYamlBytes(utf8(`a: b${forbidden}c`)), undefined, JSON.stringify(forbidden))
+  assert.is(readBlockYamlBytes(Buffer.from([0x61, 0x3a, 0x20, 0xc3, 0x28])), undefined, 'invalid UTF-8')
+  assert.is(readBlockYamlBytes(utf8('\ufeff\ufeffa: 1')), undefined, 'a second byte order mark')
+})
+
 testWhen(test, corpusMissing(), 'reads every YAML file of the corpus as js-yaml does, giving up almost none', () => {
   const files: string[] = []
   const walk = (folder: string) => {
@@ -108,6 +124,7 @@ testWhen(test, corpusMissing(), 'reads every YAML file of the corpus as js-yaml 
   let givenUp = 0
   for (const file of files) {
     const text = readFileSync(file, 'utf8')
+    assert.equal(readBlockYamlBytes(readFileSync(file)), readBlockYaml(text), file)
     if (readBlockYaml(text) === undefined) givenUp++
     else assert.is(disagreement(text), undefined, file)
   }

@@ -120,4 +120,24 @@ test('a file read from disk keeps its bytes; the text is decoded to parse it and
   assert.equal(locate(inMemory, ['info', 'version']), {line: 2, column: 34})
 })
 
+test('a YAML file is parsed from its bytes as from its text, and its places are the same', async () => {
+  const folder = mkdtempSync(path.join(os.tmpdir(), 'apipe-position-'))
+  const text = '\ufeffinfo:\n  title: "Pets ’ 🐾 café"\n  version: "1"\npaths: {}\n'
+  writeFileSync(path.join(folder, 'pets.yaml'), text)
+  // Bytes that are not UTF-8 (Latin-1 `é`): decoded with U+FFFD, as before.
+  writeFileSync(path.join(folder, 'latin1.yaml'), Buffer.from('info:\n  title: caf\xe9\n  version: "1"\npaths: {}\n', 'latin1'))
+  for (const name of ['pets.yaml', 'latin1.yaml']) {
+    const file = await readInput(name, folder)
+    assert.ok(file.value instanceof Uint8Array)
+    const fromBytes = parseSource(file.value, file)
+    const fromText = parseSource(String(file), new VFile({path: name, value: String(file)}))
+    assert.equal(fromBytes, fromText, name)
+    assert.is(file.data.syntax, 'yaml')
+    assert.equal(locate(file, ['info', 'version']), {line: 3, column: 3}, name)
+  }
+  const file = await readInput('latin1.yaml', folder)
+  const tree = parseSource(file.value as Uint8Array, file)
+  assert.is(tree.type === 'catalogue' && (tree.spec as unknown as {info: {title: string}}).info.title, 'caf\ufffd')
+})
+
 test.run()

@@ -10,6 +10,8 @@
  * and, after it, the `yaml` package, which decide and report. A syntax error is never this reader's to report.
  */
 
+import {isAscii, isUtf8} from 'node:buffer'
+
 /** Thrown to give the text up to the general parsers. */
 const unsupported = new Error('outside the block YAML subset')
 
@@ -43,8 +45,43 @@ const maxDepth = 64
 
 /** The data of `source`, or undefined when it is not in the subset this reader settles. */
 export function readBlockYaml(source: string): unknown {
-  let text = source.charCodeAt(0) === 0xfeff ? source.slice(1) : source
+  const text = source.charCodeAt(0) === 0xfeff ? source.slice(1) : source
   if (maybeNonPrintable.test(text) && nonPrintable.test(text)) return undefined
+  // A text with a character past Latin-1 (a `’` in one description) is two bytes per character in V8, and so is
+  // every string cut from it: Stripe's 3 MB held 13 MB where its JSON holds 4. The reader then reads the UTF-8
+  // bytes as Latin-1 characters instead (YAML's syntax is all ASCII, which UTF-8 keeps as it is), and decodes only
+  // the strings that have bytes past ASCII.
+  const wide = /[^\x00-\xff]/.test(text)
+  return read(wide ? Buffer.from(text, 'utf8').toString('latin1') : text, wide ? fromUtf8 : same)
+}
+
+/**
+ * What YAML does not allow, as `nonPrintable` says it, in UTF-8 bytes read as Latin-1 (`readBlockYamlBytes`): the
+ * control characters of ASCII, those of Latin-1's upper half (U+0080–U+009F but U+0085, `C2 80`…`C2 9F`), and U+FFFE
+ * and U+FFFF (`EF BF BE`, `EF BF BF`). Valid UTF-8 holds no surrogate.
+ */
+const nonPrintableUtf8 = /[\x00-\x08\x0B\x0C\x0E-\x1F\x7F]|\xC2[\x80-\x84\x86-\x9F]|\xEF\xBF[\xBE\xBF]/
+
+/**
+ * `readBlockYaml` of a source given as its bytes: valid UTF-8 is read as Latin-1, each byte one character, without
+ * decoding the text first and encoding it again (a 3 MB text past Latin-1 is 6 MB of two-byte string, scanned for
+ * what YAML forbids, then encoded back). Undefined also for bytes that are not UTF-8: a decoder replaces bad bytes
+ * with U+FFFD, and the text path keeps doing so.
+ */
+export function readBlockYamlBytes(source: Uint8Array): unknown {
+  const bytes = Buffer.isBuffer(source) ? source : Buffer.from(source.buffer, source.byteOffset, source.byteLength)
+  // A byte order mark, which decoders drop (a second one is js-yaml's to judge).
+  const body = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes
+  const ascii = isAscii(body)
+  if (!ascii && !isUtf8(body)) return undefined
+  const text = body.toString('latin1')
+  if (text.startsWith('\xEF\xBB\xBF') || nonPrintableUtf8.test(text)) return undefined
+  return read(text, ascii ? same : fromUtf8)
+}
+
+/** The reader over `text` (see `BlockReader`), or undefined when the text is not in its subset. */
+function read(source: string, decode: (text: string) => string): unknown {
+  let text = source
   // Line breaks written as CR LF (files from Windows) are line breaks as LF is: YAML reads both as one `\n`. A CR
   // alone is left to js-yaml.
   if (text.includes('\r')) {
@@ -52,12 +89,7 @@ export function readBlockYaml(source: string): unknown {
     if (text.includes('\r')) return undefined
   }
   try {
-    // A text with a character past Latin-1 (a `’` in one description) is two bytes per character in V8, and so is
-    // every string cut from it: Stripe's 3 MB held 13 MB where its JSON holds 4. The reader then reads the UTF-8
-    // bytes as Latin-1 characters instead (YAML's syntax is all ASCII, which UTF-8 keeps as it is), and decodes only
-    // the strings that have bytes past ASCII.
-    const wide = /[^\x00-\xff]/.test(text)
-    return new BlockReader(wide ? Buffer.from(text, 'utf8').toString('latin1') : text, wide ? fromUtf8 : same).document()
+    return new BlockReader(text, decode).document()
   } catch (error) {
     // Nesting deeper than the stack (`- - - …` ten thousand times) is js-yaml's and the `yaml` package's to refuse,
     // with a place.

@@ -16,9 +16,12 @@ import {readBlockYaml} from './block-yaml.js'
  */
 const aliasPattern = /(^|[\s[{,:-])\*[\w.-]+[ \t]*($|[,\]}])/m
 
-/** The data of YAML `text` by the fast parser, or undefined when it is left to the `yaml` package. */
-export function fastYaml(text: string): {value: unknown} | undefined {
-  const block = readBlockYaml(text)
+/**
+ * The data of YAML `text` by the fast parsers, or undefined when it is left to the `yaml` package (`blockTried`: the
+ * block reader gave it up already).
+ */
+export function fastYaml(text: string, blockTried = false): {value: unknown} | undefined {
+  const block = blockTried ? undefined : readBlockYaml(text)
   if (block !== undefined) return {value: block}
   if (aliasPattern.test(text)) return undefined
   try {
