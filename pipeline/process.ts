@@ -34,8 +34,8 @@ const byteParsers = new WeakSet<object>()
 
 /**
  * Mark `parser` as one that takes a file's bytes as well as its text: `transformFile` then gives it the bytes that
- * `readInput` read, where unified's `parse` would decode them into a string first (the parse plugin reads UTF-8
- * without decoding it, pipeline/one-byte-text.ts).
+ * `readInput` read, where unified's `parse` would decode them into a string first (the parse plugin hands a YAML
+ * file's bytes to the block reader undecoded, plugins/shared/block-yaml.ts).
  */
 export function readsBytes<Parser extends (source: string | Uint8Array, file: VFile) => Node>(parser: Parser): Parser {
   byteParsers.add(parser)
