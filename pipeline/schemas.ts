@@ -4,6 +4,7 @@ import {createRequire} from 'node:module'
 import type {ValidateFunction} from 'ajv'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
+import {requireBuilt} from './built.js'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 // `pipeline/` in the sources, `dist/pipeline/` when built: the package root is one or two levels up.
@@ -24,20 +25,35 @@ export function schemaNames(): string[] {
     .map((name) => name.slice(0, -'.schema.json'.length))
 }
 
-const require = createRequire(import.meta.url)
+/** For ajv, when a schema has no standalone validator. */
+const requirePackage = createRequire(import.meta.url)
 const validators = new Map<string, ValidateFunction>()
 
+/** The standalone validators `npm run build` compiles (scripts/build-validators.js), each named in full (see built.ts). */
+const builtValidators: Record<string, () => ValidateFunction> = {
+  controller: () => requireBuilt('#validators/controller.cjs'),
+  endpoints: () => requireBuilt('#validators/endpoints.cjs'),
+  entity: () => requireBuilt('#validators/entity.cjs'),
+  erd: () => requireBuilt('#validators/erd.cjs'),
+  project: () => requireBuilt('#validators/project.cjs')
+}
+
+/** The schemas that have a standalone validator (a test holds this to every schema in `schemas/`). */
+export const standaloneValidators = Object.keys(builtValidators)
+
 /**
- * The validator of `schemas/<name>.schema.json`: the standalone one `npm run build` compiled
- * (scripts/build-validators.js), else one compiled now with every schema of the folder available to `$ref`.
+ * The validator of `schemas/<name>.schema.json`: the standalone one `npm run build` compiled, else one compiled now
+ * with every schema of the folder available to `$ref`.
  */
 export function loadValidator(name: string): ValidateFunction {
   let validate = validators.get(name)
   if (!validate) {
     try {
-      validate = require(path.join(root, 'schemas', 'validators', `${name}.cjs`)) as ValidateFunction
+      const built = Object.hasOwn(builtValidators, name) ? builtValidators[name] : undefined
+      if (!built) throw new Error(`No standalone validator for \`${name}\``)
+      validate = built()
     } catch {
-      const {Ajv2020} = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js')
+      const {Ajv2020} = requirePackage('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js')
       const ajv = new Ajv2020({allErrors: true, strict: true, validateFormats: false, allowUnionTypes: true})
       ajv.addKeyword('tsType')
       for (const other of schemaNames()) if (other !== name) ajv.addSchema(loadSchema(other))

@@ -64,11 +64,14 @@ const {metafile} = await build({
 // apipe's own modules is written `__import()` before esbuild reads them, and the build fails if one is left.
 // Packages are bundled, but those below, which load as CommonJS where they are installed: those of the servers and
 // databases (never loaded by the batch commands), the native ones, and the ones loaded on demand by name
-// (pipeline/lazy.ts, the page's template engine, the schema validators). ES-module-only packages cannot be required
-// by Node 20, so the build checks that each package left outside is CommonJS.
+// (pipeline/lazy.ts, the page template's compiler, ajv for schemas without a standalone validator). ES-module-only
+// packages cannot be required by Node 20, so the build checks that each package left outside is CommonJS. What a
+// command loads that the build wrote (the standalone validators, the compiled page template, nunjucks' runtime that
+// runs it: `requireBuilt('…')` in apipe's modules, see pipeline/built.ts) is taken into the script, so that its code
+// cache holds their compiled code too: `requireBuilt(` becomes the `require(` esbuild follows.
 const cjsExternal = [
   'fastify', '@fastify/*', 'fastify-plugin', '@mikro-orm/*', 'better-sqlite3', 'bcrypt', 'pg', 'amqplib', 'ioredis', 'nats', 'pino', 'helmet',
-  'jsonwebtoken', 'graphql', 'ajv', 'ajv-formats', 'ajv-draft-04', 'nunjucks', 'js-yaml', 'yaml', 'jsonc-parser', 'tsx', 'tsx/*',
+  'jsonwebtoken', 'graphql', 'ajv', 'ajv-formats', 'ajv-draft-04', 'js-yaml', 'yaml', 'jsonc-parser', 'tsx', 'tsx/*',
   '@readme/openapi-parser', 'tinyglobby', 'uvu'
 ]
 
@@ -99,6 +102,7 @@ const importThroughLoader = {
       if (args.path.includes(`${path.sep}node_modules${path.sep}`)) return undefined
       const relativeToBundle = (specifier) => path.relative(path.resolve('dist/bundle'), path.resolve(path.dirname(args.path), specifier)).split(path.sep).join('/')
       const source = readFileSync(args.path, 'utf8')
+        .replace(/(?<![\w$.])requireBuilt\((?=\s*['"])/g, 'require(')
         .replace(/(?<![\w$.])import\((?!\s*['"]\.)/g, '__import(')
         .replace(/(?<![\w$.])import\(\s*(['"])(\.[^'"]+)\1\s*\)/g, (call, quote, specifier) => {
           const target = path.relative(process.cwd(), path.resolve(path.dirname(args.path), specifier)).split(path.sep).join('/')
@@ -138,6 +142,11 @@ const bundled = readFileSync(cjs, 'utf8').replace(/[^\x00-\x7f]/g, (character) =
 writeFileSync(cjs, bundled)
 const leftImport = /(?<![\w$.])import\(/.exec(bundled)
 if (leftImport) throw new Error(`${cjs}: an import() left at offset ${leftImport.index}: ${bundled.slice(leftImport.index, leftImport.index + 60)}`)
+// Bundled, a module's name is gone from the script: one of package.json's `imports` still written there is loaded at
+// run time (from a computed name, or a `require` that is not `requireBuilt`).
+const builtNames = Object.keys(JSON.parse(readFileSync('package.json', 'utf8')).imports ?? {}).map((name) => name.replace(/\*$/, ''))
+const leftBuilt = builtNames.find((name) => bundled.includes(`"${name}`) || bundled.includes(`'${name}`))
+if (leftBuilt) throw new Error(`${cjs}: \`${leftBuilt}\` is loaded at run time, outside the code cache: name it in full in \`requireBuilt('…')\``)
 const require = createRequire(import.meta.url)
 for (const [, name] of bundled.matchAll(/\brequire\("([^"]+)"\)/g)) {
   if (name.startsWith('node:') || builtinModules.includes(name)) continue

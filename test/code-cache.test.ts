@@ -1,10 +1,12 @@
 // The catalogue's commands run from dist/bundle/cli.cjs with V8's code cache (bin/pipe.js, scripts/build-code-cache.js):
 // each profile's cache must be the one V8 takes under that profile's flags, and the copy must behave as the CLI does.
-import {existsSync, readFileSync} from 'node:fs'
+import {existsSync, mkdtempSync, readFileSync, rmSync} from 'node:fs'
+import {tmpdir} from 'node:os'
 import path from 'node:path'
 import {test} from 'uvu'
 import * as assert from 'uvu/assert'
 import {frameworkCommands} from '../cli/main.js'
+import {schemaNames, standaloneValidators} from '../pipeline/schemas.js'
 import {root} from './helpers/fixtures.js'
 import {runPipe} from './helpers/run-pipe.js'
 
@@ -32,6 +34,24 @@ test('every framework command loads the ES module bundle, without a cache', asyn
     const {code, stderr} = await runPipe([word, '--help'], {env: debug})
     assert.is(code, 0, word)
     assert.not.match(stderr, /code cache/, word)
+  }
+})
+
+test('the CommonJS copy holds what the build wrote: every standalone validator, the page template and its runtime', async () => {
+  // Loaded at run time, each would be compiled as it runs, outside the code cache (pipeline/built.ts).
+  assert.equal([...standaloneValidators].sort(), schemaNames().sort())
+  const output = mkdtempSync(path.join(tmpdir(), 'apipe-code-cache-'))
+  try {
+    for (const input of ['all-types/input.yaml', 'v2-swagger/input.json', 'v31-rules/input.yaml']) {
+      const {code, stderr} = await runPipe(['map', fixture('import-openapi', input), '--output', output], {env: {NODE_DEBUG: 'module'}})
+      assert.ok(code === 0 || code === 1, input)
+      const loaded = stderr.split('\n').filter((line) => line.includes('Module._load REQUEST'))
+      // Node's module loader did run: ajv's runtime helpers, which the validators use, are loaded as installed.
+      assert.ok(loaded.some((line) => line.includes('ajv/dist/runtime/')), input)
+      assert.equal(loaded.filter((line) => /schemas[\\/]validators|page\.njk|nunjucks/.test(line)), [], input)
+    }
+  } finally {
+    rmSync(output, {recursive: true, force: true})
   }
 })
 

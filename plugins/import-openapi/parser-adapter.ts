@@ -2,11 +2,9 @@
  * The one module that checks OpenAPI documents and talks to @readme/openapi-parser (STYLE: one adapter per
  * outside API likely to change). `checkDocument` returns each problem with the JSON path it is about.
  */
-import {createRequire} from 'node:module'
-import path from 'node:path'
 import type {ErrorObject, ValidateFunction} from 'ajv'
 import {pointerToPath, type JsonPath} from '../../pipeline/json-path.js'
-import {packageRoot} from '../../pipeline/schemas.js'
+import {requireBuilt} from '../../pipeline/built.js'
 import {jsonc} from '../../pipeline/lazy.js'
 
 /** A problem the parser found, with the path it points at when it could be read. */
@@ -32,8 +30,14 @@ export async function checkDocument(document: Document, filePath: string | undef
   return checkWithParser(document, filePath)
 }
 
-const require = createRequire(import.meta.url)
 const validators = new Map<string, ValidateFunction | undefined>()
+
+/** The validators of the official schemas, compiled at build time, by version (each named in full: see built.ts). */
+const builtValidators: Record<string, () => ValidateFunction> = {
+  '2.0': () => requireBuilt('#validators/openapi-2.0.cjs'),
+  '3.0': () => requireBuilt('#validators/openapi-3.0.cjs'),
+  '3.1': () => requireBuilt('#validators/openapi-3.1.cjs')
+}
 
 /** The build-time validator for the document's version, or undefined (not built, or an unknown version). */
 function compiledValidator(document: Document): ValidateFunction | undefined {
@@ -41,7 +45,7 @@ function compiledValidator(document: Document): ValidateFunction | undefined {
   if (!version) return undefined
   if (!validators.has(version)) {
     try {
-      validators.set(version, require(path.join(packageRoot, 'schemas', 'validators', `openapi-${version}.cjs`)) as ValidateFunction)
+      validators.set(version, builtValidators[version]())
     } catch {
       validators.set(version, undefined)
     }

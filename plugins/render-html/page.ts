@@ -6,12 +6,14 @@ import {readFileSync} from 'node:fs'
 import {createRequire} from 'node:module'
 import path from 'node:path'
 import {VFile} from 'vfile'
+import {requireBuilt} from '../../pipeline/built.js'
 import type {Catalogue} from '../../schemas/types/endpoints.js'
 import {prepareDescriptions} from './markdown.js'
-import {assetDir, compiledPath, environmentOptions} from './template.js'
+import {assetDir, environmentOptions} from './template.js'
 import {pageModel, pathParts, pieceWords} from './model.js'
 
-const require = createRequire(import.meta.url)
+/** For nunjucks' compiler, when the template changed since the build. */
+const requirePackage = createRequire(import.meta.url)
 let assets: {template: import('nunjucks').Template; css: string; js: string} | undefined
 
 /** The page of a valid catalogue, as a string. */
@@ -24,7 +26,7 @@ export async function renderPage(spec: Catalogue, file: VFile = new VFile()): Pr
 /** The build-time compiled template, when it was compiled from `source`. */
 function compiledTemplate(source: string): object | undefined {
   try {
-    const compiled = require(compiledPath) as {source: string; template: object}
+    const compiled = requireBuilt('#page-template') as {source: string; template: object}
     return compiled.source === source ? compiled.template : undefined
   } catch {
     return undefined
@@ -35,8 +37,9 @@ function loadAssets() {
   const read = (name: string) => readFileSync(path.join(assetDir, name), 'utf8')
   const source = read('page.njk')
   const compiled = compiledTemplate(source)
-  // A compiled template needs only nunjucks' runtime: its one-file build, where the package loads two dozen files.
-  const nunjucks = require(compiled ? 'nunjucks/browser/nunjucks-slim.js' : 'nunjucks') as typeof import('nunjucks')
+  // A compiled template needs only nunjucks' runtime: its one-file build, where the package loads two dozen files
+  // (and which the CLI's bundle holds, as it holds the template: see pipeline/built.ts).
+  const nunjucks = (compiled ? requireBuilt('nunjucks/browser/nunjucks-slim.js') : requirePackage('nunjucks')) as typeof import('nunjucks')
   const env = new nunjucks.Environment(null, environmentOptions)
   // Markup repeated thousands of times on a big page is built by filters, which escape every value they print:
   // a loop in the template costs nunjucks a frame and seven loop variables per item.

@@ -14,13 +14,11 @@ export const assetDir = path.join(packageRoot, 'plugins', 'render-html')
 
 /** The nunjucks environment options of the page template. */
 export const environmentOptions = {autoescape: true, trimBlocks: true, lstripBlocks: true}
-/** Where `npm run build` writes the compiled page template. */
-export const compiledPath = path.join(packageRoot, 'dist', 'plugins', 'render-html', 'page.njk.cjs')
 
 /**
  * The page template compiled by nunjucks, as a CommonJS module that keeps the source it was compiled from; `npm run
- * build` writes it to `dist/plugins/render-html/page.njk.cjs` (scripts/build-templates.js) so that a command does
- * not run nunjucks' lexer, parser and compiler on every page.
+ * build` writes it to `dist/plugins/render-html/page.njk.cjs` (scripts/build-templates.js; package.json names it
+ * `#page-template`) so that a command does not run nunjucks' lexer, parser and compiler on every page.
  */
 export function precompiledTemplate(): string {
   const nunjucks = require('nunjucks') as typeof import('nunjucks')
