@@ -16,6 +16,7 @@ import {readsBytes} from '../pipeline/process.js'
 import {yaml} from '../pipeline/lazy.js'
 import {readBlockYamlBytes} from './shared/block-yaml.js'
 import {fastYaml} from './shared/load-data.js'
+import {treeShaped} from './shared/tree-shaped.js'
 import {rememberYamlDocument} from '../pipeline/position.js'
 import {fatalFinding} from '../pipeline/rule.js'
 import type {Catalogue} from '../schemas/types/endpoints.js'
@@ -58,7 +59,7 @@ function parseText(text: string, file: VFile, options: Options, blockTried = fal
   if (value.trim() === '') fail(file, 'Unexpected empty file, expected a JSON or YAML document', {line: 1, column: 1})
   const syntax = options.syntax ?? syntaxByName(file) ?? syntaxByContent(value)
   file.data.syntax = syntax
-  return syntax === 'json' ? parseJsonText(value, file) : parseYaml(value, file, blockTried)
+  return syntax === 'json' ? treeShaped(parseJsonText(value, file)) : parseYaml(value, file, blockTried)
 }
 
 /**
@@ -70,7 +71,7 @@ function parseBytes(bytes: Uint8Array, file: VFile, options: Options): unknown {
   const data = yamlByName ? readBlockYamlBytes(bytes) : undefined
   if (data !== undefined) {
     file.data.syntax = 'yaml'
-    return data
+    return treeShaped(data)
   }
   // The block reader read valid UTF-8 as it stands, and gave it up: the decoded text goes to js-yaml directly.
   return parseText(new TextDecoder().decode(bytes), file, options, yamlByName && isUtf8(bytes))

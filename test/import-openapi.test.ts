@@ -6,6 +6,9 @@ import {runPreset} from '../pipeline/process.js'
 import {formatFindings} from '../pipeline/report.js'
 import {pageOff, presets} from '../presets/index.js'
 import {JsonRefs} from '../plugins/shared/json-refs.js'
+import {isTreeShaped, treeShaped} from '../plugins/shared/tree-shaped.js'
+import {parseSource} from '../plugins/parse.js'
+import {VFile} from 'vfile'
 import {importFixtureTests} from './helpers/import-fixtures.js'
 import {root} from './helpers/fixtures.js'
 
@@ -21,6 +24,35 @@ test('a pointer is followed through the refs on its way, and one through its own
   assert.equal([pet.value, pet.name], [{type: 'object'}, 'Pet'])
   assert.is(refs.resolve({$ref: '#/components/parameters/Limit'}).value, undefined)
   assert.equal([...refs.broken.values()].map((broken) => broken.reason), ['it leads back to itself', '`#/components/parameters/Limit` is not in the document'])
+})
+
+test('followAll follows every ref once: a tree in the order written, with what refs lead to in `x-`; shared and cyclic nodes too', () => {
+  const document = () => ({
+    paths: {'/a': {get: {responses: {200: {schema: {$ref: '#/definitions/A'}}}}}, '/b': {$ref: '#/x-items/B'}},
+    definitions: {A: {properties: {one: {$ref: '#/definitions/Missing1'}}}, Unused: {$ref: '#/definitions/Missing2'}},
+    'x-items': {B: {get: {parameters: [{$ref: '#/definitions/Missing3'}]}}, C: {$ref: '#/definitions/Missing4'}}
+  })
+  const brokenOf = (refs: JsonRefs) => {
+    refs.followAll()
+    return [...refs.broken.values()].map((broken) => broken.ref)
+  }
+  // Parsed by JSON.parse or the block-YAML reader: the root is walked as written, and `x-items/B` when a ref leads there.
+  assert.equal(brokenOf(new JsonRefs(treeShaped(document()), path.join(root, 'document.json'))), ['#/definitions/Missing3', '#/definitions/Missing1', '#/definitions/Missing2'])
+  // YAML aliases can share a node between places and put one inside itself: each is walked once all the same.
+  const shared = document() as Record<string, any>
+  shared.paths['/c'] = shared.paths['/a']
+  shared.definitions.A.properties.self = shared.definitions.A
+  assert.equal(brokenOf(new JsonRefs(shared, path.join(root, 'document.json'))), ['#/definitions/Missing1', '#/definitions/Missing3', '#/definitions/Missing2'])
+})
+
+test('documents parsed by JSON.parse and the block-YAML reader are trees; YAML with aliases is not taken for one', () => {
+  const parsed = (name: string, text: string) => {
+    const tree = parseSource(new TextEncoder().encode(text), new VFile({path: name}))
+    return isTreeShaped(tree.type === 'catalogue' ? tree.spec : tree.document)
+  }
+  assert.ok(parsed('a.json', '{"openapi": "3.0.0", "paths": {}}'))
+  assert.ok(parsed('a.yaml', 'openapi: 3.0.0\npaths: {}\n'))
+  assert.not.ok(parsed('a.yaml', 'openapi: 3.0.0\nx-a: &a {b: 1}\nx-c: *a\npaths: {}\n'))
 })
 
 test('a missing ref is reported as `openapi-ref` at every place it is written, once each', async () => {

@@ -9,6 +9,7 @@
  */
 import {jsYaml, yaml} from '../../pipeline/lazy.js'
 import {readBlockYaml} from './block-yaml.js'
+import {treeShaped} from './tree-shaped.js'
 
 /**
  * An alias (`key: *name`, `- *name`, `<<: *name`, `[*a, *b]`): a `*name` that ends its line or a flow item, so that
@@ -22,7 +23,7 @@ const aliasPattern = /(^|[\s[{,:-])\*[\w.-]+[ \t]*($|[,\]}])/m
  */
 export function fastYaml(text: string, blockTried = false): {value: unknown} | undefined {
   const block = blockTried ? undefined : readBlockYaml(text)
-  if (block !== undefined) return {value: block}
+  if (block !== undefined) return {value: treeShaped(block)}
   if (aliasPattern.test(text)) return undefined
   try {
     const {load, CORE_SCHEMA} = jsYaml()
@@ -37,7 +38,7 @@ export function fastYaml(text: string, blockTried = false): {value: unknown} | u
 export function loadData(text: string, syntax: 'json' | 'yaml'): unknown {
   if (syntax === 'json') {
     try {
-      return JSON.parse(text)
+      return treeShaped(JSON.parse(text))
     } catch {
       // JSON with comments or trailing commas: YAML reads it.
     }
