@@ -58,12 +58,9 @@ interface Step {
   walkedInRoot: boolean
 }
 
-/** Where a chain of refs ends. */
-interface Followed {
+/** Where a chain of refs ends: what `resolve` answers, and the target whatever it is. */
+interface Followed extends Resolved {
   target: unknown
-  name?: string
-  external?: string
-  missing?: string
   /** Whether the target is in the root file where a walk through its structure arrives (see `followAll`). */
   walkedInRoot?: boolean
 }
@@ -102,10 +99,14 @@ export class JsonRefs {
     return new JsonRefs(document, file.path ? path.resolve(file.cwd, file.path) : undefined, file.data.readRef)
   }
 
-  /** The object behind `node`, following chains of refs. */
+  /**
+   * The object behind `node`, following chains of refs. Asked for nearly every schema of a document, several times
+   * each: a ref's answer is made once and kept, and a node without a ref needs no lookup.
+   */
   resolve(node: unknown): Resolved {
-    const {target, name, external, missing} = this.follow(node)
-    return {value: target && typeof target === 'object' && !Array.isArray(target) ? (target as Node) : undefined, name, external, missing}
+    if (!node || typeof node !== 'object') return nothing
+    if (typeof (node as Node).$ref !== 'string') return Array.isArray(node) ? nothing : {value: node as Node}
+    return this.follow(node)
   }
 
   /** Whatever `node` leads to, following chains of refs: an object, a list, a scalar, or undefined when nothing. */
@@ -191,7 +192,7 @@ export class JsonRefs {
 
   /** `follow`, once per object holding a `$ref`: importers ask for the same node several times. */
   private follow(node: unknown): Followed {
-    if (!node || typeof node !== 'object' || typeof (node as Node).$ref !== 'string') return {target: node}
+    if (!node || typeof node !== 'object' || typeof (node as Node).$ref !== 'string') return {target: node, value: objectOrNothing(node)}
     let result = this.followed.get(node)
     if (!result) {
       // A pointer that passes through this very ref on the way to its target (`schemas: {$ref: '#/x/schemas/A'}`
@@ -238,7 +239,7 @@ export class JsonRefs {
       const holder = current as Node
       const ref = holder.$ref as string
       if (urlPattern.test(ref)) {
-        return {target: undefined, name: name ?? (lastSegment(ref.split('#')[1] ?? '') || urlName(ref.split('#')[0])), external: ref}
+        return {target: undefined, value: undefined, name: name ?? (lastSegment(ref.split('#')[1] ?? '') || urlName(ref.split('#')[0])), external: ref}
       }
       const hash = ref.indexOf('#')
       const target = hash === -1 ? ref : ref.slice(0, hash)
@@ -267,7 +268,7 @@ export class JsonRefs {
       current = step.node
       walkedInRoot = step.walkedInRoot
     }
-    return {target: current, name, walkedInRoot}
+    return {target: current, value: objectOrNothing(current), name, walkedInRoot}
   }
 
   /** The absolute path of `target` seen from `home`, resolved once per pair (split descriptions repeat refs a lot). */
@@ -283,7 +284,7 @@ export class JsonRefs {
 
   private fail(holder: Node, ref: string, file: string, reason: string, name: string | undefined) {
     if (!this.broken.has(holder)) this.broken.set(holder, {ref, file, reason, node: holder})
-    return {target: undefined, name, missing: ref}
+    return {target: undefined, value: undefined, name, missing: ref}
   }
 
   private load(file: string): unknown {
@@ -334,6 +335,13 @@ function fileStem(target: string): string {
   return path.basename(safeDecode(target)).replace(/\.\w+$/, '')
 }
 
+/** What `resolve` answers for anything that is not an object. */
+const nothing: Resolved = Object.freeze({value: undefined})
+
+function objectOrNothing(value: unknown): Node | undefined {
+  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Node) : undefined
+}
+
 /** Whether `followAll` walks into the value of `key`: examples are data, and `x-` extensions are not OpenAPI (refs there, such as Azure's `x-ms-examples`, are not followed). */
 function walkedKey(key: string): boolean {
   return key !== 'example' && !key.startsWith('x-')
@@ -345,7 +353,8 @@ function lastSegment(pointer: string): string {
 
 /** A pointer segment: percent-decoded (a malformed escape such as `100%` is kept as written), then `~1` and `~0`. */
 function unescape(segment: string): string {
-  return safeDecode(segment).replace(/~1/g, '/').replace(/~0/g, '~')
+  const decoded = safeDecode(segment)
+  return decoded.includes('~') ? decoded.replace(/~1/g, '/').replace(/~0/g, '~') : decoded
 }
 
 function safeDecode(value: string): string {
