@@ -572,7 +572,7 @@ function compareFields(oldType: TypeDef, newType: TypeDef, use: Use, types: Type
     const typed = was !== now || (defined(was, types) && !types.compared[use.direction].get(itemOf(was))?.has(itemOf(now)))
     const maps = typeof field['x-map-values'] === 'string' || typeof partner['x-map-values'] === 'string'
     if (!enums && !typed && !maps) continue
-    const fieldUse = {...use, what: `field ${codeSpan(field.name)} of ${codeSpan(newType.name)}`, location: location(), path}
+    const fieldUse = fieldUseOf(use, field.name, newType.name, path)
     if (enums) compareEnum(field.enum, partner.enum, was === now ? was : undefined, fieldUse, add)
     if (typed) compareType(was, now, fieldUse, types, add)
     if (maps) compareMapValues(field['x-map-values'], partner['x-map-values'], fieldUse, types, add, was === now && itemOf(was) === 'object')
@@ -586,6 +586,22 @@ function compareFields(oldType: TypeDef, newType: TypeDef, use: Use, types: Type
     if (!sent) add({code: 'response-field-added', location, message: `Added field ${codeSpan(field.name)} to ${codeSpan(newType.name)}${via()}`, path})
     else if (field.required) add({code: 'request-required-field-added', location, message: `Added required field ${codeSpan(field.name)} to ${codeSpan(newType.name)}${via()}`, path})
     else add({code: 'request-field-added', location, message: `Added optional field ${codeSpan(field.name)} to ${codeSpan(newType.name)}${via()}`, path})
+  }
+}
+
+/**
+ * Where a field of a type is used, for the comparison of its type: its words (`field \`id\` of \`Pet\``) are built
+ * only when a change is told (big APIs compare tens of thousands of fields that did not change).
+ */
+function fieldUseOf(use: Use, field: string, type: string, path: Array<string | number>): Use {
+  return {
+    direction: use.direction,
+    graphql: use.graphql,
+    location: `${type}.${field}`,
+    path,
+    get what() {
+      return `field ${codeSpan(field)} of ${codeSpan(type)}`
+    }
   }
 }
 
