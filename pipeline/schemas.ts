@@ -29,17 +29,35 @@ export function schemaNames(): string[] {
 const requirePackage = createRequire(import.meta.url)
 const validators = new Map<string, ValidateFunction>()
 
-/** The standalone validators `npm run build` compiles (scripts/build-validators.js), each named in full (see built.ts). */
+/**
+ * The standalone validators `npm run build` compiles (scripts/build-validators.js): one per schema in `schemas/`,
+ * and the official Swagger 2.0 and OpenAPI 3.0 and 3.1 schemas. Each is named in full (see built.ts).
+ */
 const builtValidators: Record<string, () => ValidateFunction> = {
   controller: () => requireBuilt('#validators/controller.cjs'),
   endpoints: () => requireBuilt('#validators/endpoints.cjs'),
   entity: () => requireBuilt('#validators/entity.cjs'),
   erd: () => requireBuilt('#validators/erd.cjs'),
-  project: () => requireBuilt('#validators/project.cjs')
+  project: () => requireBuilt('#validators/project.cjs'),
+  'openapi-2.0': () => requireBuilt('#validators/openapi-2.0.cjs'),
+  'openapi-3.0': () => requireBuilt('#validators/openapi-3.0.cjs'),
+  'openapi-3.1': () => requireBuilt('#validators/openapi-3.1.cjs')
 }
+const standalone = new Map<string, ValidateFunction | undefined>()
 
-/** The schemas that have a standalone validator (a test holds this to every schema in `schemas/`). */
-export const standaloneValidators = Object.keys(builtValidators)
+/** The standalone validator named `name` (`endpoints`, `openapi-3.0`, …), or undefined when the build wrote none. */
+export function standaloneValidator(name: string): ValidateFunction | undefined {
+  if (!standalone.has(name)) {
+    let validate: ValidateFunction | undefined
+    try {
+      validate = Object.hasOwn(builtValidators, name) ? builtValidators[name]() : undefined
+    } catch {
+      // Not built (a copy of the sources without `npm run build`).
+    }
+    standalone.set(name, validate)
+  }
+  return standalone.get(name)
+}
 
 /**
  * The validator of `schemas/<name>.schema.json`: the standalone one `npm run build` compiled, else one compiled now
@@ -48,11 +66,8 @@ export const standaloneValidators = Object.keys(builtValidators)
 export function loadValidator(name: string): ValidateFunction {
   let validate = validators.get(name)
   if (!validate) {
-    try {
-      const built = Object.hasOwn(builtValidators, name) ? builtValidators[name] : undefined
-      if (!built) throw new Error(`No standalone validator for \`${name}\``)
-      validate = built()
-    } catch {
+    validate = standaloneValidator(name)
+    if (!validate) {
       const {Ajv2020} = requirePackage('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js')
       const ajv = new Ajv2020({allErrors: true, strict: true, validateFormats: false, allowUnionTypes: true})
       ajv.addKeyword('tsType')

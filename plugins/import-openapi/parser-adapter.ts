@@ -4,7 +4,7 @@
  */
 import type {ErrorObject, ValidateFunction} from 'ajv'
 import {pointerToPath, type JsonPath} from '../../pipeline/json-path.js'
-import {requireBuilt} from '../../pipeline/built.js'
+import {standaloneValidator} from '../../pipeline/schemas.js'
 import {jsonc} from '../../pipeline/lazy.js'
 
 /** A problem the parser found, with the path it points at when it could be read. */
@@ -30,27 +30,10 @@ export async function checkDocument(document: Document, filePath: string | undef
   return checkWithParser(document, filePath)
 }
 
-const validators = new Map<string, ValidateFunction | undefined>()
-
-/** The validators of the official schemas, compiled at build time, by version (each named in full: see built.ts). */
-const builtValidators: Record<string, () => ValidateFunction> = {
-  '2.0': () => requireBuilt('#validators/openapi-2.0.cjs'),
-  '3.0': () => requireBuilt('#validators/openapi-3.0.cjs'),
-  '3.1': () => requireBuilt('#validators/openapi-3.1.cjs')
-}
-
 /** The build-time validator for the document's version, or undefined (not built, or an unknown version). */
 function compiledValidator(document: Document): ValidateFunction | undefined {
   const version = typeof document.swagger === 'string' ? '2.0' : /^3\.[01](\.|$)/.test(String(document.openapi)) ? String(document.openapi).slice(0, 3) : undefined
-  if (!version) return undefined
-  if (!validators.has(version)) {
-    try {
-      validators.set(version, builtValidators[version]())
-    } catch {
-      validators.set(version, undefined)
-    }
-  }
-  return validators.get(version)
+  return version === undefined ? undefined : standaloneValidator(`openapi-${version}`)
 }
 
 /** The schema errors, reduced the way @readme/openapi-parser reduces them: the deepest error per branch of the document. */
