@@ -12,7 +12,7 @@ import {VFile} from 'vfile'
 import {locate} from '../pipeline/position.js'
 import {readInput} from '../pipeline/read.js'
 import type {JsonPath} from '../pipeline/json-path.js'
-import {parseSource} from '../plugins/parse.js'
+import {asciiJson, parseSource} from '../plugins/parse.js'
 import {createFinding} from '../pipeline/rule.js'
 
 /** The offset of a 1-based line and column in `text` (lines end at `\r\n`, `\n` or `\r`). */
@@ -118,6 +118,53 @@ test('a file read from disk keeps its bytes; the text is decoded to parse it and
   const inMemory = new VFile({path: 'pets.json', value: text})
   parseSource(text, inMemory)
   assert.equal(locate(inMemory, ['info', 'version']), {line: 2, column: 34})
+})
+
+test('a JSON file is parsed from its bytes as from its decoded text, and fails with the same finding', () => {
+  /** What parsing the bytes gives (the tree, or the finding's words and place), and what parsing the text gives. */
+  const both = (bytes: Uint8Array, name = 'api.json') => {
+    const outcome = (file: VFile, source: string | Uint8Array) => {
+      try {
+        return {tree: parseSource(source, file), syntax: file.data.syntax}
+      } catch {
+        const [message] = file.messages
+        return {finding: `${message?.line}:${message?.column} ${message?.reason}`}
+      }
+    }
+    const text = new TextDecoder().decode(bytes)
+    return [outcome(new VFile({path: name, value: bytes}), bytes), outcome(new VFile({path: name, value: text}), text)]
+  }
+  const utf8 = (text: string) => new TextEncoder().encode(text)
+  const documents = {
+    'characters past ASCII in keys and values': '{"openapi": "3.0.0", "café": "’ 🐾 \u2028 é", "x-ü": {"𝒜": ["ß", "\\u00e9"]}}',
+    'escapes beside the characters they stand for': '{"openapi": "3.0.0", "a": "\\u00e9 é \\ud83d\\udc3e 🐾 \\" \\\\ ’"}',
+    'a byte order mark': '\ufeff{"openapi": "3.0.0", "title": "’"}',
+    'ASCII only': '{"openapi": "3.0.0", "info": {"title": "Pets"}}'
+  }
+  for (const [what, text] of Object.entries(documents)) {
+    const [fromBytes, fromText] = both(utf8(text))
+    assert.ok(fromBytes.tree, what)
+    assert.equal(fromBytes, fromText, what)
+    // Read as an ASCII text (what a failure would hide: the decoded text is the fallback).
+    const ascii = asciiJson(utf8(text))
+    assert.ok(ascii !== undefined && /^[\x00-\x7f]*$/.test(ascii), what)
+    assert.equal(JSON.parse(ascii), JSON.parse(text.replace(/^\ufeff/, '')), what)
+  }
+  const broken = {
+    'a syntax error after characters past ASCII': '{"openapi": "3.0.0",\n "title": "’ 🐾",\n "x": [1,, 2]}',
+    'a character past ASCII outside a string': '{"openapi": "3.0.0",\n "title": é}',
+    'an unterminated string holding one': '{"openapi": "3.0.0", "title": "’'
+  }
+  for (const [what, text] of Object.entries(broken)) {
+    const [fromBytes, fromText] = both(utf8(text))
+    assert.ok(fromBytes.finding, what)
+    assert.equal(fromBytes, fromText, what)
+  }
+  // Bytes that are not UTF-8 (Latin-1 `é`): decoded with U+FFFD, as before.
+  const [fromBytes, fromText] = both(Buffer.from('{"openapi": "3.0.0", "title": "caf\xe9"}', 'latin1'))
+  assert.equal(fromBytes, fromText)
+  assert.is((fromBytes.tree as unknown as {document: {title: string}}).document.title, 'caf\ufffd')
+  assert.is(asciiJson(Buffer.from('{"title": "caf\xe9"}', 'latin1')), undefined)
 })
 
 test('a YAML file is parsed from its bytes as from its text, and its places are the same', async () => {
