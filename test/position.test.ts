@@ -160,6 +160,14 @@ test('a JSON file is parsed from its bytes as from its decoded text, and fails w
   assert.equal(fromBytes, fromText)
   assert.is((fromBytes.tree as unknown as {document: {title: string}}).document.title, 'caf\ufffd')
   assert.is(asciiJson(Buffer.from('{"title": "caf\xe9"}', 'latin1')), undefined)
+  // Any JSON, keys and strings drawn from all of Unicode: the ASCII text holds the same value.
+  fc.assert(
+    fc.property(fc.jsonValue({maxDepth: 3, stringUnit: 'grapheme'}), fc.boolean(), (value, pretty) => {
+      const text = JSON.stringify(value, null, pretty ? 2 : undefined)
+      const ascii = asciiJson(utf8(text))
+      return ascii !== undefined && /^[\x00-\x7f]*$/.test(ascii) && JSON.stringify(JSON.parse(ascii)) === JSON.stringify(JSON.parse(text))
+    })
+  )
 })
 
 test('a YAML file is parsed from its bytes as from its text, and its places are the same', async () => {
