@@ -6,7 +6,7 @@
  * of findings are found later, on demand). A source that cannot be parsed is one fatal `parse` finding with
  * line:column.
  */
-import {isAscii, isUtf8} from 'node:buffer'
+import {isUtf8} from 'node:buffer'
 import type {Processor} from 'unified'
 import type {Point} from 'unist'
 import type {VFile} from 'vfile'
@@ -15,6 +15,7 @@ import {parseJsonText} from '../pipeline/json-text.js'
 import {readsBytes} from '../pipeline/process.js'
 import {yaml} from '../pipeline/lazy.js'
 import {readBlockYamlBytes} from './shared/block-yaml.js'
+import {decodedUtf8, latin1Text} from './shared/latin1-bytes.js'
 import {fastYaml} from './shared/load-data.js'
 import {treeShaped} from './shared/tree-shaped.js'
 import {rememberYamlDocument} from '../pipeline/position.js'
@@ -94,20 +95,16 @@ function parseBytes(bytes: Uint8Array, file: VFile, options: Options): unknown {
 /**
  * JSON's UTF-8 bytes as an ASCII text that `JSON.parse` reads to the same value, or undefined when they are not
  * UTF-8. JSON allows characters past ASCII only inside strings, where each may be written as its `\u` escape: so
- * written, the text is the bytes as Latin-1, one byte a character. Decoded, one `’` makes Stripe's 4 MB description
- * an 8 MB two-byte string, garbage once parsed; this text is half that, and an ASCII one lies outside V8's heap
- * (Node makes a big Latin-1 text an external string). `pipe diff` of two of them: ~13 ms less (bench/NOTES.md). A
- * character past ASCII outside a string fails to parse either way, and the caller then parses the decoded text to
- * say where.
+ * written, the text is the bytes as Latin-1 (see latin1-bytes.ts), half the size of the decoded text when one
+ * character is past Latin-1, and outside V8's heap when all are ASCII (Node makes a big Latin-1 text an external
+ * string). `pipe diff` of two 4 MB descriptions: ~13 ms less (bench/NOTES.md). A character past ASCII outside a
+ * string fails to parse either way, and the caller then parses the decoded text to say where.
  */
 export function asciiJson(source: Uint8Array): string | undefined {
-  const bytes = Buffer.isBuffer(source) ? source : Buffer.from(source.buffer, source.byteOffset, source.byteLength)
-  // A byte order mark, which a decoder drops.
-  const body = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes
-  if (isAscii(body)) return body.toString('latin1')
-  if (!isUtf8(body)) return undefined
-  return body.toString('latin1').replace(/[\x80-\xff]+/g, (run: string) => {
-    const text = Buffer.from(run, 'latin1').toString('utf8')
+  const bytes = latin1Text(source)
+  if (bytes === undefined || bytes.ascii) return bytes?.text
+  return bytes.text.replace(/[\x80-\xff]+/g, (run: string) => {
+    const text = decodedUtf8(run)
     let escaped = ''
     for (let index = 0; index < text.length; index++) escaped += `\\u${text.charCodeAt(index).toString(16).padStart(4, '0')}`
     return escaped

@@ -10,7 +10,7 @@
  * and, after it, the `yaml` package, which decide and report. A syntax error is never this reader's to report.
  */
 
-import {isAscii, isUtf8} from 'node:buffer'
+import {decodedUtf8, latin1Text} from './latin1-bytes.js'
 
 /** Thrown to give the text up to the general parsers. */
 const unsupported = new Error('outside the block YAML subset')
@@ -85,12 +85,10 @@ function hasNonPrintableUtf8(text: string): boolean {
  * with U+FFFD, and the text path keeps doing so.
  */
 export function readBlockYamlBytes(source: Uint8Array): unknown {
-  const bytes = Buffer.isBuffer(source) ? source : Buffer.from(source.buffer, source.byteOffset, source.byteLength)
-  // A byte order mark, which decoders drop (a second one is js-yaml's to judge).
-  const body = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes
-  const ascii = isAscii(body)
-  if (!ascii && !isUtf8(body)) return undefined
-  const text = body.toString('latin1')
+  const bytes = latin1Text(source)
+  if (bytes === undefined) return undefined
+  const {text, ascii} = bytes
+  // A second byte order mark is js-yaml's to judge.
   if (text.startsWith('\xEF\xBB\xBF') || hasNonPrintableUtf8(text)) return undefined
   return read(text, ascii ? same : fromUtf8)
 }
@@ -116,7 +114,7 @@ function read(source: string, decode: (text: string) => string): unknown {
 
 /** A string read from the UTF-8 bytes as Latin-1, decoded. */
 function fromUtf8(text: string): string {
-  return /[\x80-\xff]/.test(text) ? Buffer.from(text, 'latin1').toString('utf8') : text
+  return /[\x80-\xff]/.test(text) ? decodedUtf8(text) : text
 }
 
 function same(text: string): string {
