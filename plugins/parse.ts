@@ -20,6 +20,7 @@ import {fastYaml} from './shared/load-data.js'
 import {treeShaped} from './shared/tree-shaped.js'
 import {rememberYamlDocument} from '../pipeline/position.js'
 import {fatalFinding} from '../pipeline/rule.js'
+import {hotCode} from '../pipeline/tiering.js'
 import type {Catalogue} from '../schemas/types/endpoints.js'
 
 /** Options of the parse plugin. */
@@ -63,6 +64,9 @@ function parseText(text: string, file: VFile, options: Options, blockTried = fal
   return syntax === 'json' ? treeShaped(parseJsonText(value, file)) : parseYaml(value, file, blockTried)
 }
 
+/** A YAML file this big keeps the block reader's loops busy long enough to repay compiling them (see tiering.ts). */
+const hotYamlBytes = 256 * 1024
+
 /**
  * The bytes of a file, as read: JSON and YAML, when its name says so, are parsed undecoded (JSON as an ASCII text,
  * see `asciiJson`; YAML by the block reader, which reads UTF-8 as Latin-1, see block-yaml.ts); anything else, and
@@ -83,7 +87,7 @@ function parseBytes(bytes: Uint8Array, file: VFile, options: Options): unknown {
     }
   }
   const yamlByName = named === 'yaml'
-  const data = yamlByName ? readBlockYamlBytes(bytes) : undefined
+  const data = !yamlByName ? undefined : bytes.byteLength >= hotYamlBytes ? hotCode(() => readBlockYamlBytes(bytes)) : readBlockYamlBytes(bytes)
   if (data !== undefined) {
     file.data.syntax = 'yaml'
     return treeShaped(data)
