@@ -70,8 +70,8 @@ if (args.length === 0 || (args.length === 1 && (args[0] === '--help' || args[0] 
   const profile = args[0] === 'diff' ? 'diff' : 'batch'
   const {main, setHotCode, script} = compiledCli(profile)
   // A reader's loop over a big file (the block-YAML reader on Stripe's 3 MB) runs with V8's default budget, so that
-  // TurboFan compiles its few hot functions while most of the file is still to read: that read ~10 % faster in
-  // `pipe map` (pipeline/tiering.ts). `diff` reads JSON, which V8 parses itself.
+  // TurboFan compiles its few hot functions while most of the file is still to read (pipeline/tiering.ts). `diff`
+  // reads JSON, which V8 parses itself.
   if (profile === 'batch') setHotCode({enter: () => setFlagsFromString(defaultBudget), leave: () => setFlagsFromString(batchBudget)})
   // One full collection once the CLI is loaded (~5 ms): V8 grows the old generation from what survived its last full
   // collection, and without one this early the first comes late, over pages that the code cache's functions were
