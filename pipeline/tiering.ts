@@ -3,8 +3,8 @@
  * default budget of bytecode run (bin/pipe.js): most of a command's code runs too briefly to repay a compile that
  * takes the second of two cores. A reader's loop over every line of a big file is the exception, and runs with V8's
  * own budget, so that its few hot functions are compiled while most of the file is still to read (Stripe's 3 MB
- * YAML, read inside `pipe map`: median 102 -> 96 ms; bench/NOTES.md). The CLI says how (`setHotCode`); a program that uses apipe as
- * a library keeps its own V8 flags, and `hotCode` then only runs what it is given.
+ * YAML, read inside `pipe map`: median 102 -> 96 ms; bench/NOTES.md). The CLI says how (`setHotCode`); a program
+ * that uses apipe as a library keeps its own V8 flags, and `hotCode` then only runs what it is given.
  */
 
 /** What the CLI does around a hot loop: `enter` before it, `leave` after it. */

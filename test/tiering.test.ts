@@ -42,7 +42,12 @@ test('without hooks, a hot loop only runs', () => {
 /** A YAML OpenAPI document of about `bytes` bytes. */
 function yamlDocument(bytes: number): Uint8Array {
   const lines = ['openapi: 3.0.3', 'info:', '  title: Big', '  version: 1.0.0', 'paths: {}', 'components:', '  schemas:']
-  for (let index = 0; lines.join('\n').length < bytes; index++) lines.push(`    Thing${index}:`, '      type: object', '      description: A thing among many things, named by its number')
+  let length = lines.join('\n').length
+  for (let index = 0; length < bytes; index++) {
+    const thing = [`    Thing${index}:`, '      type: object', '      description: A thing among many things, named by its number']
+    lines.push(...thing)
+    length += thing.join('\n').length + 1
+  }
   return new TextEncoder().encode(lines.join('\n') + '\n')
 }
 
@@ -53,7 +58,8 @@ test('a big YAML file is read inside the hooks, a small one and a JSON file outs
   assert.equal(calls, ['enter', 'leave'])
   calls.length = 0
   parseSource(yamlDocument(10 * 1024), new VFile({path: 'small.yaml'}))
-  const json = new TextEncoder().encode(JSON.stringify({openapi: '3.0.3', info: {title: 'Big', version: '1'}, paths: {}, components: {schemas: Object.fromEntries(Array.from({length: 5000}, (_, index) => [`Thing${index}`, {type: 'object', description: 'A thing among many things'}]))}}))
+  const schemas = Object.fromEntries(Array.from({length: 5000}, (_, index) => [`Thing${index}`, {type: 'object', description: 'A thing among many things'}]))
+  const json = new TextEncoder().encode(JSON.stringify({openapi: '3.0.3', info: {title: 'Big', version: '1'}, paths: {}, components: {schemas}}))
   assert.ok(json.byteLength > 256 * 1024)
   parseSource(json, new VFile({path: 'big.json'}))
   assert.equal(calls, [])
