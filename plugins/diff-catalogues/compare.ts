@@ -441,8 +441,10 @@ interface Use {
 
 /** Compare the type `was` with `now` where `use` says; named types are compared by their fields, values, members. */
 function compareType(was: string, now: string, use: Use, types: Types, add: Add): void {
-  const [oldItem, oldArray] = unwrap(was)
-  const [newItem, newArray] = unwrap(now)
+  const oldArray = was.endsWith('[]')
+  const newArray = now.endsWith('[]')
+  const oldItem = oldArray ? was.slice(0, -2) : was
+  const newItem = newArray ? now.slice(0, -2) : now
   if (oldArray === newArray) {
     const oldType = types.old.get(oldItem)
     const newType = types.new.get(newItem)
@@ -521,49 +523,60 @@ function compareFormat(was: unknown, now: unknown, use: Use, add: Add): void {
 }
 
 function compareFields(oldType: TypeDef, newType: TypeDef, use: Use, types: Types, add: Add): void {
-  const fields = new Map((newType.fields ?? []).map((field) => [field.name, field]))
-  const oldNames = new Set((oldType.fields ?? []).map((field) => field.name))
+  const oldFields = oldType.fields ?? []
+  const newFields = newType.fields ?? []
+  // A type that did not change lists the same fields in the same order: each partner is at the same index, and only a
+  // type whose fields moved, came or went needs them by name.
+  let byName: Map<string, Field> | undefined
+  let aligned = oldFields.length === newFields.length
   const path = ['types', newType.name]
   const sent = use.direction === 'request'
   // Built only for a change: big APIs compare tens of thousands of unchanged fields.
   const via = () => `, which ${use.what} ${sent ? 'takes' : use.direction === 'event' ? 'carries' : 'returns'}`
-  for (const field of oldType.fields ?? []) {
-    const partner = fields.get(field.name)
-    const location = () => `${newType.name}.${field.name}`
+  const at = (field: Field) => `${newType.name}.${field.name}`
+  for (let index = 0; index < oldFields.length; index++) {
+    const field = oldFields[index]
+    let partner: Field | undefined = newFields[index]
+    if (partner?.name !== field.name) {
+      aligned = false
+      byName ??= new Map(newFields.map((candidate) => [candidate.name, candidate]))
+      partner = byName.get(field.name)
+    }
     if (!partner) {
       // A GraphQL server refuses an input object with a field it does not know; a JSON body's extra field is ignored.
       const code = sent ? (use.graphql ? 'input-field-removed' : 'request-field-removed') : use.direction === 'event' ? 'payload-field-removed' : 'response-field-removed'
-      add({code, location: location(), message: `Removed field ${codeSpan(field.name)} of ${codeSpan(newType.name)}${via()}`, path})
+      add({code, location: at(field), message: `Removed field ${codeSpan(field.name)} of ${codeSpan(newType.name)}${via()}`, path})
       continue
     }
-    if (sent && partner.required && !field.required) add({code: 'request-field-became-required', location: location(), message: `Field ${codeSpan(field.name)} of ${codeSpan(newType.name)} became required${via()}`, path})
-    if (!sent && field.required && !partner.required) add({code: 'response-field-became-optional', location: location(), message: `Field ${codeSpan(field.name)} of ${codeSpan(newType.name)} became optional${via()}`, path})
+    if (sent && partner.required && !field.required) add({code: 'request-field-became-required', location: at(field), message: `Field ${codeSpan(field.name)} of ${codeSpan(newType.name)} became required${via()}`, path})
+    if (!sent && field.required && !partner.required) add({code: 'response-field-became-optional', location: at(field), message: `Field ${codeSpan(field.name)} of ${codeSpan(newType.name)} became optional${via()}`, path})
     if (partner['x-deprecated'] === true && field['x-deprecated'] !== true) {
-      add({code: 'field-deprecated', location: location(), message: `Field ${codeSpan(field.name)} of ${codeSpan(newType.name)} is deprecated${via()}${reason(partner)}`, path})
+      add({code: 'field-deprecated', location: at(field), message: `Field ${codeSpan(field.name)} of ${codeSpan(newType.name)} is deprecated${via()}${reason(partner)}`, path})
     }
     if (field['x-deprecated'] === true && partner['x-deprecated'] !== true) {
-      add({code: 'field-reactivated', location: location(), message: `Field ${codeSpan(field.name)} of ${codeSpan(newType.name)} is no longer deprecated${via()}`, path})
+      add({code: 'field-reactivated', location: at(field), message: `Field ${codeSpan(field.name)} of ${codeSpan(newType.name)} is no longer deprecated${via()}`, path})
     }
     // What a server assumes for a field a request leaves out; in a response a default only documents.
     if (sent && !sameDefault(field.default, partner.default)) {
-      add({code: 'field-default-changed', location: location(), message: `Default of field ${codeSpan(field.name)} of ${codeSpan(newType.name)} changed from ${shownValue(field.default)} to ${shownValue(partner.default)}${via()}`, path})
+      add({code: 'field-default-changed', location: at(field), message: `Default of field ${codeSpan(field.name)} of ${codeSpan(newType.name)} changed from ${shownValue(field.default)} to ${shownValue(partner.default)}${via()}`, path})
     }
     // A field that may now be null holds more values; one that no longer may, fewer.
     if (Boolean(field['x-nullable']) !== Boolean(partner['x-nullable'])) {
       const how = partner['x-nullable'] ? 'widened' : 'narrowed'
-      add({code: `${sent ? 'request' : 'response'}-type-${how}`, location: location(), message: `Field ${codeSpan(field.name)} of ${codeSpan(newType.name)} ${partner['x-nullable'] ? 'may now be null' : 'can no longer be null'}${via()}`, path})
+      add({code: `${sent ? 'request' : 'response'}-type-${how}`, location: at(field), message: `Field ${codeSpan(field.name)} of ${codeSpan(newType.name)} ${partner['x-nullable'] ? 'may now be null' : 'can no longer be null'}${via()}`, path})
     }
     if (listsWithItemsNullableChanged(field, partner)) {
       const how = partner['x-items-nullable'] ? 'widened' : 'narrowed'
-      add({code: `${sent ? 'request' : 'response'}-type-${how}`, location: location(), message: `Items of field ${codeSpan(field.name)} of ${codeSpan(newType.name)} ${partner['x-items-nullable'] ? 'may now be null' : 'can no longer be null'}${via()}`, path})
+      add({code: `${sent ? 'request' : 'response'}-type-${how}`, location: at(field), message: `Items of field ${codeSpan(field.name)} of ${codeSpan(newType.name)} ${partner['x-items-nullable'] ? 'may now be null' : 'can no longer be null'}${via()}`, path})
     }
     // Arguments of GraphQL fields are sent by clients whichever way the field's data goes.
     if (field['x-args'] !== undefined || partner['x-args'] !== undefined) {
-      compareParams(argsOf(field), argsOf(partner), {location: location(), words: `field ${codeSpan(field.name)} of ${codeSpan(newType.name)}`, path: () => path}, types, add)
+      compareParams(argsOf(field), argsOf(partner), {location: at(field), words: `field ${codeSpan(field.name)} of ${codeSpan(newType.name)}`, path: () => path}, types, add)
     }
-    const [was, now] = [field.type ?? 'string', partner.type ?? 'string']
+    const was = field.type ?? 'string'
+    const now = partner.type ?? 'string'
     if (was === now && field['x-format'] !== partner['x-format']) {
-      compareFormat(field['x-format'], partner['x-format'], {...use, what: `field ${codeSpan(field.name)} of ${codeSpan(newType.name)}`, location: location(), path}, add)
+      compareFormat(field['x-format'], partner['x-format'], {...use, what: `field ${codeSpan(field.name)} of ${codeSpan(newType.name)}`, location: at(field), path}, add)
     }
     // Most listed values are the same list in both versions (Stripe's fields hold thousands): nothing to compare.
     const enums = Array.isArray(field.enum) ? !Array.isArray(partner.enum) || !sameValues(field.enum, partner.enum) : Array.isArray(partner.enum)
@@ -580,7 +593,10 @@ function compareFields(oldType: TypeDef, newType: TypeDef, use: Use, types: Type
   if (typeof oldType['x-map-values'] === 'string' && typeof newType['x-map-values'] === 'string') {
     compareMapValues(oldType['x-map-values'], newType['x-map-values'], {...use, what: codeSpan(newType.name), location: newType.name, path}, types, add)
   }
-  for (const field of newType.fields ?? []) {
+  // Every field kept its place: none was added.
+  if (aligned) return
+  const oldNames = new Set(oldFields.map((field) => field.name))
+  for (const field of newFields) {
     if (oldNames.has(field.name)) continue
     const location = `${newType.name}.${field.name}`
     if (!sent) add({code: 'response-field-added', location, message: `Added field ${codeSpan(field.name)} to ${codeSpan(newType.name)}${via()}`, path})
@@ -739,10 +755,6 @@ function fitsIn(narrow: string, wide: string, types: Types, wideTypes: Map<strin
 function unionHolds(defined: Map<string, TypeDef>, name: string, member: string): boolean {
   const type = defined.get(name)
   return type?.kind === 'union' && (type.members ?? []).includes(member)
-}
-
-function unwrap(type: string): [string, boolean] {
-  return type.endsWith('[]') ? [type.slice(0, -2), true] : [type, false]
 }
 
 /** The item type of a list type (`Pet[]` -> `Pet`), else the type itself. */
