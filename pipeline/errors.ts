@@ -46,7 +46,8 @@ export function show(value: unknown): string {
 export function codeSpan(value: unknown): string {
   const text = String(value)
   let longest = 0
-  for (const run of text.match(/`+/g) ?? []) longest = Math.max(longest, run.length)
+  // Most values hold no backtick (a diff of a big API shows thousands): no regular expression run over them.
+  if (text.includes('`')) for (const run of text.match(/`+/g) ?? []) longest = Math.max(longest, run.length)
   const fence = '`'.repeat(longest + 1)
   const pad = text.startsWith('`') || text.endsWith('`') || (text.length > 1 && text.startsWith(' ') && text.endsWith(' ') && text.trim() !== '') ? ' ' : ''
   return fence + pad + text + pad + fence

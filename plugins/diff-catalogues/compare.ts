@@ -132,27 +132,28 @@ type Add = (change: Change) => void
 
 function compareEndpoint(before: Endpoint, after: Endpoint, at: Array<string | number>, types: Types, add: Add): void {
   const where = route(after)
+  const shown = codeSpan(display(after))
   const direction: Direction = after.method === 'EVENT' ? 'event' : 'response'
   compareAuth(before, after, where, at, types, add)
   if (after.deprecated === true && before.deprecated !== true) {
-    add({code: 'endpoint-deprecated', location: `${where}.deprecated`, message: `${codeSpan(display(after))} is deprecated${reason(after)}`, path: [...at, 'deprecated']})
+    add({code: 'endpoint-deprecated', location: `${where}.deprecated`, message: `${shown} is deprecated${reason(after)}`, path: [...at, 'deprecated']})
   }
   if (before.deprecated === true && after.deprecated !== true) {
-    add({code: 'endpoint-reactivated', location: `${where}.deprecated`, message: `${codeSpan(display(after))} is no longer deprecated`, path: at})
+    add({code: 'endpoint-reactivated', location: `${where}.deprecated`, message: `${shown} is no longer deprecated`, path: at})
   }
   const received = direction === 'event'
-  compareParams(before.params ?? [], after.params ?? [], {location: where, words: codeSpan(display(after)), path: (index) => (index === undefined ? [...at, 'params'] : [...at, 'params', index]), received}, types, add)
+  compareParams(before.params ?? [], after.params ?? [], {location: where, words: shown, path: (index) => (index === undefined ? [...at, 'params'] : [...at, 'params', index]), received}, types, add)
   const oldStatus = new Set(before.status ?? [])
   const newStatus = new Set(after.status ?? [])
   for (const status of oldStatus) {
-    if (!newStatus.has(status)) add({code: 'status-removed', location: `${where}.status.${status}`, message: `Removed status ${codeSpan(status)} of ${codeSpan(display(after))}`, path: [...at, 'status']})
+    if (!newStatus.has(status)) add({code: 'status-removed', location: `${where}.status.${status}`, message: `Removed status ${codeSpan(status)} of ${shown}`, path: [...at, 'status']})
   }
   for (const status of newStatus) {
-    if (!oldStatus.has(status)) add({code: 'status-added', location: `${where}.status.${status}`, message: `Added status ${codeSpan(status)} to ${codeSpan(display(after))}`, path: [...at, 'status']})
+    if (!oldStatus.has(status)) add({code: 'status-added', location: `${where}.status.${status}`, message: `Added status ${codeSpan(status)} to ${shown}`, path: [...at, 'status']})
   }
   compareResponses(before, after, at, types, add)
   if (before.request && after.request) {
-    compareType(before.request, after.request, {direction: 'request', what: `the request of ${codeSpan(display(after))}`, location: `${where}.request`, path: [...at, 'request']}, types, add)
+    compareType(before.request, after.request, {direction: 'request', what: `the request of ${shown}`, location: `${where}.request`, path: [...at, 'request']}, types, add)
   }
   // A GraphQL input is an argument, compared as one; a REST body is judged by whether requests must carry it.
   if (!graphqlMethods.has(after.method)) {
@@ -160,7 +161,7 @@ function compareEndpoint(before: Endpoint, after: Endpoint, at: Array<string | n
     compareRequestBody(before, after, request, add)
     if (before.request && after.request) compareRequestMedia(before, after, request, add)
   }
-  const what = direction === 'event' ? codeSpan(display(after)) : `the response of ${codeSpan(display(after))}`
+  const what = direction === 'event' ? shown : `the response of ${shown}`
   const response = {location: `${where}.response`, path: [...at, 'response']}
   if (before.response && after.response) {
     compareType(before.response, after.response, {direction, what, ...response, graphql: graphqlMethods.has(after.method)}, types, add)
@@ -185,21 +186,28 @@ function compareResponses(before: Endpoint, after: Endpoint, at: Array<string | 
   for (const response of before.responses ?? []) {
     const index = statuses.get(String(response.status))
     if (index === undefined) continue
-    const [was, now] = [names(response), names(after.responses![index])]
-    const path = [...at, 'responses', index, 'headers']
-    const where = (name: string) => `${route(after)}.responses.${response.status}.headers.${name}`
-    const of = `the ${codeSpan(response.status)} response of ${codeSpan(display(after))}`
-    for (const [key, {name, type}] of was) {
-      const partner = now.get(key)
-      if (!partner) add({code: 'response-header-removed', location: where(name), message: `Removed header ${codeSpan(name)} of ${of}`, path})
-      else if (type !== undefined && partner.type !== undefined) compareType(type, partner.type, {direction: 'response', what: `header ${codeSpan(partner.name)} of ${of}`, location: where(name), path}, types, add)
+    const partnerResponse = after.responses![index]
+    const of = () => `the ${codeSpan(response.status)} response of ${codeSpan(display(after))}`
+    // Most responses have no headers in either version, and most bodies come as JSON in both.
+    if (response.headers?.length || partnerResponse.headers?.length) {
+      const was = names(response)
+      const now = names(partnerResponse)
+      const path = [...at, 'responses', index, 'headers']
+      const where = (name: string) => `${route(after)}.responses.${response.status}.headers.${name}`
+      for (const [key, {name, type}] of was) {
+        const partner = now.get(key)
+        if (!partner) add({code: 'response-header-removed', location: where(name), message: `Removed header ${codeSpan(name)} of ${of()}`, path})
+        else if (type !== undefined && partner.type !== undefined) compareType(type, partner.type, {direction: 'response', what: `header ${codeSpan(partner.name)} of ${of()}`, location: where(name), path}, types, add)
+      }
+      for (const [key, {name}] of now) if (!was.has(key)) add({code: 'response-header-added', location: where(name), message: `Added header ${codeSpan(name)} to ${of()}`, path})
     }
-    for (const [key, {name}] of now) if (!was.has(key)) add({code: 'response-header-added', location: where(name), message: `Added header ${codeSpan(name)} to ${of}`, path})
-    if (response.type === undefined || after.responses![index].type === undefined) continue
-    const [wasMedia, nowMedia] = [mediaTypesOf(response['x-media-types']), mediaTypesOf(after.responses![index]['x-media-types'])]
+    if (response.type === undefined || partnerResponse.type === undefined) continue
+    if (response['x-media-types'] === undefined && partnerResponse['x-media-types'] === undefined) continue
+    const wasMedia = mediaTypesOf(response['x-media-types'])
+    const nowMedia = mediaTypesOf(partnerResponse['x-media-types'])
     const media = {location: `${route(after)}.responses.${response.status}`, path: [...at, 'responses', index]}
-    for (const [key, type] of wasMedia) if (!coveredBy(key, nowMedia)) add({code: 'response-media-type-removed', location: `${media.location}.${type}`, path: media.path, message: `${capital(of)} is no longer sent as ${codeSpan(type)}`})
-    for (const [key, type] of nowMedia) if (!wasMedia.has(key)) add({code: 'response-media-type-added', location: `${media.location}.${type}`, path: media.path, message: `${capital(of)} is now also sent as ${codeSpan(type)}`})
+    for (const [key, type] of wasMedia) if (!coveredBy(key, nowMedia)) add({code: 'response-media-type-removed', location: `${media.location}.${type}`, path: media.path, message: `${capital(of())} is no longer sent as ${codeSpan(type)}`})
+    for (const [key, type] of nowMedia) if (!wasMedia.has(key)) add({code: 'response-media-type-added', location: `${media.location}.${type}`, path: media.path, message: `${capital(of())} is now also sent as ${codeSpan(type)}`})
   }
 }
 
@@ -402,8 +410,18 @@ function compareParams(oldParams: Param[], newParams: Param[], owner: ParamOwner
       const how = partner['x-items-nullable'] ? 'widened' : 'narrowed'
       add({code: `${received ? 'response' : 'request'}-type-${how}`, location, path, message: `Items of ${describe(partner)} of ${owner.words} ${partner['x-items-nullable'] ? 'may now be null' : 'can no longer be null'}`})
     }
-    const use: Use = {direction: received ? 'event' : 'request', what: `${describe(partner)} of ${owner.words}`, location, path, graphql: param.in === 'arg'}
-    const [was, now] = [param.type ?? 'string', partner.type ?? 'string']
+    const use: Use = {
+      direction: received ? 'event' : 'request',
+      // Words built only for a change, as a field's are (see `fieldUseOf`).
+      get what() {
+        return `${describe(partner)} of ${owner.words}`
+      },
+      location,
+      path,
+      graphql: param.in === 'arg'
+    }
+    const was = param.type ?? 'string'
+    const now = partner.type ?? 'string'
     compareEnum(param.enum, partner.enum, was === now ? was : undefined, use, add)
     if (was === now) compareFormat(param['x-format'], partner['x-format'], use, add)
     // A GraphQL variable must be declared with the argument's own type: `Int` to `Float` widens what a literal may be,
