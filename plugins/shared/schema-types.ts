@@ -166,10 +166,16 @@ export class SchemaTypes {
    * null" says what X says.
    */
   factsOf(holder: unknown, type: string): SchemaFacts {
+    const target = this.refs.resolve(holder).value
+    return this.factsOfResolved(holder, type, target, this.unwrapped(target))
+  }
+
+  /** `factsOf`, with `holder` resolved (`target`) and its value schema (`value`, see `valueSchema`) at hand. */
+  private factsOfResolved(holder: unknown, type: string, target: Schema | undefined, value: Schema | undefined): SchemaFacts {
     const facts: SchemaFacts = {}
     const written = record(holder)
-    const resolved = this.refs.resolve(holder).value ?? {}
-    const schema = this.valueSchema(holder) ?? {}
+    const resolved = target ?? {}
+    const schema = value ?? {}
     const item = type.endsWith('[]') ? this.valueSchema(schema.items) : undefined
     // A `const` is an enum of one value (a discriminator's `type: {const: created}` tells the members of a union apart).
     const source = item ?? schema
@@ -195,13 +201,23 @@ export class SchemaTypes {
 
   /** Whether the items of the array `node` is may be null (`items: {type: string, nullable: true}`): `x-items-nullable`. */
   itemsNullable(node: unknown): boolean {
-    const items = this.valueSchema(node)?.items
+    return this.itemsNullableIn(this.valueSchema(node))
+  }
+
+  /** `itemsNullable` of a value schema already at hand. */
+  private itemsNullableIn(value: Schema | undefined): boolean {
+    const items = value?.items
     return items !== null && typeof items === 'object' && !Array.isArray(items) && allowsNull(this.refs.resolve(items).value ?? {})
   }
 
   /** The schema that says what a value is: `node` resolved, and "an X or null" (`anyOf: [X, null]`, …) is X. */
   private valueSchema(node: unknown): Schema | undefined {
-    let schema = this.refs.resolve(node).value
+    return this.unwrapped(this.refs.resolve(node).value)
+  }
+
+  /** `valueSchema` of a node already resolved. */
+  private unwrapped(resolved: Schema | undefined): Schema | undefined {
+    let schema = resolved
     // A few levels at most: wrappers of wrappers are rare, and a cycle of them must end.
     for (let depth = 0; schema && depth < 8; depth++) {
       const wrapped = wrappedSchema(schema)
@@ -330,19 +346,21 @@ export class SchemaTypes {
       const field: Field = {name, type, required: false}
       // A description beside a `$ref` (OpenAPI 3.1 allows it) says what this property is: it wins over the target's.
       const target = resolved.value ?? {}
-      const description = text(record(property).description) ?? annotatedDescription(property) ?? text(target.description) ?? text(this.valueSchema(property)?.description)
+      // What the property holds ("an X or null" is X): its words, its items, its map values and facts are read there.
+      const value = this.unwrapped(resolved.value)
+      const description = text(record(property).description) ?? annotatedDescription(property) ?? text(target.description) ?? text(value?.description)
       if (description) field.description = description.trim()
       if (nullable) field['x-nullable'] = true
-      if (type.endsWith('[]') && this.itemsNullable(property)) field['x-items-nullable'] = true
+      if (type.endsWith('[]') && this.itemsNullableIn(value)) field['x-items-nullable'] = true
       if (record(property).deprecated === true || target.deprecated === true) field['x-deprecated'] = true
       // Sent by the server only (`readOnly`): a request leaves it out, even when `required` lists it.
       if (record(property).readOnly === true || target.readOnly === true) field['x-read-only'] = true
       // A map written inline (`{type: object, additionalProperties: {type: integer}}`) is typed `object`, a list of
       // them `object[]`; the type of the values is said beside.
-      const map = type === 'object' ? this.valueSchema(property) : type === 'object[]' ? this.valueSchema(this.valueSchema(property)?.items) : undefined
+      const map = type === 'object' ? value : type === 'object[]' ? this.valueSchema(value?.items) : undefined
       const values = map ? this.mapValues(map, `${owner}${pascal(name)}Value`) : undefined
       if (values) field['x-map-values'] = values
-      Object.assign(field, this.factsOf(property, type))
+      Object.assign(field, this.factsOfResolved(property, type, resolved.value, value))
       // A later member refines an earlier one's field (the last definition wins, as in a merged schema).
       const earlier = fields.get(name)
       if (!earlier) {
