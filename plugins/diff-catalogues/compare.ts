@@ -410,16 +410,7 @@ function compareParams(oldParams: Param[], newParams: Param[], owner: ParamOwner
       const how = partner['x-items-nullable'] ? 'widened' : 'narrowed'
       add({code: `${received ? 'response' : 'request'}-type-${how}`, location, path, message: `Items of ${describe(partner)} of ${owner.words} ${partner['x-items-nullable'] ? 'may now be null' : 'can no longer be null'}`})
     }
-    const use: Use = {
-      direction: received ? 'event' : 'request',
-      // Words built only for a change, as a field's are (see `fieldUseOf`).
-      get what() {
-        return `${describe(partner)} of ${owner.words}`
-      },
-      location,
-      path,
-      graphql: param.in === 'arg'
-    }
+    const use = new ParamUse(received ? 'event' : 'request', location, path, param.in === 'arg', partner, owner)
     const was = param.type ?? 'string'
     const now = partner.type ?? 'string'
     compareEnum(param.enum, partner.enum, was === now ? was : undefined, use, add)
@@ -600,7 +591,7 @@ function compareFields(oldType: TypeDef, newType: TypeDef, use: Use, types: Type
     const enums = Array.isArray(field.enum) ? !Array.isArray(partner.enum) || !sameValues(field.enum, partner.enum) : Array.isArray(partner.enum)
     // The same type that neither catalogue defines (`string`, `integer[]`) is unchanged, and so is a pair of types
     // already compared this way (most fields of a big API, where nothing else is built for them).
-    const typed = was !== now || (defined(was, types) && !types.compared[use.direction].get(itemOf(was))?.has(itemOf(now)))
+    const typed = was !== now || comparable(itemOf(was), types, use.direction)
     const maps = typeof field['x-map-values'] === 'string' || typeof partner['x-map-values'] === 'string'
     if (!enums && !typed && !maps) continue
     const fieldUse = fieldUseOf(use, field.name, newType.name, path)
@@ -628,14 +619,41 @@ function compareFields(oldType: TypeDef, newType: TypeDef, use: Use, types: Type
  * only when a change is told (big APIs compare tens of thousands of fields that did not change).
  */
 function fieldUseOf(use: Use, field: string, type: string, path: Array<string | number>): Use {
-  return {
-    direction: use.direction,
-    graphql: use.graphql,
-    location: `${type}.${field}`,
-    path,
-    get what() {
-      return `field ${codeSpan(field)} of ${codeSpan(type)}`
-    }
+  return new FieldUse(use.direction, use.graphql, path, field, type)
+}
+
+/** See `fieldUseOf`: a class, since an object literal with a getter is slow to make, and one is made per field. */
+class FieldUse implements Use {
+  readonly location: string
+
+  constructor(
+    readonly direction: Direction,
+    readonly graphql: boolean | undefined,
+    readonly path: Array<string | number>,
+    private readonly field: string,
+    private readonly type: string
+  ) {
+    this.location = `${type}.${field}`
+  }
+
+  get what(): string {
+    return `field ${codeSpan(this.field)} of ${codeSpan(this.type)}`
+  }
+}
+
+/** Where a param is compared, its words (`query param \`limit\` of \`GET /pets\``) built only for a change (see `FieldUse`). */
+class ParamUse implements Use {
+  constructor(
+    readonly direction: Direction,
+    readonly location: string,
+    readonly path: Array<string | number>,
+    readonly graphql: boolean,
+    private readonly param: Param,
+    private readonly owner: ParamOwner
+  ) {}
+
+  get what(): string {
+    return `${describe(this.param)} of ${this.owner.words}`
   }
 }
 
@@ -661,6 +679,11 @@ function compareMapValues(was: unknown, now: unknown, use: Use, types: Types, ad
 /** The arguments of a GraphQL field (`x-args`), as params. */
 function argsOf(field: Field): Param[] {
   return Array.isArray(field['x-args']) ? (field['x-args'] as Param[]) : []
+}
+
+/** Whether a type that both versions name `item` is defined and was not compared yet in `direction`. */
+function comparable(item: string, types: Types, direction: Direction): boolean {
+  return (types.old.has(item) || types.new.has(item)) && !types.compared[direction].get(item)?.has(item)
 }
 
 /** Whether either catalogue defines the (item) type of `type`. */
