@@ -102,7 +102,7 @@ export class SchemaTypes {
       const known = this.names.get(schema)
       if (known) return known
       const typeName = this.claim(schema, name ?? pascal(spelled(fallback)))
-      this.types.set(typeName, {name: typeName, kind: 'union', ...described(schema), members: [...new Set(primitives as string[])]})
+      this.types.set(typeName, withFields(typeHead(typeName, 'union', schema), 'members', [...new Set(primitives as string[])]))
       return typeName
     }
     const simple = typeof schema.type === 'string' ? jsonType(schema.type) : Array.isArray(schema.type) ? nonNullType(schema.type) : schema.type === undefined && 'const' in schema ? untypedType(schema) : schema.type === undefined ? enumType(schema.enum) : undefined
@@ -114,21 +114,22 @@ export class SchemaTypes {
     const variants = (schema.oneOf ?? schema.anyOf) as unknown[] | undefined
     if (Array.isArray(variants) && variants.length > 0) {
       const typeName = this.claim(schema, name ?? pascal(spelled(fallback)))
-      this.types.set(typeName, {name: typeName, kind: 'union', ...described(schema), members: []})
+      const type = withFields(typeHead(typeName, 'union', schema), 'members', [])
+      this.types.set(typeName, type)
       const members = variants.filter((variant) => !isNullSchema(this.refs.resolve(variant).value)).map((variant, index) => this.typeOf(variant, `${typeName}Option${index + 1}`))
-      this.types.get(typeName)!.members = [...new Set(members)]
-      this.discriminated(this.types.get(typeName)!, schema)
+      type.members = [...new Set(members)]
+      this.discriminated(type, schema)
       return typeName
     }
     if (Array.isArray(schema.enum) && schema.enum.length > 0 && (schema.type === 'string' || schema.enum.every((item) => typeof item === 'string' || item === null)) && name) {
       const typeName = this.claim(schema, name)
-      this.types.set(typeName, {name: typeName, kind: 'enum', ...described(schema), values: schema.enum.filter((item) => item !== null).map(String)})
+      this.types.set(typeName, withFields(typeHead(typeName, 'enum', schema), 'values', schema.enum.filter((item) => item !== null).map(String)))
       return typeName
     }
     if (schema.type === 'object' || schema.properties || schema.allOf || schema.additionalProperties) {
       if (!schema.properties && !schema.allOf && !name) return 'object'
       const typeName = this.claim(schema, name ?? pascal(spelled(fallback)))
-      const type: TypeDefinition = {name: typeName, kind: 'object', ...described(schema), fields: []}
+      const type = withFields(typeHead(typeName, 'object', schema), 'fields', [])
       this.types.set(typeName, type)
       type.fields = this.fieldsOf(schema, typeName)
       const values = this.mapValues(schema, `${typeName}Value`)
@@ -139,7 +140,7 @@ export class SchemaTypes {
     const primitive = simple ?? (schema.type === undefined ? untypedType(schema) : 'object')
     if (name) {
       const typeName = this.claim(schema, name)
-      this.types.set(typeName, {name: typeName, kind: 'scalar', description: scalarDescription(schema, primitive), ...deprecation(schema)})
+      this.types.set(typeName, scalarType(typeName, schema, primitive))
       return typeName
     }
     return primitive
@@ -154,8 +155,8 @@ export class SchemaTypes {
     const primitive = enumType(values)!
     if (!name) return primitive
     const typeName = this.claim(schema, name)
-    if (primitive === 'string') this.types.set(typeName, {name: typeName, kind: 'enum', ...described(schema), values: [...new Set(values.map(String))]})
-    else this.types.set(typeName, {name: typeName, kind: 'scalar', description: scalarDescription(schema, primitive), ...deprecation(schema)})
+    if (primitive === 'string') this.types.set(typeName, withFields(typeHead(typeName, 'enum', schema), 'values', [...new Set(values.map(String))]))
+    else this.types.set(typeName, scalarType(typeName, schema, primitive))
     return typeName
   }
 
@@ -167,12 +168,16 @@ export class SchemaTypes {
    */
   factsOf(holder: unknown, type: string): SchemaFacts {
     const target = this.refs.resolve(holder).value
-    return this.factsOfResolved(holder, type, target, this.unwrapped(target))
+    const facts: SchemaFacts = {}
+    this.addFacts(facts, holder, type, target, this.unwrapped(target))
+    return facts
   }
 
-  /** `factsOf`, with `holder` resolved (`target`) and its value schema (`value`, see `valueSchema`) at hand. */
-  private factsOfResolved(holder: unknown, type: string, target: Schema | undefined, value: Schema | undefined): SchemaFacts {
-    const facts: SchemaFacts = {}
+  /**
+   * `factsOf`, written into `facts` (a field), with `holder` resolved (`target`) and its value schema (`value`, see
+   * `valueSchema`) at hand.
+   */
+  private addFacts(facts: SchemaFacts, holder: unknown, type: string, target: Schema | undefined, value: Schema | undefined): void {
     const written = record(holder)
     const resolved = target ?? {}
     const schema = value ?? {}
@@ -186,7 +191,6 @@ export class SchemaTypes {
     const example = written.example ?? resolved.example ?? schema.example ?? (Array.isArray(schema.examples) ? schema.examples[0] : undefined)
     if (example !== undefined) facts.example = example
     if (typeof source.format === 'string' && source.format && source.type !== 'object' && source.type !== 'array') facts['x-format'] = source.format
-    return facts
   }
 
   /**
@@ -360,7 +364,7 @@ export class SchemaTypes {
       const map = type === 'object' ? value : type === 'object[]' ? this.valueSchema(value?.items) : undefined
       const values = map ? this.mapValues(map, `${owner}${pascal(name)}Value`) : undefined
       if (values) field['x-map-values'] = values
-      Object.assign(field, this.factsOfResolved(property, type, resolved.value, value))
+      this.addFacts(field, property, type, resolved.value, value)
       // A later member refines an earlier one's field (the last definition wins, as in a merged schema).
       const earlier = fields.get(name)
       if (!earlier) {
@@ -486,15 +490,30 @@ function scalarDescription(schema: Schema, primitive: string): string {
   return [text(schema.description)?.trim(), `${primitive}${format ? ` (${format})` : ''}`].filter(Boolean).join(' — ')
 }
 
-/** A type's description, and `x-deprecated` when its schema is deprecated. */
-function described(schema: Schema): {description?: string; 'x-deprecated'?: true} {
+/**
+ * A type's first keys, in the catalogue's order: its name and kind, its schema's description, and `x-deprecated`
+ * when the schema is deprecated. Set one by one: thousands of types are made per import, and spreads of small
+ * objects cost more than the keys.
+ */
+function typeHead(name: string, kind: NonNullable<TypeDefinition['kind']>, schema: Schema): TypeDefinition {
+  const type: TypeDefinition = {name, kind}
   const description = text(schema.description)?.trim()
-  return {...(description ? {description} : {}), ...deprecation(schema)}
+  if (description) type.description = description
+  if (schema.deprecated === true) type['x-deprecated'] = true
+  return type
 }
 
-/** `x-deprecated` for a type whose schema says `deprecated: true`. */
-function deprecation(schema: Schema): {'x-deprecated'?: true} {
-  return schema.deprecated === true ? {'x-deprecated': true} : {}
+/** `type` with its list of fields, members or values, after its head. */
+function withFields<K extends 'fields' | 'members' | 'values'>(type: TypeDefinition, key: K, list: NonNullable<TypeDefinition[K]>): TypeDefinition {
+  type[key] = list
+  return type
+}
+
+/** A named scalar: its words, JSON type and format as its description (see `scalarDescription`), and `x-deprecated`. */
+function scalarType(name: string, schema: Schema, primitive: string): TypeDefinition {
+  const type: TypeDefinition = {name, kind: 'scalar', description: scalarDescription(schema, primitive)}
+  if (schema.deprecated === true) type['x-deprecated'] = true
+  return type
 }
 
 /** The JSON type of the values of an enum written without `type` (`enum: [text, checkbox]` -> `string`), if they share one. */
