@@ -278,6 +278,25 @@ function readIfThere(file: string): string | undefined {
   }
 }
 
+/**
+ * The packages under apipe-kit whose install scripts a project needs: the native bindings of bcrypt and
+ * better-sqlite3 (prebuilt or compiled on install) and esbuild's binary, which loads the project's TypeScript.
+ * test/init.test.ts checks the list against apipe-kit's dependencies.
+ */
+export const installScriptPackages = ['bcrypt', 'better-sqlite3', 'esbuild']
+
+/**
+ * npm's `allowScripts` of a new project: the packages above by name (any version), and apipe-kit itself when it is
+ * a `file:` link, whose `prepare` builds it. npm 11 warns after each install about install scripts without an entry
+ * there, and documents that it skips them; older npm versions ignore the field.
+ */
+export function allowedScripts(apipeSpec: string): Record<string, true> {
+  const allowed: Record<string, true> = {}
+  if (apipeSpec.startsWith('file:')) allowed[apipeSpec] = true
+  for (const name of installScriptPackages) allowed[name] = true
+  return allowed
+}
+
 /** The files of a new project, by path; `apipeSpec` is the version or `file:` link its package.json depends on. */
 export function projectFiles(name: string, apipeSpec: string, uvuVersion: string): Record<string, string> {
   const post: EntityDefinition = {
@@ -301,7 +320,8 @@ export function projectFiles(name: string, apipeSpec: string, uvuVersion: string
         type: 'module',
         scripts: {dev: 'pipe dev', start: 'pipe start', test: 'pipe test', migrate: 'pipe migrate'},
         dependencies: {'apipe-kit': apipeSpec},
-        devDependencies: {uvu: uvuVersion}
+        devDependencies: {uvu: uvuVersion},
+        allowScripts: allowedScripts(apipeSpec)
       },
       null,
       2

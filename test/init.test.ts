@@ -35,9 +35,12 @@ test('pipe init, npm install, npm run migrate, npm test: nothing linked by hand'
   assert.equal(manifest.scripts, {dev: 'pipe dev', start: 'pipe start', test: 'pipe test', migrate: 'pipe migrate'})
   assert.is(manifest.name, 'shop-api')
   assert.equal(manifest.dependencies, {'apipe-kit': `file:${root.replace(/\/$/, '')}`})
+  assert.equal(manifest.allowScripts, {[`file:${root.replace(/\/$/, '')}`]: true, bcrypt: true, 'better-sqlite3': true, esbuild: true})
 
   const install = await run('npm', ['install', '--no-audit', '--no-fund'], dir)
   assert.is(install.code, 0, install.output)
+  // npm 11 lists the install scripts that allowScripts does not cover; a new project leaves none out.
+  assert.not.match(install.output, /allowScripts/)
   const migrate = await run('npm', ['run', '--silent', 'migrate'], dir)
   assert.is(migrate.code, 0, migrate.output)
   assert.match(migrate.output, /Applied \d{14}_init \(1 statement\(s\)\)\n/)
@@ -55,6 +58,25 @@ test('pipe init, npm install, npm run migrate, npm test: nothing linked by hand'
   const again = await runPipe(['init', dir])
   assert.is(again.code, 1)
   assert.is(again.stderr, `Refusing to write into \`${dir}\`: it is not empty; pass --force to write anyway\n`)
+})
+
+test('allowScripts names every package under apipe-kit that has an install script', async () => {
+  const {installScriptPackages} = await import('../runtime/scaffold.js')
+  const manifestOf = (name: string) => JSON.parse(readFileSync(path.join(root, 'node_modules', name, 'package.json'), 'utf8'))
+  const found = new Set<string>()
+  const seen = new Set<string>()
+  const queue = Object.keys(JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).dependencies)
+  while (queue.length > 0) {
+    const name = queue.shift()!
+    // Optional dependencies that this platform did not install, and packages nested under another one, are not walked.
+    if (seen.has(name) || !existsSync(path.join(root, 'node_modules', name, 'package.json'))) continue
+    seen.add(name)
+    const manifest = manifestOf(name)
+    if (['preinstall', 'install', 'postinstall'].some((script) => manifest.scripts?.[script])) found.add(name)
+    queue.push(...Object.keys({...manifest.dependencies, ...manifest.optionalDependencies}))
+  }
+  assert.ok(seen.size > 100, `walked ${seen.size} packages`)
+  assert.equal([...found].sort(), [...installScriptPackages].sort())
 })
 
 test('a project depends on apipe-kit as pipe came: the registry version, the checkout, or the package file the lock names', async () => {
