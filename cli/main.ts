@@ -21,7 +21,7 @@ import {ValidateCommand} from './commands/validate.js'
 
 const {version} = JSON.parse(readFileSync(path.join(packageRoot, 'package.json'), 'utf8')) as {version: string}
 
-// bin/pipe.js tells the pipeline how to run its hot loops (see tiering.ts).
+// bin/pipe.js tells the pipeline how to run its hot loops (tiering.ts) and to collect before big inputs (heap.ts).
 export {setHotCode} from '../pipeline/tiering.js'
 export {setFullCollection} from '../pipeline/heap.js'
 

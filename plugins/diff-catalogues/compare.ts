@@ -452,8 +452,8 @@ interface Use {
 function compareType(was: string, now: string, use: Use, types: Types, add: Add): void {
   const oldArray = was.endsWith('[]')
   const newArray = now.endsWith('[]')
-  const oldItem = oldArray ? was.slice(0, -2) : was
-  const newItem = newArray ? now.slice(0, -2) : now
+  const oldItem = itemOf(was)
+  const newItem = itemOf(now)
   if (oldArray === newArray) {
     const oldType = types.old.get(oldItem)
     const newType = types.new.get(newItem)
@@ -591,7 +591,7 @@ function compareFields(oldType: TypeDef, newType: TypeDef, use: Use, types: Type
     const enums = Array.isArray(field.enum) ? !Array.isArray(partner.enum) || !sameValues(field.enum, partner.enum) : Array.isArray(partner.enum)
     // The same type that neither catalogue defines (`string`, `integer[]`) is unchanged, and so is a pair of types
     // already compared this way (most fields of a big API, where nothing else is built for them).
-    const typed = was !== now || comparable(itemOf(was), types, use.direction)
+    const typed = was !== now || comparable(was, types, use.direction)
     const maps = typeof field['x-map-values'] === 'string' || typeof partner['x-map-values'] === 'string'
     if (!enums && !typed && !maps) continue
     const fieldUse = fieldUseOf(use, field.name, newType.name, path)
@@ -681,9 +681,10 @@ function argsOf(field: Field): Param[] {
   return Array.isArray(field['x-args']) ? (field['x-args'] as Param[]) : []
 }
 
-/** Whether a type that both versions name `item` is defined and was not compared yet in `direction`. */
-function comparable(item: string, types: Types, direction: Direction): boolean {
-  return (types.old.has(item) || types.new.has(item)) && !types.compared[direction].get(item)?.has(item)
+/** Whether a type that both versions name `type` is defined and its (item) type was not compared yet in `direction`. */
+function comparable(type: string, types: Types, direction: Direction): boolean {
+  const item = itemOf(type)
+  return defined(type, types) && !types.compared[direction].get(item)?.has(item)
 }
 
 /** Whether either catalogue defines the (item) type of `type`. */

@@ -102,7 +102,7 @@ export class SchemaTypes {
       const known = this.names.get(schema)
       if (known) return known
       const typeName = this.claim(schema, name ?? pascal(spelled(fallback)))
-      this.types.set(typeName, withFields(typeHead(typeName, 'union', schema), 'members', [...new Set(primitives as string[])]))
+      this.types.set(typeName, Object.assign(typeHead(typeName, 'union', schema), {members: [...new Set(primitives as string[])]}))
       return typeName
     }
     const simple = typeof schema.type === 'string' ? jsonType(schema.type) : Array.isArray(schema.type) ? nonNullType(schema.type) : schema.type === undefined && 'const' in schema ? untypedType(schema) : schema.type === undefined ? enumType(schema.enum) : undefined
@@ -114,7 +114,7 @@ export class SchemaTypes {
     const variants = (schema.oneOf ?? schema.anyOf) as unknown[] | undefined
     if (Array.isArray(variants) && variants.length > 0) {
       const typeName = this.claim(schema, name ?? pascal(spelled(fallback)))
-      const type = withFields(typeHead(typeName, 'union', schema), 'members', [])
+      const type = Object.assign(typeHead(typeName, 'union', schema), {members: [] as string[]})
       this.types.set(typeName, type)
       const members = variants.filter((variant) => !isNullSchema(this.refs.resolve(variant).value)).map((variant, index) => this.typeOf(variant, `${typeName}Option${index + 1}`))
       type.members = [...new Set(members)]
@@ -123,13 +123,13 @@ export class SchemaTypes {
     }
     if (Array.isArray(schema.enum) && schema.enum.length > 0 && (schema.type === 'string' || schema.enum.every((item) => typeof item === 'string' || item === null)) && name) {
       const typeName = this.claim(schema, name)
-      this.types.set(typeName, withFields(typeHead(typeName, 'enum', schema), 'values', schema.enum.filter((item) => item !== null).map(String)))
+      this.types.set(typeName, Object.assign(typeHead(typeName, 'enum', schema), {values: schema.enum.filter((item) => item !== null).map(String)}))
       return typeName
     }
     if (schema.type === 'object' || schema.properties || schema.allOf || schema.additionalProperties) {
       if (!schema.properties && !schema.allOf && !name) return 'object'
       const typeName = this.claim(schema, name ?? pascal(spelled(fallback)))
-      const type = withFields(typeHead(typeName, 'object', schema), 'fields', [])
+      const type = Object.assign(typeHead(typeName, 'object', schema), {fields: [] as Field[]})
       this.types.set(typeName, type)
       type.fields = this.fieldsOf(schema, typeName)
       const values = this.mapValues(schema, `${typeName}Value`)
@@ -155,7 +155,7 @@ export class SchemaTypes {
     const primitive = enumType(values)!
     if (!name) return primitive
     const typeName = this.claim(schema, name)
-    if (primitive === 'string') this.types.set(typeName, withFields(typeHead(typeName, 'enum', schema), 'values', [...new Set(values.map(String))]))
+    if (primitive === 'string') this.types.set(typeName, Object.assign(typeHead(typeName, 'enum', schema), {values: [...new Set(values.map(String))]}))
     else this.types.set(typeName, scalarType(typeName, schema, primitive))
     return typeName
   }
@@ -500,12 +500,6 @@ function typeHead(name: string, kind: NonNullable<TypeDefinition['kind']>, schem
   const description = text(schema.description)?.trim()
   if (description) type.description = description
   if (schema.deprecated === true) type['x-deprecated'] = true
-  return type
-}
-
-/** `type` with its list of fields, members or values, after its head. */
-function withFields<K extends 'fields' | 'members' | 'values'>(type: TypeDefinition, key: K, list: NonNullable<TypeDefinition[K]>): TypeDefinition {
-  type[key] = list
   return type
 }
 
