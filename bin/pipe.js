@@ -23,25 +23,26 @@ for (const stream of [process.stdout, process.stderr]) {
   })
 }
 
-// Batch commands (validate, import, render, map, …) build a document once and exit, so memory matters more than
-// the last few milliseconds of garbage collection: V8's young generation stays at its first size instead of doubling
-// up to 32 MB, and the old generation grows by 20 % past what survived its last collection instead of up to 4x.
-// On a 4 MB OpenAPI document that is a third less peak memory for about the same time (see the README's
-// performance section). Both flags are read whenever V8 sizes its heap, so setting them here takes effect (the
-// `--max-*-size` flags would not). Servers (`dev`, `start`) and user test runs keep V8's defaults, and so does `diff`,
-// which has a time target and no memory one: with a growing young generation its two 4 MB imports take 13
-// scavenges instead of 84, ~40 ms less of garbage collection, for ~30 MB more (bench/diff.js).
+// Batch commands (validate, import, render, map, diff, …) build a document once and exit, so they touch as little
+// memory as they can: V8's young generation stays at its first size instead of doubling up to 32 MB, and the old
+// generation grows by 20 % past what survived its last collection instead of up to 4x. On a 4 MB OpenAPI document
+// that is a third less peak memory for about the same time (see the README's performance section). Memory is time
+// too: every page a process touches first costs a page fault, ~10 µs each on the virtual machines the benchmarks
+// run on (bench/NOTES.md). `pipe diff` of Stripe's description and its copy took ~5,300 fewer faults and ~80 ms less
+// with these flags than with V8's defaults, whose growing young generation collects less often. Both flags are read
+// whenever V8 sizes its heap, so setting them here takes effect (the `--max-*-size` flags would not). Servers (`dev`,
+// `start`) and user test runs keep V8's defaults.
 //
 // TurboFan compiles on a background thread, whose memory glibc keeps for that thread once a compile is done: without
 // inlining, each compile of a hot function is smaller (the YAML reader's biggest took ~20 ms and megabytes of zone
 // memory), for the same speed of these short runs: Stripe's 3 MB YAML `pipe map` peaked at ~89 MB instead of ~96, in
 // the same time (9 alternating runs each; JSON inputs and Kubernetes unchanged).
-if (!servers.includes(args[0]) && args[0] !== 'diff') {
+if (!servers.includes(args[0])) {
   setFlagsFromString('--semi-space-growth-factor=1')
   setFlagsFromString('--heap-growing-percent=20')
   setFlagsFromString('--no-turbo-inlining')
-  // For the one collection after loading (below). Set here, with the others: V8 refuses a code cache made under
-  // other flags, and the cache is written after this.
+  // For the collections below. Set here, with the others: V8 refuses a code cache made under other flags, and the
+  // cache is written after this.
   setFlagsFromString('--expose-gc')
 }
 
@@ -77,15 +78,9 @@ if (args.length === 0 || (args.length === 1 && (args[0] === '--help' || args[0] 
   // collection, and without one this early the first comes late, over pages that the code cache's functions were
   // spread on. `pipe map` of a 1 MB description peaked ~4 MB lower (64 against 68 MB), a 4 MB one the same.
   if (profile === 'batch') runInNewContext('gc')()
-  // `pipe diff` has a time target: it makes that collection once it has read its inputs, and only when they are big
-  // (pipeline/heap.ts). Its V8 flags stay those its code cache was made with until then (the fixtures that make the
-  // cache are small).
-  else {
-    setFullCollection(() => {
-      setFlagsFromString('--expose-gc')
-      runInNewContext('gc')()
-    })
-  }
+  // `pipe diff` makes that collection once it has read its inputs, and only when they are big (pipeline/heap.ts):
+  // before two small inputs it costs more than it saves.
+  else setFullCollection(() => runInNewContext('gc')())
   // scripts/build-code-cache.js: more commands of the same kind first (a JSON list of argument lists), then this one;
   // then the functions they compiled are written, for the next command with the same V8 flags.
   const cacheFile = process.env.APIPE_WRITE_CODE_CACHE
