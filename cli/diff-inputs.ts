@@ -30,7 +30,10 @@ export interface DiffResult {
 export async function diffInputs(oldInput: string, newInput: string, cwd = process.cwd()): Promise<DiffResult> {
   const [before, after] = await Promise.all([readAny(oldInput, cwd), readAny(newInput, cwd)])
   collectBeforeBigInput(byteLength(before) + byteLength(after))
-  const [oldImport, newImport] = await Promise.all([importCatalogue(before, cwd), importCatalogue(after, cwd)])
+  // One after the other: the old document's tree is garbage before the new one is parsed, and the new one's takes the
+  // pages it leaves (fewer pages touched for the first time, see bin/pipe.js).
+  const oldImport = await importCatalogue(before, cwd)
+  const newImport = await importCatalogue(after, cwd)
   if (!oldImport.tree || !newImport.tree) return {old: before, new: after, changes: undefined}
   after.data.previous = oldImport.tree.spec
   const processor = createProcessor({plugins: [[diffCatalogues]]}, newImport.processor.data('settings'))
