@@ -41,8 +41,8 @@ if (!servers.includes(args[0])) {
   setFlagsFromString('--semi-space-growth-factor=1')
   setFlagsFromString('--heap-growing-percent=20')
   setFlagsFromString('--no-turbo-inlining')
-  // For the collections below. Set here, with the others: V8 refuses a code cache made under other flags, and the
-  // cache is written after this.
+  // For the collection after loading (below). Set here, with the others: V8 refuses a code cache made under other
+  // flags, and the cache is written after this.
   setFlagsFromString('--expose-gc')
 }
 
@@ -69,18 +69,17 @@ if (args.length === 0 || (args.length === 1 && (args[0] === '--help' || args[0] 
   process.exitCode = await main(args)
 } else {
   const profile = args[0] === 'diff' ? 'diff' : 'batch'
-  const {main, setHotCode, setFullCollection, script} = compiledCli(profile)
+  const {main, setHotCode, script} = compiledCli(profile)
   // A reader's loop over a big file (the block-YAML reader on Stripe's 3 MB) runs with V8's default budget, so that
   // TurboFan compiles its few hot functions while most of the file is still to read (pipeline/tiering.ts). `diff`
   // reads JSON, which V8 parses itself.
   if (profile === 'batch') setHotCode({enter: () => setFlagsFromString(defaultBudget), leave: () => setFlagsFromString(batchBudget)})
   // One full collection once the CLI is loaded (~5 ms): V8 grows the old generation from what survived its last full
   // collection, and without one this early the first comes late, over pages that the code cache's functions were
-  // spread on. `pipe map` of a 1 MB description peaked ~4 MB lower (64 against 68 MB), a 4 MB one the same.
+  // spread on. `pipe map` of a 1 MB description peaked ~4 MB lower (64 against 68 MB), a 4 MB one the same. `pipe
+  // diff` has a time target and makes none: with the flags above, Stripe's diff took 6-14 ms less without one
+  // (before its inputs, where it was; 31 and 41 alternating runs, bench/NOTES.md).
   if (profile === 'batch') runInNewContext('gc')()
-  // `pipe diff` makes that collection once it has read its inputs, and only when they are big (pipeline/heap.ts):
-  // before two small inputs it costs more than it saves.
-  else setFullCollection(() => runInNewContext('gc')())
   // scripts/build-code-cache.js: more commands of the same kind first (a JSON list of argument lists), then this one;
   // then the functions they compiled are written, for the next command with the same V8 flags.
   const cacheFile = process.env.APIPE_WRITE_CODE_CACHE
@@ -111,5 +110,5 @@ function compiledCli(profile) {
   const module = {exports: {}}
   const importer = (specifier) => import(specifier)
   script.runInThisContext()(module.exports, createRequire(file), module, file, path.dirname(file), importer)
-  return {main: module.exports.main, setHotCode: module.exports.setHotCode, setFullCollection: module.exports.setFullCollection, script}
+  return {main: module.exports.main, setHotCode: module.exports.setHotCode, script}
 }

@@ -14,7 +14,6 @@ import {processorFor, createProcessor, transformFile, transformTree} from '../pi
 import {readInput} from '../pipeline/read.js'
 import {documentKind} from './document-kind.js'
 import {fatalFinding} from '../pipeline/rule.js'
-import {collectBeforeBigInput} from '../pipeline/heap.js'
 import diffCatalogues from '../plugins/diff-catalogues/index.js'
 import {parseSource} from '../plugins/parse.js'
 
@@ -29,7 +28,6 @@ export interface DiffResult {
 /** Compare `oldInput` with `newInput` (paths, or `<revision>:<path>` for git). */
 export async function diffInputs(oldInput: string, newInput: string, cwd = process.cwd()): Promise<DiffResult> {
   const [before, after] = await Promise.all([readAny(oldInput, cwd), readAny(newInput, cwd)])
-  collectBeforeBigInput(byteLength(before) + byteLength(after))
   // One after the other: the old document's tree is garbage before the new one is parsed, and the new one's takes the
   // pages it leaves (fewer pages touched for the first time, see bin/pipe.js).
   const oldImport = await importCatalogue(before, cwd)
@@ -43,11 +41,6 @@ export async function diffInputs(oldInput: string, newInput: string, cwd = proce
   // A crash of the comparison is the new file's finding, not a change.
   if (changes.some((message) => message.ruleId === 'crash' || message.ruleId === 'diff')) return {old: before, new: after, changes: undefined}
   return {old: before, new: after, changes}
-}
-
-/** The size of what was read (a file's bytes; a text from git, by its length). */
-function byteLength(file: VFile): number {
-  return typeof file.value === 'string' ? file.value.length : (file.value?.byteLength ?? 0)
 }
 
 /** Whether `input` names a file in git (`main:api/openapi.yaml`) rather than on disk. */

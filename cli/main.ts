@@ -21,9 +21,8 @@ import {ValidateCommand} from './commands/validate.js'
 
 const {version} = JSON.parse(readFileSync(path.join(packageRoot, 'package.json'), 'utf8')) as {version: string}
 
-// bin/pipe.js tells the pipeline how to run its hot loops (tiering.ts) and to collect before big inputs (heap.ts).
+// bin/pipe.js tells the pipeline how to run its hot loops (tiering.ts).
 export {setHotCode} from '../pipeline/tiering.js'
-export {setFullCollection} from '../pipeline/heap.js'
 
 /** The catalogue commands (job A), in the order `pipe --help` lists them. */
 export const catalogueCommands: CommandClass[] = [ValidateCommand, DiffCommand, ImportOpenapiCommand, ImportGraphqlCommand, ImportAsyncapiCommand, MergeCommand, RenderCommand, MapCommand, SentencesCommand, RunCommand]
