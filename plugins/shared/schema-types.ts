@@ -319,6 +319,8 @@ export class SchemaTypes {
   }
 
   private fieldsOf(schema: Schema, owner: string): Field[] {
+    // Most object schemas have no `allOf`: their fields are their properties, each once, in order.
+    if (!Array.isArray(schema.allOf)) return this.ownFields(schema, owner)
     const fields = new Map<string, Field>()
     const required = new Set<string>()
     this.collectFields(schema, owner, fields, required, new Set())
@@ -326,6 +328,20 @@ export class SchemaTypes {
     const list = [...fields.values()]
     for (const field of list) if (required.has(field.name)) field.required = true
     return list
+  }
+
+  /** The fields of a schema without `allOf` (see `fieldsOf`), without the bookkeeping of merging members. */
+  private ownFields(schema: Schema, owner: string): Field[] {
+    const required = Array.isArray(schema.required) ? (schema.required as unknown[]) : undefined
+    const properties = record(schema.properties)
+    const fields: Field[] = []
+    for (const name in properties) {
+      if (name === '' || !Object.hasOwn(properties, name)) continue
+      const field = this.fieldOf(name, properties[name], owner)
+      if (required?.includes(name)) field.required = true
+      fields.push(field)
+    }
+    return fields
   }
 
   private collectFields(schema: Schema, owner: string, fields: Map<string, Field>, required: Set<string>, visiting: Set<Schema>): void {
@@ -345,26 +361,7 @@ export class SchemaTypes {
       // A property named "" cannot be a field (its name would be empty); such keys are left out.
       if (name === '' || !Object.hasOwn(properties, name)) continue
       const property = properties[name]
-      const resolved = this.refs.resolve(property)
-      const {type, nullable} = this.typeOfResolved(resolved, () => `${owner}${pascal(name)}`)
-      const field: Field = {name, type, required: false}
-      // A description beside a `$ref` (OpenAPI 3.1 allows it) says what this property is: it wins over the target's.
-      const target = resolved.value ?? {}
-      // What the property holds ("an X or null" is X): its words, its items, its map values and facts are read there.
-      const value = this.unwrapped(resolved.value)
-      const description = text(record(property).description) ?? annotatedDescription(property) ?? text(target.description) ?? text(value?.description)
-      if (description) field.description = description.trim()
-      if (nullable) field['x-nullable'] = true
-      if (type.endsWith('[]') && this.itemsNullableIn(value)) field['x-items-nullable'] = true
-      if (record(property).deprecated === true || target.deprecated === true) field['x-deprecated'] = true
-      // Sent by the server only (`readOnly`): a request leaves it out, even when `required` lists it.
-      if (record(property).readOnly === true || target.readOnly === true) field['x-read-only'] = true
-      // A map written inline (`{type: object, additionalProperties: {type: integer}}`) is typed `object`, a list of
-      // them `object[]`; the type of the values is said beside.
-      const map = type === 'object' ? value : type === 'object[]' ? this.valueSchema(value?.items) : undefined
-      const values = map ? this.mapValues(map, `${owner}${pascal(name)}Value`) : undefined
-      if (values) field['x-map-values'] = values
-      this.addFacts(field, property, type, resolved.value, value)
+      const field = this.fieldOf(name, property, owner)
       // A later member refines an earlier one's field (the last definition wins, as in a merged schema).
       const earlier = fields.get(name)
       if (!earlier) {
@@ -383,6 +380,31 @@ export class SchemaTypes {
       if (!(earlier['x-items-nullable'] && field['x-items-nullable'])) delete merged['x-items-nullable']
       fields.set(name, merged)
     }
+  }
+
+  /** The field that property `name` (its schema as written: `property`) of a type named `owner` is, not yet `required`. */
+  private fieldOf(name: string, property: unknown, owner: string): Field {
+    const resolved = this.refs.resolve(property)
+    const {type, nullable} = this.typeOfResolved(resolved, () => `${owner}${pascal(name)}`)
+    const field: Field = {name, type, required: false}
+    // A description beside a `$ref` (OpenAPI 3.1 allows it) says what this property is: it wins over the target's.
+    const target = resolved.value ?? {}
+    // What the property holds ("an X or null" is X): its words, its items, its map values and facts are read there.
+    const value = this.unwrapped(resolved.value)
+    const description = text(record(property).description) ?? annotatedDescription(property) ?? text(target.description) ?? text(value?.description)
+    if (description) field.description = description.trim()
+    if (nullable) field['x-nullable'] = true
+    if (type.endsWith('[]') && this.itemsNullableIn(value)) field['x-items-nullable'] = true
+    if (record(property).deprecated === true || target.deprecated === true) field['x-deprecated'] = true
+    // Sent by the server only (`readOnly`): a request leaves it out, even when `required` lists it.
+    if (record(property).readOnly === true || target.readOnly === true) field['x-read-only'] = true
+    // A map written inline (`{type: object, additionalProperties: {type: integer}}`) is typed `object`, a list of
+    // them `object[]`; the type of the values is said beside.
+    const map = type === 'object' ? value : type === 'object[]' ? this.valueSchema(value?.items) : undefined
+    const values = map ? this.mapValues(map, `${owner}${pascal(name)}Value`) : undefined
+    if (values) field['x-map-values'] = values
+    this.addFacts(field, property, type, resolved.value, value)
+    return field
   }
 }
 
