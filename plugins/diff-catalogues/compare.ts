@@ -594,7 +594,7 @@ function compareFields(oldType: TypeDef, newType: TypeDef, use: Use, types: Type
     const typed = was !== now || comparable(was, types, use.direction)
     const maps = typeof field['x-map-values'] === 'string' || typeof partner['x-map-values'] === 'string'
     if (!enums && !typed && !maps) continue
-    const fieldUse = fieldUseOf(use, field.name, newType.name, path)
+    const fieldUse = new FieldUse(use, field.name, newType.name, path)
     if (enums) compareEnum(field.enum, partner.enum, was === now ? was : undefined, fieldUse, add)
     if (typed) compareType(was, now, fieldUse, types, add)
     if (maps) compareMapValues(field['x-map-values'], partner['x-map-values'], fieldUse, types, add, was === now && itemOf(was) === 'object')
@@ -616,23 +616,22 @@ function compareFields(oldType: TypeDef, newType: TypeDef, use: Use, types: Type
 
 /**
  * Where a field of a type is used, for the comparison of its type: its words (`field \`id\` of \`Pet\``) are built
- * only when a change is told (big APIs compare tens of thousands of fields that did not change).
+ * only when a change is told (big APIs compare tens of thousands of fields that did not change). A class, since an
+ * object literal with a getter is slow to make, and one is made per field.
  */
-function fieldUseOf(use: Use, field: string, type: string, path: Array<string | number>): Use {
-  return new FieldUse(use.direction, use.graphql, path, field, type)
-}
-
-/** See `fieldUseOf`: a class, since an object literal with a getter is slow to make, and one is made per field. */
 class FieldUse implements Use {
+  readonly direction: Direction
+  readonly graphql: boolean | undefined
   readonly location: string
 
   constructor(
-    readonly direction: Direction,
-    readonly graphql: boolean | undefined,
-    readonly path: Array<string | number>,
+    use: Use,
     private readonly field: string,
-    private readonly type: string
+    private readonly type: string,
+    readonly path: Array<string | number>
   ) {
+    this.direction = use.direction
+    this.graphql = use.graphql
     this.location = `${type}.${field}`
   }
 

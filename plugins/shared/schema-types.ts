@@ -336,7 +336,7 @@ export class SchemaTypes {
     const properties = record(schema.properties)
     const fields: Field[] = []
     for (const name in properties) {
-      if (name === '' || !Object.hasOwn(properties, name)) continue
+      if (!isFieldName(properties, name)) continue
       const field = this.fieldOf(name, properties[name], owner)
       if (required?.includes(name)) field.required = true
       fields.push(field)
@@ -358,8 +358,7 @@ export class SchemaTypes {
     if (Array.isArray(schema.required)) for (const name of schema.required) if (typeof name === 'string') required.add(name)
     const properties = record(schema.properties)
     for (const name in properties) {
-      // A property named "" cannot be a field (its name would be empty); such keys are left out.
-      if (name === '' || !Object.hasOwn(properties, name)) continue
+      if (!isFieldName(properties, name)) continue
       const property = properties[name]
       const field = this.fieldOf(name, property, owner)
       // A later member refines an earlier one's field (the last definition wins, as in a merged schema).
@@ -406,6 +405,11 @@ export class SchemaTypes {
     this.addFacts(field, property, type, resolved.value, value)
     return field
   }
+}
+
+/** Whether key `name` of `properties` is a field: its own, and not "" (a field's name cannot be empty). */
+function isFieldName(properties: Record<string, unknown>, name: string): boolean {
+  return name !== '' && Object.hasOwn(properties, name)
 }
 
 /** A name given as is or as a function that builds it. */
