@@ -208,10 +208,13 @@ test('pipe start: SIGTERM while a body is still uploading answers it, and 503 pr
   writeFileSync(path.join(dir, 'src/controller/echo.ts'), "import {defineController} from 'apipe-kit/runtime'\nexport default defineController('echo', {routes: {'POST /echo': 'echo'}, actions: {echo: (ctx: any) => ({got: ctx.data})}})\n")
   const server = await serve('start', dir)
   const body = JSON.stringify({text: 'x'.repeat(4000)})
-  const upload = rawConnection(server.url)
-  await upload.send(`POST /echo HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body.slice(0, 2000)}`)
+  // The late request's first line is sent before the upload starts, and the signal only once the server has logged the
+  // upload: by then it has read the late connection too (it is busy, not idle), whatever order the two arrive in.
   const late = rawConnection(server.url)
   await late.send('GET /tags HTTP/1.1\r\nHost: localhost\r\n')
+  const upload = rawConnection(server.url)
+  await upload.send(`POST /echo HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body.slice(0, 2000)}`)
+  await until(() => /"url":"\/echo"[^\n]*"msg":"incoming request"/.test(server.output()), 'the upload to reach the app')
   server.child.kill('SIGTERM')
   await refusing(server.url)
   await late.send('\r\n')
