@@ -108,6 +108,22 @@ test('literal URLs take the shortcut where linkify makes them links that markdow
   }
 })
 
+test('a paragraph whose only links are raw HTML keeps them as written, and its literal URLs and addresses still become links', () => {
+  const link = (href: string, text: string) => `<a href="${href}" target="_blank" rel="noopener noreferrer">${text}</a>`
+  // linkify-it is not asked about a paragraph none of whose texts may hold a link (Lob's `<a href>` descriptions).
+  assert.is(markdownHtml('Read the <a href="https://x.example/guide" target="_blank">guide</a> first.'), `<p>Read the ${link('https://x.example/guide', 'guide')} first.</p>`)
+  assert.is(markdownHtml('<b>bold</b> and <a href="//x.example">x</a>'), `<p><b>bold</b> and ${link('//x.example', 'x')}</p>`)
+  // A text beside the HTML that holds a URL or an address is read as before.
+  assert.is(
+    markdownHtml('Read the <a href="https://x.example/guide">guide</a>, or https://y.example/faq and write to help@z.example.'),
+    `<p>Read the ${link('https://x.example/guide', 'guide')}, or ${link('https://y.example/faq', 'https://y.example/faq')} and write to ${link('mailto:help@z.example', 'help@z.example')}.</p>`
+  )
+  assert.is(markdownHtml('Mail <a href="mailto:a@b.example">us</a>, not a@b.example.'), `<p>Mail ${link('mailto:a@b.example', 'us')}, not ${link('mailto:a@b.example', 'a@b.example')}.</p>`)
+  assert.is(markdownHtml('<b>https://y.example/z</b> and <a href="//x.example">x</a>'), `<p><b>${link('https://y.example/z', 'https://y.example/z')}</b> and ${link('//x.example', 'x')}</p>`)
+  // linkify-it's own judgement of the whole paragraph still holds where a text may hold a link.
+  assert.is(markdownHtml('See <a href="https://x.example">this</a> and _https://y.example/z_ too.'), `<p>See ${link('https://x.example', 'this')} and _${link('https://y.example/z_', 'https://y.example/z_')} too.</p>`)
+})
+
 /** Generated cases per property test; `PROPERTY_RUNS=1000000 npm test` searches longer. */
 const propertyRuns = Number(process.env.PROPERTY_RUNS ?? 100_000)
 
