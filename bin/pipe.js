@@ -27,9 +27,10 @@ for (const stream of [process.stdout, process.stderr]) {
 // memory as they can: V8's young generation stays at its first size instead of doubling up to 32 MB, and the old
 // generation grows by 20 % past what survived its last collection instead of up to 4x. On a 4 MB OpenAPI document
 // that is a third less peak memory for about the same time (see the README's performance section). Memory is time
-// too: every page a process touches first costs a page fault, ~10 µs each on the virtual machines the benchmarks
-// run on (bench/NOTES.md). `pipe diff` of Stripe's description and its copy took ~5,300 fewer faults and ~80 ms less
-// with these flags than with V8's defaults, whose growing young generation collects less often. Both flags are read
+// too: every page a process touches first costs a page fault, 10–13 µs each on one virtual machine the benchmarks ran
+// on, 1.5–3 µs on another (bench/NOTES.md). On the first, `pipe diff` of Stripe's description and its copy took ~5,300
+// fewer faults and ~80 ms less with these flags than with V8's defaults, whose growing young generation collects less
+// often; on the second, letting the young generation grow took ~36 ms off it, for 22 MB more. Both flags are read
 // whenever V8 sizes its heap, so setting them here takes effect (the `--max-*-size` flags would not). Servers (`dev`,
 // `start`) and user test runs keep V8's defaults.
 //
