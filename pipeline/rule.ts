@@ -31,6 +31,8 @@ export interface Finding {
   file?: VFile
   /** A second place the finding is about (the first definition of a clashing id). */
   also?: {path: JsonPath; reason: string}
+  /** The finding's line and column, for a source that JSON paths do not address (a GraphQL schema). */
+  place?: Point
   expected?: string[]
   actual?: string
   note?: string
@@ -86,7 +88,7 @@ export function ruleSet<Tree extends Node>(
   }
 }
 
-/** Create a finding at `path` with the apipe fields set; used by rules and by parse and read stages. */
+/** Create a finding at `path` (or at `place`) with the apipe fields set; used by rules. */
 export function createFinding(file: VFile, reason: string, ruleId: string, path: JsonPath, place?: Point): VFileMessage {
   // A finding is data: its stack trace says nothing, and capturing one costs more than the rest of the message.
   const limit = Error.stackTraceLimit
@@ -99,7 +101,8 @@ export function createFinding(file: VFile, reason: string, ruleId: string, path:
   }
   if (!place) placeWhenRead(message, locator(file, path), file.path)
   message.url = `${docsUrl}#${ruleId}`
-  message.jsonPath = formatJsonPath(path)
+  // A finding placed by line and column in a source that JSON paths do not address (GraphQL) has none.
+  if (!place || path.length > 0) message.jsonPath = formatJsonPath(path)
   return message
 }
 
@@ -151,7 +154,7 @@ export function fatalFinding(file: VFile, reason: string, ruleId: string, place?
 function createReport(ruleId: string, severity: 'warn' | 'error', file: VFile): Report {
   return (reason, finding) => {
     const target = finding.file ?? file
-    const message = createFinding(target, reason, ruleId, finding.path)
+    const message = createFinding(target, reason, ruleId, finding.path, finding.place)
     message.fatal = severity === 'error'
     if (finding.also) {
       const cause = new VFileMessage(finding.also.reason, {place: locate(target, finding.also.path), ruleId, source})

@@ -10,11 +10,14 @@
  */
 import path from 'node:path'
 import {astFromValue, getNamedType, isInputObjectType, isInterfaceType, Kind, print, type GraphQLField, type GraphQLNamedType, type GraphQLObjectType, type GraphQLSchema} from 'graphql'
+import type {Processor} from 'unified'
 import type {VFile} from 'vfile'
 import type {GraphqlTree} from '../parse-graphql.js'
 import {translatePaths} from '../../pipeline/position.js'
 import {type CatalogueTree} from '../../pipeline/data.js'
 import {ApipeError, show} from '../../pipeline/errors.js'
+import {ruleSet, type RuleSetting} from '../../pipeline/rule.js'
+import {importRule} from '../shared/import-findings.js'
 import type {Catalogue, Endpoint, Group} from '../../schemas/types/endpoints.js'
 import {describe} from './text.js'
 import {argumentParam, isCatalogued, referencedTypes, typeDefinition, typeExpression} from './types.js'
@@ -36,13 +39,21 @@ const roots = [
   ['SUBSCRIPTION', 'getSubscriptionType']
 ] as const
 
+/**
+ * Rule `graphql-schema` (warning): the SDL breaks one of GraphQL's rules that the import can read past (a type, field,
+ * argument or enum value defined twice: the last definition counts). Noted by parse-graphql, at its line and column.
+ */
+export const graphqlSchema = importRule<GraphqlTree>({id: 'graphql-schema', severity: 'warn'})
+
 /** Import GraphQL trees into catalogue trees, and add `<name>.endpoints.json` as an output. */
-export default function importGraphql(options: Options = {}) {
+export default function importGraphql(this: Processor | void, options: Options = {}) {
   if (options.allTypes !== undefined && typeof options.allTypes !== 'boolean') {
     throw new ApipeError('APIPE_ERR_OPTION', [show(options.allTypes), 'allTypes', 'a boolean'])
   }
+  const rules = ruleSet([graphqlSchema], {}, (this ? this.data('settings')?.rules : undefined) as Record<string, RuleSetting> | undefined)
   return (tree: GraphqlTree, file: VFile): CatalogueTree | undefined => {
     if (tree.type !== 'graphql') return undefined
+    rules?.(tree, file)
     const spec = graphqlCatalogue(tree, file, options)
     const stem = file.stem ?? 'schema'
     addJsonOutput(file, `${stem}.endpoints.json`, spec)
