@@ -49,7 +49,8 @@ test('a type named with a word that is also a verb is an entity; a payload named
 })
 
 test('GitHub-style mutations: a verb that opens the name, or a noun-or-verb word that opens it, is the action; after a verb such a word is the entity; `As` ends it', () => {
-  const payloads = ['AbortQueuedMigrations', 'UnmarkFileAsViewed', 'MarkFileAsViewed', 'CreateCheckRun', 'RerequestCheckSuite', 'FollowUser', 'UnfollowUser', 'RegenerateVerifiableDomainToken']
+  // Two operations each for CheckRun and CheckSuite: an entity with one would join their shared first word (`Check`).
+  const payloads = ['AbortQueuedMigrations', 'UnmarkFileAsViewed', 'MarkFileAsViewed', 'CreateCheckRun', 'UpdateCheckRun', 'RerequestCheckSuite', 'UpdateCheckSuite', 'FollowUser', 'UnfollowUser', 'RegenerateVerifiableDomainToken']
   const schema = buildSchema(`
     type User { id: ID! }
     ${payloads.map((name) => `type ${name}Payload { clientMutationId: String }`).join('\n')}
@@ -65,7 +66,9 @@ test('GitHub-style mutations: a verb that opens the name, or a noun-or-verb word
     unmarkFileAsViewed: 'Files',
     markFileAsViewed: 'Files',
     createCheckRun: 'CheckRuns',
+    updateCheckRun: 'CheckRuns',
     rerequestCheckSuite: 'CheckSuites',
+    updateCheckSuite: 'CheckSuites',
     followUser: 'Users',
     unfollowUser: 'Users',
     regenerateVerifiableDomainToken: 'VerifiableDomainTokens'
@@ -73,7 +76,7 @@ test('GitHub-style mutations: a verb that opens the name, or a noun-or-verb word
 })
 
 
-test('a connection of scalars names no entity: the operation acts on what its own name says (Shopify: `productTags: StringConnection!`)', () => {
+test('a connection of scalars names no entity: the operation acts on what its own name says, then joins the entity its first word names (Shopify: `productTags: StringConnection!`)', () => {
   const schema = buildSchema(`
     type Product { id: ID! }
     type ProductConnection { nodes: [Product!]! }
@@ -83,7 +86,32 @@ test('a connection of scalars names no entity: the operation acts on what its ow
   const roots = new Set<GraphQLNamedType>([schema.getQueryType()!])
   const fields = Object.values(schema.getQueryType()!.getFields())
   const groups = groupOperations(fields, roots)
-  assert.equal(Object.fromEntries(fields.map((field, index) => [field.name, groups[index].id])), {products: 'Products', productTags: 'ProductTags', productTypes: 'ProductTypes'})
+  assert.equal(Object.fromEntries(fields.map((field, index) => [field.name, groups[index].id])), {products: 'Products', productTags: 'Products', productTypes: 'Products'})
+})
+
+test('an entity with one operation joins the entity its first word names, else the others with one operation under that word; alone there, it keeps its group', () => {
+  const names = ['Cart', 'CartLine', 'CartNote', 'BankAccountBalance', 'BankDebitSetup', 'ApplePayCard', 'ApplePaySession', 'PaymentSettings']
+  const schema = buildSchema(`
+    ${names.map((name) => `type ${name} { id: ID }`).join('\n')}
+    type Query { cart: Cart, bankAccountBalance: BankAccountBalance, bankDebitSetup: BankDebitSetup, applePaySession: ApplePaySession, paymentSettings: PaymentSettings }
+    type Mutation { cartCreate: Cart, cartLinesAdd: CartLine, cartLinesRemove: CartLine, cartNoteUpdate: CartNote, applePayCardAdd: ApplePayCard, applePayCardRemove: ApplePayCard }
+  `)
+  const roots = new Set<GraphQLNamedType>([schema.getQueryType()!, schema.getMutationType()!])
+  const fields = [...roots].flatMap((root) => Object.values((root as ReturnType<typeof schema.getQueryType> & object).getFields()))
+  const groups = groupOperations(fields, roots)
+  assert.equal(Object.fromEntries(fields.map((field, index) => [field.name, groups[index].label])), {
+    cart: 'Cart',
+    bankAccountBalance: 'Bank',
+    bankDebitSetup: 'Bank',
+    applePaySession: 'ApplePaySession',
+    paymentSettings: 'PaymentSettings',
+    cartCreate: 'Cart',
+    cartLinesAdd: 'CartLine',
+    cartLinesRemove: 'CartLine',
+    cartNoteUpdate: 'Cart',
+    applePayCardAdd: 'ApplePayCard',
+    applePayCardRemove: 'ApplePayCard'
+  })
 })
 
 test('an action on no entity is grouped under its verb (Shopify and GitHub: `search: SearchResultItemConnection`, `predictiveSearch: PredictiveSearchResult`)', () => {

@@ -7,10 +7,11 @@
  * `deleteProduct: Boolean` -> `Product`); an operation that acts on no entity, named by a verb alone or after
  * qualifiers and returning a type named after itself, is grouped under its verb (`search: SearchResultItemConnection`,
  * `predictiveSearch: PredictiveSearchResult` -> `Search`). The group's label is that name; its id is its plural
- * (`Products`), which clashes neither with the type nor with an operation of that name. When that makes more than
- * `maxGroups` groups, entities that share their first word fold into it (`ProductVariant` and `ProductImage` into
- * `Product`; `PaymentSettings`, alone under `Payment`, stays), and when that is still too many, into their first or
- * last word, largest groups first (see {@link pooled}), the rest in `Other`.
+ * (`Products`), which clashes neither with the type nor with an operation of that name. An entity with one operation
+ * joins the entity its first word names, or the others with one operation under that word ({@link joinedLoneEntities}).
+ * When that makes more than `maxGroups` groups, entities that share their first word fold into it (`ProductVariant`
+ * and `ProductImage` into `Product`; `PaymentSettings`, alone under `Payment`, stays), and when that is still too
+ * many, into their first or last word, largest groups first (see {@link pooled}), the rest in `Other`.
  */
 import {getNamedType, isInterfaceType, isObjectType, isUnionType, Kind, type GraphQLField, type GraphQLNamedType} from 'graphql'
 
@@ -135,19 +136,45 @@ export function groupOperations(fields: Array<GraphQLField<unknown, unknown>>, r
   const named = new Set(entities)
   entities = entities.map((entity, index) => (declared[index] === undefined && entity.endsWith('s') && named.has(entity.slice(0, -1)) ? entity.slice(0, -1) : entity))
   const count = (names: string[]) => new Set(names).size
-  if (count(entities) > maxGroups) {
-    const head = (entity: string) => entity.match(/^[A-Z][a-z0-9]*|^[a-z0-9]+/)?.[0] ?? entity
-    const heads = new Set(entities.map(head))
-    // `Artworks` joins `Artwork` when both are there: one entity, named once.
-    const singular = (word: string) => (word.endsWith('s') && heads.has(word.slice(0, -1)) ? word.slice(0, -1) : word)
-    // An entity alone under its first word keeps its name (`PaymentSettings`, not `Payment`): folding it merges nothing.
-    const sharers = new Map<string, Set<string>>()
-    for (const entity of entities) sharers.set(singular(head(entity)), (sharers.get(singular(head(entity))) ?? new Set()).add(entity))
-    const fold = (entity: string) => (sharers.get(singular(head(entity)))!.size > 1 ? singular(head(entity)) : entity)
+  const head = (entity: string) => entity.match(/^[A-Z][a-z0-9]*|^[a-z0-9]+/)?.[0] ?? entity
+  const heads = new Set(entities.map(head))
+  // `Artworks` joins `Artwork` when both are there: one entity, named once.
+  const singular = (word: string) => (word.endsWith('s') && heads.has(word.slice(0, -1)) ? word.slice(0, -1) : word)
+  // An entity alone under its first word keeps its name (`PaymentSettings`, not `Payment`): folding it merges nothing.
+  const sharers = new Map<string, Set<string>>()
+  for (const entity of entities) sharers.set(singular(head(entity)), (sharers.get(singular(head(entity))) ?? new Set()).add(entity))
+  const fold = (entity: string) => (sharers.get(singular(head(entity)))!.size > 1 ? singular(head(entity)) : entity)
+  const lone = joinedLoneEntities(entities, declared, (entity) => singular(head(entity)))
+  if (count(lone) > maxGroups) {
     const folded = entities.map((entity, index) => (declared[index] === undefined ? fold(entity) : entity))
     entities = count(folded) > maxGroups ? pooled(entities, declared) : folded
+  } else {
+    entities = lone
   }
   return entities.map((entity, index) => ({id: declared[index] !== undefined || entity === 'Other' ? entity : groupId(entity), label: entity}))
+}
+
+/**
+ * A group of one row tells a reader little: an entity with one operation joins the entity named by its first word
+ * (Shopify's `cartNoteUpdate: CartNoteUpdatePayload` goes to `Cart`, beside `cartCreate`), or, where no entity has
+ * that name, the other entities with one operation under it, named by the words they all share (`BankAccountBalance`
+ * and `BankDebitSetup` -> `Bank`). Alone under its first word, it keeps its own group.
+ */
+function joinedLoneEntities(entities: string[], declared: Array<string | undefined>, firstWord: (entity: string) => string): string[] {
+  const operations = new Map<string, number>()
+  for (const entity of entities) operations.set(entity, (operations.get(entity) ?? 0) + 1)
+  const isLone = (entity: string, index: number) => declared[index] === undefined && operations.get(entity) === 1
+  const loneByWord = new Map<string, string[]>()
+  entities.forEach((entity, index) => {
+    if (isLone(entity, index) && firstWord(entity) !== entity) loneByWord.set(firstWord(entity), [...(loneByWord.get(firstWord(entity)) ?? []), entity])
+  })
+  return entities.map((entity, index) => {
+    if (!isLone(entity, index) || firstWord(entity) === entity) return entity
+    const word = firstWord(entity)
+    if (operations.has(word)) return word
+    const together = loneByWord.get(word)!
+    return together.length > 1 ? sharedWords(together, true) : entity
+  })
 }
 
 /** The words of a name (`AppSecondFactor` -> `App`, `Second`, `Factor`; `CMSLastAccess` -> `CMS`, `Last`, `Access`). */

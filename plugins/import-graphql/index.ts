@@ -150,9 +150,14 @@ function reached(start: GraphQLNamedType[], schema: GraphQLSchema): GraphQLNamed
 
 const genericNames = new Set(['schema', 'index', 'api', 'graphql', 'introspection', 'openapi', 'swagger', 'asyncapi'])
 
-/** A title from the file name, or from its folder when the name says nothing (`swapi/schema.graphql` -> `swapi`). */
+/**
+ * A title from the file name without its generic closing words (Shopify's `storefront.schema.json` -> `storefront`),
+ * or from its folder when the name says nothing else (`swapi/schema.graphql` -> `swapi`).
+ */
 export function titleFromPath(file: VFile): string {
-  const stem = (file.stem ?? '').replace(/^_+/, '')
+  const parts = (file.stem ?? '').replace(/^_+/, '').split('.')
+  while (parts.length > 1 && genericNames.has(parts.at(-1)!.toLowerCase())) parts.pop()
+  const stem = parts.join('.')
   if (stem && !genericNames.has(stem.toLowerCase())) return stem
   const folder = file.dirname ? file.dirname.split(/[\\/]/).filter(Boolean).pop() : undefined
   return folder && folder !== '.' ? folder : stem || 'API'
