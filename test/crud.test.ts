@@ -146,6 +146,12 @@ function crudSuite(database: TestDatabase) {
     assert.equal([proto.statusCode, JSON.parse(proto.body).errors[0].code], [422, 'unknown-field'])
     const missing = await call('GET', '/nowhere')
     assert.equal(missing.body, {type: 'about:blank', title: 'Not Found', status: 404, detail: 'No route `GET /nowhere`'})
+    // A path served with other methods: 405 with `Allow`; OPTIONS, without CORS's preflight, lists them with a 204.
+    const wrongMethod = await app.inject({method: 'PATCH', url: '/posts?page=2'})
+    assert.equal([wrongMethod.statusCode, wrongMethod.headers.allow, wrongMethod.headers['content-type'], JSON.parse(wrongMethod.body)], [405, 'GET, HEAD, POST, OPTIONS', problemType, {type: 'about:blank', title: 'Method Not Allowed', status: 405, detail: '`/posts` takes GET, HEAD, POST, not PATCH'}])
+    const options = await app.inject({method: 'OPTIONS', url: '/posts/1/'})
+    assert.equal([options.statusCode, options.headers.allow, options.body], [204, 'GET, HEAD, PUT, PATCH, DELETE, OPTIONS', ''])
+    assert.is((await app.inject({method: 'OPTIONS', url: '/nowhere'})).statusCode, 404)
     assert.is((await call('GET', '/posts/999999')).status, 404)
     assert.is((await call('GET', '/posts/not-a-number')).status, 404)
   })

@@ -1,10 +1,10 @@
 /**
- * Problems plugin: every error the server answers is RFC 9457 `application/problem+json`, unknown routes included,
- * and only JSON bodies are accepted (fastify would otherwise take text/plain). A request with no body at all is no
- * body whatever its content type, as many clients send one on bodiless writes (favorite, follow, delete); a JSON body
- * goes through fastify's own JSON parser, with its prototype-poisoning guard; a compressed one is decompressed first
- * (body-encoding.ts). Errors fastify meets before any route
- * (a bad URL, an over-long path parameter) go through {@link frameworkErrors}, a constructor option.
+ * Problems plugin: every error the server answers is RFC 9457 `application/problem+json`, unknown routes included
+ * (404, or 405 with `Allow` for a path served with other methods), and only JSON bodies are accepted (fastify would
+ * otherwise take text/plain). A request with no body at all is no body whatever its content type, as many clients
+ * send one on bodiless writes (favorite, follow, delete); a JSON body goes through fastify's own JSON parser, with
+ * its prototype-poisoning guard; a compressed one is decompressed first (body-encoding.ts). Errors fastify meets
+ * before any route (a bad URL, an over-long path parameter) go through {@link frameworkErrors}, a constructor option.
  */
 import type {FastifyError, FastifyReply, FastifyRequest} from 'fastify'
 import fp from 'fastify-plugin'
@@ -46,10 +46,22 @@ export const problemsPlugin = fp<{development: boolean; formatProblem?: ProblemF
       done(new HttpProblem(415, `Unsupported media type \`${request.headers['content-type'] ?? ''}\`; send application/json`))
     })
     app.setErrorHandler(errorHandler(() => app.models.values(), development))
-    app.setNotFoundHandler((request, reply) => sendProblem(reply, new HttpProblem(404, `No route \`${request.method} ${request.url.split('?')[0]}\``)))
+    app.setNotFoundHandler((request, reply) => {
+      const path = request.url.split('?')[0]
+      // A path the app serves, asked with another method: 405 with the methods it takes (RFC 9110), and OPTIONS,
+      // which CORS's preflight answers when it is on, is 204 with them. Only a path served by no route is a 404.
+      const allowed = routeMethods.filter((method) => app.findRoute({method, url: path}))
+      if (allowed.length === 0) return sendProblem(reply, new HttpProblem(404, `No route \`${request.method} ${path}\``))
+      const allow = [...allowed, 'OPTIONS'].join(', ')
+      if (request.method === 'OPTIONS') return reply.code(204).header('allow', allow).send()
+      return sendProblem(reply, new HttpProblem(405, `\`${path}\` takes ${allowed.join(', ')}, not ${request.method}`, {headers: {allow}}))
+    })
   },
   {name: 'apipe-problems', dependencies: ['apipe-orm']}
 )
+
+/** The methods a route of the app may answer (HEAD with every GET). */
+const routeMethods = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const
 
 /** fastify's `frameworkErrors` option: errors before routing as problems. */
 export function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
