@@ -1,5 +1,5 @@
 /** Grouping of GraphQL operations past the group limit (plugins/import-graphql/groups.ts). */
-import {buildSchema, type GraphQLNamedType} from 'graphql'
+import {buildSchema, type GraphQLNamedType, type GraphQLObjectType, type GraphQLSchema} from 'graphql'
 import {test} from 'uvu'
 import * as assert from 'uvu/assert'
 import {groupOperations, maxGroups} from '../plugins/import-graphql/groups.js'
@@ -12,9 +12,7 @@ test('past the limit, operations join the largest groups by the first or last wo
   const queries = fillers.map((name) => `${name.toLowerCase()}: ${name}\n${name.toLowerCase()}List: [${name}]`).join('\n')
   const mutations = factors.map((name) => `create${name}: ${name}\nupdate${name}: ${name}`).join('\n')
   const schema = buildSchema(`${types}\ntype Query {\n${queries}\n}\ntype Mutation {\n${mutations}\n}`)
-  const roots = new Set<GraphQLNamedType>([schema.getQueryType()!, schema.getMutationType()!])
-  const fields = [...roots].flatMap((root) => Object.values((root as ReturnType<typeof schema.getQueryType> & object).getFields()))
-  const groups = groupOperations(fields, roots)
+  const {fields, groups} = grouped(schema)
   const byName = new Map(fields.map((field, index) => [field.name, groups[index]]))
   assert.equal(byName.get('createSmsSecondFactor'), {id: 'SecondFactors', label: 'SecondFactor'})
   assert.equal(byName.get('updateBackupSecondFactor'), {id: 'SecondFactors', label: 'SecondFactor'})
@@ -34,9 +32,7 @@ test('a type named with a word that is also a verb is an entity; a payload named
     type Mutation { createLink(url: String!): Link, updateManyLinks(url: String): Int, requestRefund(id: ID!): RequestRefundPayload }
     type Subscription { link: LinkSubscriptionPayload }
   `)
-  const roots = new Set<GraphQLNamedType>([schema.getQueryType()!, schema.getMutationType()!, schema.getSubscriptionType()!])
-  const named = [...roots].flatMap((root) => Object.values((root as ReturnType<typeof schema.getQueryType> & object).getFields()).map((field) => ({root: root.name, field})))
-  const groups = groupOperations(named.map(({field}) => field), roots)
+  const {operations: named, groups} = grouped(schema)
   const byName = Object.fromEntries(named.map(({root, field}, index) => [`${root}.${field.name}`, groups[index].id]))
   assert.equal(byName, {
     'Query.link': 'Links',
@@ -57,9 +53,7 @@ test('GitHub-style mutations: a verb that opens the name, or a noun-or-verb word
     type Query { user(login: String!): User }
     type Mutation { ${payloads.map((name) => `${name[0].toLowerCase()}${name.slice(1)}(id: ID!): ${name}Payload`).join(', ')} }
   `)
-  const roots = new Set<GraphQLNamedType>([schema.getQueryType()!, schema.getMutationType()!])
-  const fields = [...roots].flatMap((root) => Object.values((root as ReturnType<typeof schema.getQueryType> & object).getFields()))
-  const groups = groupOperations(fields, roots)
+  const {fields, groups} = grouped(schema)
   assert.equal(Object.fromEntries(fields.map((field, index) => [field.name, groups[index].id])), {
     user: 'Users',
     abortQueuedMigrations: 'Migrations',
@@ -83,9 +77,7 @@ test('a connection of scalars names no entity: the operation acts on what its ow
     type StringConnection { nodes: [String!]! }
     type Query { products: ProductConnection!, productTags(first: Int!): StringConnection!, productTypes(first: Int!): StringConnection! }
   `)
-  const roots = new Set<GraphQLNamedType>([schema.getQueryType()!])
-  const fields = Object.values(schema.getQueryType()!.getFields())
-  const groups = groupOperations(fields, roots)
+  const {fields, groups} = grouped(schema)
   assert.equal(Object.fromEntries(fields.map((field, index) => [field.name, groups[index].id])), {products: 'Products', productTags: 'Products', productTypes: 'Products'})
 })
 
@@ -96,9 +88,7 @@ test('an entity with one operation joins the entity its first word names, else t
     type Query { cart: Cart, bankAccountBalance: BankAccountBalance, bankDebitSetup: BankDebitSetup, applePaySession: ApplePaySession, paymentSettings: PaymentSettings }
     type Mutation { cartCreate: Cart, cartLinesAdd: CartLine, cartLinesRemove: CartLine, cartNoteUpdate: CartNote, applePayCardAdd: ApplePayCard, applePayCardRemove: ApplePayCard }
   `)
-  const roots = new Set<GraphQLNamedType>([schema.getQueryType()!, schema.getMutationType()!])
-  const fields = [...roots].flatMap((root) => Object.values((root as ReturnType<typeof schema.getQueryType> & object).getFields()))
-  const groups = groupOperations(fields, roots)
+  const {fields, groups} = grouped(schema)
   assert.equal(Object.fromEntries(fields.map((field, index) => [field.name, groups[index].label])), {
     cart: 'Cart',
     bankAccountBalance: 'Bank',
@@ -123,9 +113,7 @@ test('an action on no entity is grouped under its verb (Shopify and GitHub: `sea
     type Query { search(query: String!): SearchResultItemConnection!, predictiveSearch(query: String!): PredictiveSearchResult, product: Product }
     type Mutation { cartCreate: CartCreatePayload }
   `)
-  const roots = new Set<GraphQLNamedType>([schema.getQueryType()!, schema.getMutationType()!])
-  const fields = [...roots].flatMap((root) => Object.values((root as ReturnType<typeof schema.getQueryType> & object).getFields()))
-  const groups = groupOperations(fields, roots)
+  const {fields, groups} = grouped(schema)
   assert.equal(Object.fromEntries(fields.map((field, index) => [field.name, groups[index].label])), {search: 'Search', predictiveSearch: 'Search', product: 'Product', cartCreate: 'Cart'})
 })
 
@@ -135,14 +123,20 @@ test('past the limit, only entities that share their first word fold into it; on
   const fillers = Array.from({length: 37}, (_, index) => `W${String.fromCharCode(97 + Math.floor(index / 26))}${String.fromCharCode(97 + (index % 26))}`)
   const names = [...fillers, 'ProductVariant', 'ProductImage', 'PaymentSettings', 'CustomerAddress']
   const schema = buildSchema(`${names.map((name) => `type ${name} { id: ID }`).join('\n')}\ntype Query {\n${names.map((name) => `${name[0].toLowerCase()}${name.slice(1)}: ${name}`).join('\n')}\n}`)
-  const roots = new Set<GraphQLNamedType>([schema.getQueryType()!])
-  const fields = Object.values(schema.getQueryType()!.getFields())
-  const groups = groupOperations(fields, roots)
+  const {fields, groups} = grouped(schema)
   const byName = new Map(fields.map((field, index) => [field.name, groups[index]]))
   assert.equal(byName.get('productVariant'), {id: 'Products', label: 'Product'})
   assert.equal(byName.get('productImage'), {id: 'Products', label: 'Product'})
   assert.equal(byName.get('paymentSettings'), {id: 'PaymentSettings', label: 'PaymentSettings'})
   assert.equal(byName.get('customerAddress'), {id: 'CustomerAddresses', label: 'CustomerAddress'})
 })
+
+/** The operations of every root type of `schema`, in order, with their groups. */
+function grouped(schema: GraphQLSchema) {
+  const roots = [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()].filter((root): root is GraphQLObjectType => Boolean(root))
+  const operations = roots.flatMap((root) => Object.values(root.getFields()).map((field) => ({root: root.name, field})))
+  const fields = operations.map(({field}) => field)
+  return {fields, operations, groups: groupOperations(fields, new Set<GraphQLNamedType>(roots))}
+}
 
 test.run()
