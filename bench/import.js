@@ -1,13 +1,14 @@
 // The import benchmark: `pipe map` (import, check, validate, page) against `redocly build-docs` on the same large
 // documents (JSON and YAML; Swagger 2.0, OpenAPI 3.0 and 3.1; single and multi-file), whole process, in one run.
 // @redocly/cli is installed on demand into a temp prefix (it is not a dependency of apipe); without it the redocly
-// rows say why.
+// rows say why. The last row is held out of the corpus: GitHub's REST description (bench/github.js).
 // Usage: node bench/import.js
 import {execFileSync} from 'node:child_process'
 import {existsSync, mkdirSync} from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
+import {githubDescriptions, octokitVersion} from './github.js'
 import {measure, measureTogether} from './measure.js'
 import {redocly} from './redocly.js'
 
@@ -28,6 +29,7 @@ console.log('')
 console.log('| document | apipe: `pipe map` (import, check, validate, page) | redocly build-docs | apipe / redocly |')
 console.log('| --- | --- | --- | --- |')
 const multi = path.join(corpus, 'multi-file')
+const github = githubDescriptions()
 for (const [label, file, name] of [
   ['Stripe (OpenAPI 3.0, JSON, 417 operations, 4 MB)', path.join(corpus, 'big', 'stripe', 'spec3.json'), 'stripe'],
   ['Stripe (OpenAPI 3.0, YAML, 417 operations, 3 MB)', path.join(corpus, 'big', 'stripe', 'spec3.yaml'), 'stripe-yaml'],
@@ -37,8 +39,13 @@ for (const [label, file, name] of [
   ['Discord (OpenAPI 3.1, JSON, 242 operations, 1.2 MB)', path.join(corpus, 'big', 'discord', 'openapi.json'), 'discord'],
   ['Lob (OpenAPI 3.0, YAML, multi-file: 475 files, 105 operations)', path.join(multi, 'lob', 'lob-api-public.yml'), 'lob'],
   ['openEHR EHR (OpenAPI 3.0, YAML, multi-file: 288 files, 33 operations)', path.join(multi, 'openehr-its-rest', 'specifications', 'ehr.openapi.yaml'), 'openehr'],
-  ['Azure Storage (Swagger 2.0, JSON, multi-file: 21 files, 19 operations)', path.join(multi, 'azure-storage', 'specification', 'storage', 'resource-manager', 'Microsoft.Storage', 'stable', '2019-04-01', 'storage.json'), 'azure-storage']
+  ['Azure Storage (Swagger 2.0, JSON, multi-file: 21 files, 19 operations)', path.join(multi, 'azure-storage', 'specification', 'storage', 'resource-manager', 'Microsoft.Storage', 'stable', '2019-04-01', 'storage.json'), 'azure-storage'],
+  [`GitHub REST, held out (OpenAPI 3.0, JSON, 1,223 operations and 270 webhooks, 13 MB; @octokit/openapi ${octokitVersion})`, path.join(github.folder, 'api.github.com.json'), 'github']
 ]) {
+  if (name === 'github' && github.missing) {
+    console.log(`| ${label} | not measured: ${github.missing} | | |`)
+    continue
+  }
   const cell = (result) => `${result.wall.toFixed(0)} ms, ${result.peak?.toFixed(0) ?? 'n/a'} MB`
   if (redoclyMissing) {
     console.log(`| ${label} | ${cell(measure(apipeJob(file, name), {runs}))} | not measured: ${redoclyMissing} | |`)
