@@ -102,6 +102,16 @@ test('an entity with one operation joins the entity its first word names, else t
     applePayCardAdd: 'ApplePayCard',
     applePayCardRemove: 'ApplePayCard'
   })
+  // A category the schema declares is not an entity to join: `Cart` declared, `CartNote` keeps its own group.
+  const declaring = buildSchema(`
+    directive @tag(name: String!) on FIELD_DEFINITION
+    type Cart { id: ID }
+    type CartNote { id: ID }
+    type Query { cart: Cart @tag(name: "Cart") }
+    type Mutation { cartNoteUpdate: CartNote }
+  `)
+  const {fields: tagged, groups: taggedGroups} = grouped(declaring)
+  assert.equal(Object.fromEntries(tagged.map((field, index) => [field.name, taggedGroups[index]])), {cart: {id: 'Cart', label: 'Cart'}, cartNoteUpdate: {id: 'CartNotes', label: 'CartNote'}})
 })
 
 test('an action on no entity is grouped under its verb (Shopify and GitHub: `search: SearchResultItemConnection`, `predictiveSearch: PredictiveSearchResult`)', () => {

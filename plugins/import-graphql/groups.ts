@@ -161,8 +161,11 @@ export function groupOperations(fields: Array<GraphQLField<unknown, unknown>>, r
  * and `BankDebitSetup` -> `Bank`). Alone under its first word, it keeps its own group.
  */
 function joinedLoneEntities(entities: string[], declared: Array<string | undefined>, firstWord: (entity: string) => string): string[] {
+  // Entities only: a declared category of the same name is another group (its id is not made plural).
   const operations = new Map<string, number>()
-  for (const entity of entities) operations.set(entity, (operations.get(entity) ?? 0) + 1)
+  entities.forEach((entity, index) => {
+    if (declared[index] === undefined) operations.set(entity, (operations.get(entity) ?? 0) + 1)
+  })
   const isLone = (entity: string, index: number) => declared[index] === undefined && operations.get(entity) === 1
   const loneByWord = new Map<string, string[]>()
   entities.forEach((entity, index) => {
