@@ -26,14 +26,37 @@ export function printChanges(changes: VFileMessage[], file: VFile, format: Chang
     const data = shown.map((change) => ({kind: kind(change), code: change.ruleId, location: change.jsonPath, message: change.reason, url: change.url ?? null}))
     return JSON.stringify({changes: data, breaking, nonBreaking: changes.length - breaking}, null, 2) + '\n'
   }
-  if (format === 'markdown') {
-    const rows = shown.map((change) => `| ${kind(change)} | \`${change.ruleId}\` | ${cell(codeSpan(change.jsonPath ?? ''))} | ${cell(change.reason)} |`)
-    const table = rows.length > 0 ? `\n\n| change | code | location | what |\n| --- | --- | --- | --- |\n${rows.join('\n')}` : ''
-    return `### API changes: ${changeTotal(changes)}${table}\n`
-  }
+  if (format === 'markdown') return markdownComment(shown, changes)
   const lines = shown.map((change) => (format === 'github' ? githubLine(change, file) : `${kind(change)} ${change.ruleId} ${change.jsonPath} ${change.reason}`))
   lines.push(changeTotal(changes))
   return lines.join('\n') + '\n'
+}
+
+/** GitHub refuses a comment longer than this many characters. */
+export const commentLimit = 65_536
+
+/**
+ * `### API changes: <total>` and a table of the changes, breaking ones first: they are what a review of the pull
+ * request is about. A table that would make the comment longer than GitHub takes ends with the rows that fit and a
+ * line that says how many were left out (a big schema's diff: GitHub's GraphQL schema from one year to the next,
+ * 374 changes, was 86 KB).
+ */
+function markdownComment(shown: VFileMessage[], changes: VFileMessage[]): string {
+  const heading = `### API changes: ${changeTotal(changes)}`
+  if (shown.length === 0) return `${heading}\n`
+  const ordered = [...shown.filter((change) => change.fatal === true), ...shown.filter((change) => change.fatal !== true)]
+  const rows = ordered.map((change) => `| ${kind(change)} | \`${change.ruleId}\` | ${cell(codeSpan(change.jsonPath ?? ''))} | ${cell(change.reason)} |`)
+  const leftOut = (count: number) => `\n\n…and ${count} more change(s), left out to keep this comment within GitHub's ${commentLimit.toLocaleString('en-US')} characters; \`pipe diff\` lists them all.`
+  const table = `${heading}\n\n| change | code | location | what |\n| --- | --- | --- | --- |`
+  const whole = `${table}\n${rows.join('\n')}\n`
+  if (whole.length <= commentLimit) return whole
+  let text = table
+  const room = commentLimit - leftOut(rows.length).length - 1
+  for (const [index, row] of rows.entries()) {
+    if (text.length + 1 + row.length > room) return `${text}${leftOut(rows.length - index)}\n`
+    text += `\n${row}`
+  }
+  return `${text}\n`
 }
 
 function githubLine(change: VFileMessage, file: VFile): string {

@@ -6,7 +6,10 @@ import {Ajv} from 'ajv'
 import {test} from 'uvu'
 import * as assert from 'uvu/assert'
 import {Writable} from 'node:stream'
+import {VFile} from 'vfile'
+import {VFileMessage} from 'vfile-message'
 import {main} from '../cli/main.js'
+import {commentLimit, printChanges} from '../cli/print-changes.js'
 import {progress} from '../cli/progress.js'
 import {root} from './helpers/fixtures.js'
 import {pipeBin, runPipe} from './helpers/run-pipe.js'
@@ -201,6 +204,26 @@ test('pipe diff --format json, github and markdown', async () => {
   assert.match(github.stdout, /\n::notice file=[^\n]*title=non-breaking change%3A auth-removed::/)
   const markdown = await runPipe(['diff', ...diffCase('auth-added-removed'), '--format', 'markdown'])
   assert.match(markdown.stdout, /^### API changes: 2 breaking, 1 non-breaking change\(s\)\n\n\| change \| code \| location \| what \|\n/)
+})
+
+test('pipe diff --format markdown puts breaking changes first and stays within a GitHub comment, saying what it left out', () => {
+  const change = (index: number, breaking: boolean) => {
+    const message = new VFileMessage(`Added field \`field${index}\` ${'of a rather long type name '.repeat(3)}`, {ruleId: breaking ? 'response-field-removed' : 'response-field-added'})
+    message.fatal = breaking
+    message.jsonPath = `Type${index}.field${index}`
+    return message
+  }
+  const few = [change(1, false), change(2, true), change(3, false)]
+  assert.is(printChanges(few, new VFile(), 'markdown').split('\n').slice(4, 7).map((row) => row.split(' | ')[0]).join(','), '| breaking,| non-breaking,| non-breaking')
+  // 1,000 changes, 30 of them breaking, interleaved: ~190 KB as one table.
+  const many = Array.from({length: 1000}, (_, index) => change(index, index % 33 === 0))
+  const comment = printChanges(many, new VFile(), 'markdown')
+  assert.ok(comment.length <= commentLimit, `${comment.length} characters`)
+  const rows = comment.split('\n').filter((line) => line.startsWith('| ') && !line.startsWith('| change') && !line.startsWith('| ---'))
+  assert.is(rows.slice(0, 31).filter((row) => row.startsWith('| breaking')).length, 31)
+  assert.ok(rows.length > 200 && rows.length < 1000, `${rows.length} rows`)
+  assert.ok(comment.startsWith('### API changes: 31 breaking, 969 non-breaking change(s)\n'))
+  assert.ok(comment.endsWith(`\n\n…and ${1000 - rows.length} more change(s), left out to keep this comment within GitHub's 65,536 characters; \`pipe diff\` lists them all.\n`), comment.slice(-200))
 })
 
 test('pipe diff reads the old version from git and takes rule severities from .piperc', async () => {
