@@ -92,8 +92,8 @@ test('pipe generate test writes a passing test that creates the required related
   const dir = temporaryProject('generate-test')
   writeFileSync(path.join(dir, 'pipe.config.json'), '{}')
   for (const [args, expected] of [
-    [['generate', 'entity', 'Author', '--fields', 'name:string:required,email:email:required:unique'], 'Wrote src/entities/author.json\n'],
-    [['generate', 'entity', 'Book', '--fields', 'title:string:required,isbn:string:unique'], 'Wrote src/entities/book.json\n'],
+    [['generate', 'entity', 'Author', '--fields', 'name:string:required,email:email:required:unique'], 'Wrote src/entities/author.json\nNext: `pipe generate controller Author --crud` for its routes, `pipe migrate create add-author` and `pipe migrate` for its table\n'],
+    [['generate', 'entity', 'Book', '--fields', 'title:string:required,isbn:string:unique'], 'Wrote src/entities/book.json\nNext: `pipe generate controller Book --crud` for its routes, `pipe migrate create add-book` and `pipe migrate` for its table\n'],
     [['generate', 'controller', 'Author', '--crud'], 'Wrote src/controller/author.json\n'],
     [['generate', 'controller', 'Book', '--crud'], 'Wrote src/controller/book.json\n']
   ] as const) {

@@ -52,7 +52,14 @@ export class GenerateEntityCommand extends Command {
       return 2
     }
     const content = this.code ? entitySource(definition) : JSON.stringify(definition, null, 2) + '\n'
-    return writeNew(this, `src/entities/${definition.name}.${this.code ? 'ts' : 'json'}`, content, this.force)
+    const code = await writeNew(this, `src/entities/${definition.name}.${this.code ? 'ts' : 'json'}`, content, this.force)
+    if (code !== 0) return code
+    // An entity alone has a table but no routes: say what makes it reachable and stored.
+    const {existsSync} = await import('node:fs')
+    const routed = ['json', 'ts'].some((extension) => existsSync(`src/controller/${definition.name}.${extension}`))
+    const migration = `\`pipe migrate create add-${definition.name.replace(/_/g, '-')}\` and \`pipe migrate\` for its table`
+    this.context.stdout.write(`Next: ${routed ? migration : `\`pipe generate controller ${this.name} --crud\` for its routes, ${migration}`}\n`)
+    return 0
   }
 }
 
