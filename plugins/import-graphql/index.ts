@@ -41,7 +41,8 @@ const roots = [
 
 /**
  * Rule `graphql-schema` (warning): the SDL breaks one of GraphQL's rules that the import can read past (a type, field,
- * argument or enum value defined twice: the last definition counts). Noted by parse-graphql, at its line and column.
+ * argument or enum value defined twice: the last definition counts; an extension of a type never defined: left out).
+ * Noted by parse-graphql, at its line and column.
  */
 export const graphqlSchema = importRule<GraphqlTree>({id: 'graphql-schema', severity: 'warn'})
 
