@@ -140,12 +140,13 @@ export function groupOperations(fields: Array<GraphQLField<unknown, unknown>>, r
   const heads = new Set(entities.map(head))
   // `Artworks` joins `Artwork` when both are there: one entity, named once.
   const singular = (word: string) => (word.endsWith('s') && heads.has(word.slice(0, -1)) ? word.slice(0, -1) : word)
-  // An entity alone under its first word keeps its name (`PaymentSettings`, not `Payment`): folding it merges nothing.
-  const sharers = new Map<string, Set<string>>()
-  for (const entity of entities) sharers.set(singular(head(entity)), (sharers.get(singular(head(entity))) ?? new Set()).add(entity))
-  const fold = (entity: string) => (sharers.get(singular(head(entity)))!.size > 1 ? singular(head(entity)) : entity)
-  const lone = joinedLoneEntities(entities, declared, (entity) => singular(head(entity)))
+  const firstWord = (entity: string) => singular(head(entity))
+  const lone = joinedLoneEntities(entities, declared, firstWord)
   if (count(lone) > maxGroups) {
+    // An entity alone under its first word keeps its name (`PaymentSettings`, not `Payment`): folding it merges nothing.
+    const sharers = new Map<string, Set<string>>()
+    for (const entity of entities) sharers.set(firstWord(entity), (sharers.get(firstWord(entity)) ?? new Set()).add(entity))
+    const fold = (entity: string) => (sharers.get(firstWord(entity))!.size > 1 ? firstWord(entity) : entity)
     const folded = entities.map((entity, index) => (declared[index] === undefined ? fold(entity) : entity))
     entities = count(folded) > maxGroups ? pooled(entities, declared) : folded
   } else {
@@ -169,7 +170,10 @@ function joinedLoneEntities(entities: string[], declared: Array<string | undefin
   const isLone = (entity: string, index: number) => declared[index] === undefined && operations.get(entity) === 1
   const loneByWord = new Map<string, string[]>()
   entities.forEach((entity, index) => {
-    if (isLone(entity, index) && firstWord(entity) !== entity) loneByWord.set(firstWord(entity), [...(loneByWord.get(firstWord(entity)) ?? []), entity])
+    if (!isLone(entity, index) || firstWord(entity) === entity) return
+    const together = loneByWord.get(firstWord(entity)) ?? []
+    loneByWord.set(firstWord(entity), together)
+    together.push(entity)
   })
   return entities.map((entity, index) => {
     if (!isLone(entity, index) || firstWord(entity) === entity) return entity
