@@ -15,7 +15,8 @@ export class DiffCommand extends Command {
       \`main:api/openapi.yaml\`, read with \`git show\`. Prints one line per change,
       \`<breaking|non-breaking> <code> <location> <message>\`, then \`<N> breaking, <M> non-breaking change(s)\`.
       Changes are judged as a client sees them; every code is documented in docs/diff.md and is a rule whose
-      severity \`.piperc*\` can set (\`error\`: breaking, \`warn\`: non-breaking, \`off\`).
+      severity \`.piperc*\` can set (\`error\`: breaking, \`warn\`: non-breaking, \`off\`). \`--format markdown\` lists
+      breaking changes first and stops at what a GitHub comment holds (65,536 characters), saying how many it left out.
 
       Exits 1 when a breaking change exists (\`--fail-on any\`: any change; \`--fail-on none\`: never), or when an
       input cannot be read or imported (its findings go to stderr, each line starting with its input); 2 on usage errors.

@@ -26,7 +26,8 @@ export class GenerateEntityCommand extends Command {
       The entity is named in lower case with words joined by \`_\` (\`BookReview\` -> \`book_review\`). Fields are
       \`name:type:modifier…\` separated by commas; types are those of \`schemas/entity.schema.json\`
       (\`enum(a|b)\` for an enum), modifiers \`required\`, \`unique\`, \`index\`, \`hidden\`. Without \`--fields\` the
-      entity gets a required \`title\`. \`timestamps\` is on. An existing file is kept unless \`--force\`.
+      entity gets a required \`title\`. \`timestamps\` is on. An existing file is kept unless \`--force\`. A \`Next:\` line
+      names what is left: the controller for its routes (when it has none) and the migration for its table.
     `,
     examples: [
       ['A book with a unique ISBN', 'pipe generate entity Book --fields title:string:required,isbn:string:unique'],
