@@ -84,7 +84,7 @@ export interface PageModel {
 }
 
 /** Build the model from a valid catalogue and the findings on its file. */
-export function pageModel(spec: Catalogue, file: VFile): PageModel {
+export async function pageModel(spec: Catalogue, file: VFile): Promise<PageModel> {
   const findings = findingsByEndpoint(file)
   const groups = new Map<string, GroupView>()
   for (const group of spec.groups ?? []) groups.set(group.id, {id: group.id, label: group.label ?? group.id, descriptionHtml: group.description ? inlineMarkdown(group.description) : '', endpoints: []})
@@ -105,6 +105,9 @@ export function pageModel(spec: Catalogue, file: VFile): PageModel {
   const columns = masonry(shown, spec.layout?.columns ?? 3)
   // The page script pairs the n-th row of the page with the n-th endpoint of its data: the data follows page order.
   const inPageOrder = columns.flat().flatMap((group) => group.endpoints)
+  // Deflated on another core while the rest is built (see packedTypeCards).
+  const typeCards = spec.types?.length ? packedTypeCards(typeViews(spec)) : ''
+  const data = scriptJson(clientData(spec, inPageOrder))
   return {
     meta: spec.meta,
     leadHtml: spec.meta.description ? markdownHtml(spec.meta.description) : '',
@@ -112,13 +115,13 @@ export function pageModel(spec: Catalogue, file: VFile): PageModel {
     groups: shown,
     columns,
     typeCount: spec.types?.length ?? 0,
-    typeCards: spec.types?.length ? packedTypeCards(typeViews(spec)) : '',
+    typeCards: await typeCards,
     showTypes: spec.layout?.show_types !== false && (spec.types ?? []).length > 0,
     tables: [...tables.values()].sort((a, b) => a.name.localeCompare(b.name)),
     findingCount: views.filter((view) => view.findings.length > 0).length,
     endpointCount: views.length,
     layout: {columns: spec.layout?.columns ?? 3, cardWidth: spec.layout?.card_width ?? 420},
-    data: scriptJson(clientData(spec, inPageOrder))
+    data
   }
 }
 

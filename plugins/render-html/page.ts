@@ -20,7 +20,7 @@ let assets: {template: import('nunjucks').Template; css: string; js: string} | u
 export async function renderPage(spec: Catalogue, file: VFile = new VFile()): Promise<string> {
   await prepareDescriptions(spec)
   assets ??= loadAssets()
-  return assets.template.render({...pageModel(spec, file), css: assets.css, js: assets.js})
+  return assets.template.render({...(await pageModel(spec, file)), css: assets.css, js: assets.js})
 }
 
 /** The build-time compiled template, when it was compiled from `source`. */

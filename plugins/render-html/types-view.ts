@@ -3,7 +3,7 @@
  * required mark and, under it, its description, enum values and default; and how many endpoints use each type. The
  * details panel reads its request and response fields from these cards, so every field is written into the page once.
  */
-import {deflateRawSync} from 'node:zlib'
+import {constants, deflateRaw} from 'node:zlib'
 import type {Catalogue, Endpoint, Field, Param, TypeDefinition} from '../../schemas/types/endpoints.js'
 import {escapeHtml} from '../shared/escape-html.js'
 import {inlineMarkdown, markdownHtml} from './markdown.js'
@@ -163,10 +163,16 @@ function typeCardHtml(type: TypeView): string {
  * what keeps the 1,123-endpoint Kubernetes page, every field described, under 1.5 MB. zlib's level 5: the default 6
  * takes ~30 % longer (Stripe's 2.7 MB of cards: ~20 against ~14 ms) for 4 % less; level 4 would put Kubernetes'
  * page past 1.5 MB.
+ *
+ * The deflate runs on libuv's thread pool, on another core, while the page's other parts are built (GitHub's 9 MB of
+ * cards: ~26 ms). Its output buffer holds the whole result (never more than the cards, plus zlib's bound), so that
+ * zlib finishes in one pass of the pool: in smaller chunks, each next one would wait for the busy main thread.
  */
-export function packedTypeCards(types: TypeView[]): string {
+export function packedTypeCards(types: TypeView[]): Promise<string> {
   // Each card is encoded alone: joined first, Stripe's 2.7 MB of cards would be one string of 5.4 MB (two bytes per
   // character for one `’`) before its UTF-8 copy.
-  const cards = types.map((type, index) => Buffer.from(index === 0 ? typeCardHtml(type) : `\n${typeCardHtml(type)}`))
-  return deflateRawSync(Buffer.concat(cards), {level: 5}).toString('base64')
+  const cards = Buffer.concat(types.map((type, index) => Buffer.from(index === 0 ? typeCardHtml(type) : `\n${typeCardHtml(type)}`)))
+  return new Promise((resolve, reject) => {
+    deflateRaw(cards, {level: 5, chunkSize: Math.max(constants.Z_MIN_CHUNK, cards.length + (cards.length >> 10) + 1024)}, (error, packed) => (error ? reject(error) : resolve(packed.toString('base64'))))
+  })
 }
