@@ -41,10 +41,12 @@ export const openapiRef = defineRule<OpenApiTree>({id: 'openapi-ref', severity: 
   const refs = file.data.refs
   if (!refs) return
   const related = new Map<string, VFile>()
-  for (const broken of refs.broken.values()) {
+  const brokenRefs = [...refs.broken.values()]
+  const places = refs.pathsOf(brokenRefs.map((broken) => broken.node))
+  brokenRefs.forEach((broken, index) => {
     const at = broken.file === refs.rootFile ? undefined : relatedFile(file, refs, broken.file, related)
-    report(`Cannot follow \`$ref\` \`${broken.ref}\`: ${broken.reason}; what it names is left out (a type behind it is \`any\`)`, {path: [...refs.pathOf(broken.node), '$ref'], file: at})
-  }
+    report(`Cannot follow \`$ref\` \`${broken.ref}\`: ${broken.reason}; what it names is left out (a type behind it is \`any\`)`, {path: [...places[index], '$ref'], file: at})
+  })
 })
 
 /** Rule `openapi-schema` (warning): the document breaks the OpenAPI or Swagger schema. */

@@ -45,6 +45,19 @@ test('followAll follows every ref once: a tree in the order written, with what r
   assert.equal(brokenOf(new JsonRefs(shared, path.join(root, 'document.json'))), ['#/definitions/Missing1', '#/definitions/Missing3', '#/definitions/Missing2'])
 })
 
+test('pathsOf finds the places of nodes in one walk (the first place of a shared node); a file that cannot be read is not loaded', () => {
+  const document = {paths: {'/a': {get: {responses: {200: {schema: {$ref: 'missing.json#/A'}}}}}}, definitions: {A: {type: 'object'}, B: [{}, {type: 'string'}]}} as Record<string, any>
+  const refs = new JsonRefs(treeShaped(document), path.join(root, 'document.json'))
+  refs.followAll()
+  const holder = document.paths['/a'].get.responses[200].schema
+  assert.equal(refs.pathsOf([document.definitions.B[1], holder, {}]), [['definitions', 'B', 1], ['paths', '/a', 'get', 'responses', '200', 'schema'], []])
+  assert.equal(refs.pathOf(document.definitions.A), ['definitions', 'A'])
+  assert.equal([...refs.loaded().keys()], [path.join(root, 'document.json')])
+  // YAML aliases: a node at two places is found at the first one met.
+  const shared = {x: {y: document.definitions.A}, z: document.definitions.A}
+  assert.equal(new JsonRefs(shared, path.join(root, 'shared.json')).pathOf(document.definitions.A), ['x', 'y'])
+})
+
 test('documents parsed by JSON.parse and the block-YAML reader are trees; YAML with aliases is not taken for one', () => {
   const parsed = (name: string, text: string) => {
     const tree = parseSource(new TextEncoder().encode(text), new VFile({path: name}))

@@ -100,11 +100,15 @@ export function openapiCatalogue(source: Record<string, unknown>, options: Optio
   const document = withMapsFollowed(source, refs)
   const dropped: Dropped[] = []
   const reported = new WeakSet<object>()
+  // Where each dropped node of the root sits is found once the import is done, by one walk (`pathsOf`).
+  const placed: Array<{entry: Dropped; node: object}> = []
   const drop = (reason: string, node: object) => {
     if (reported.has(node)) return
     reported.add(node)
     const inRoot = refs.fileOf(node) === refs.rootFile
-    dropped.push({reason: inRoot ? reason : `${reason} (in \`${path.relative(path.dirname(refs.rootFile), refs.fileOf(node))}\`)`, path: inRoot ? refs.pathOf(node) : []})
+    const entry: Dropped = {reason: inRoot ? reason : `${reason} (in \`${path.relative(path.dirname(refs.rootFile), refs.fileOf(node))}\`)`, path: []}
+    dropped.push(entry)
+    if (inRoot) placed.push({entry, node})
   }
   const types = new SchemaTypes(refs, drop)
   const context: Context = {document, refs, types, ids: new Set(), drop}
@@ -164,6 +168,8 @@ export function openapiCatalogue(source: Record<string, unknown>, options: Optio
   if (schemes) meta['x-auth-schemes'] = schemes
   const spec: Catalogue = {schema_version: 1, diagram_type: 'endpoints', meta, groups: groupsOf(document, endpoints, refs), endpoints, types: [...types.types.values()]}
   separateIds(spec)
+  const places = refs.pathsOf(placed.map(({node}) => node))
+  placed.forEach(({entry}, index) => (entry.path = places[index]))
   return {spec, sources, dropped, schemas: schemaNames(document)}
 }
 
