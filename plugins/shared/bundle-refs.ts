@@ -10,7 +10,7 @@
  * hold it (see {@link BundledDocument.locate}).
  */
 import type {JsonPath} from '../../pipeline/json-path.js'
-import type {JsonRefs} from './json-refs.js'
+import {isSwagger2, nextContext, type JsonRefs, type WalkContext} from './json-refs.js'
 
 type Node = Record<string, unknown>
 
@@ -43,17 +43,19 @@ const isRef = (value: unknown): value is Node => isNode(value) && typeof value.$
  */
 export function bundleForCheck(document: Node, refs: JsonRefs, deep: boolean): BundledDocument {
   const origins = new Map<unknown, object>()
-  const copies = new Map<Place, Map<object, unknown>>()
+  /** Copies of what refs lead to, by place and walk context (`path item|plain`), by target. */
+  const copies = new Map<string, Map<object, unknown>>()
   const inlining = new Set<object>()
 
   /** What `holder` (a `$ref`) leads to, bundled, or undefined to keep the ref. */
-  const inline = (holder: Node, place: Place, always: boolean): unknown => {
+  const inline = (holder: Node, place: Place, always: boolean, context: WalkContext): unknown => {
     const text = refs.text(holder)
     if (text !== undefined) return text
     const target = refs.resolve(holder).value
     if (!target || inlining.has(target) || (!always && refs.fileOf(target) === refs.rootFile)) return undefined
-    let byTarget = copies.get(place)
-    if (!byTarget) copies.set(place, (byTarget = new Map()))
+    const key = `${place}|${context}`
+    let byTarget = copies.get(key)
+    if (!byTarget) copies.set(key, (byTarget = new Map()))
     let copy = byTarget.get(target)
     if (copy !== undefined) {
       // Once is enough to check what another file holds: put in at every place a ref leads to it, a schema shared
@@ -61,16 +63,18 @@ export function bundleForCheck(document: Node, refs: JsonRefs, deep: boolean): B
       return always ? copy : undefined
     }
     inlining.add(target)
-    copy = walk(target, place, deep)
+    // What a reference to an example leads to is an example: its value is data there too.
+    copy = walk(target, place, deep, context)
     inlining.delete(target)
     byTarget.set(target, copy)
     origins.set(copy, target)
     return copy
   }
 
-  const walk = (node: unknown, place: Place, everywhere: boolean): unknown => {
+  const swagger2 = isSwagger2(document)
+  const walk = (node: unknown, place: Place, everywhere: boolean, context: WalkContext = 'plain'): unknown => {
     if (!node || typeof node !== 'object') return node
-    if (isRef(node)) return inline(node, place === 'path items' ? undefined : place, place === 'path item' || place === 'operation') ?? node
+    if (isRef(node)) return inline(node, place === 'path items' ? undefined : place, place === 'path item' || place === 'operation', context) ?? node
     if (place === undefined && !everywhere) return node
     if (Array.isArray(node)) {
       let changed = false
@@ -84,9 +88,10 @@ export function bundleForCheck(document: Node, refs: JsonRefs, deep: boolean): B
     let copy: Node | undefined
     for (const [key, value] of Object.entries(node)) {
       // Examples are data, and `x-` extensions are not OpenAPI: refs there are not followed (JsonRefs.followAll).
-      if (key === 'example' || key.startsWith('x-')) continue
+      const next = nextContext(context, key, value, swagger2)
+      if (next === undefined) continue
       const inner: Place = place === 'path items' ? 'path item' : place === 'path item' && methods.has(key) ? 'operation' : undefined
-      const bundled = walk(value, inner, everywhere)
+      const bundled = walk(value, inner, everywhere, next)
       if (bundled !== value) (copy ??= {...(node as Node)})[key] = bundled
     }
     return copy ?? node

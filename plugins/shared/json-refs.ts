@@ -186,8 +186,9 @@ export class JsonRefs {
     // node is met once), nor does a ref into it walk what that walk reaches anyway: the record took half the time
     // of this walk through Kubernetes' 27,000 objects and lists.
     const tree = isTreeShaped(root)
+    const swagger2 = isSwagger2(root)
     const walked = new Set<object>()
-    const walk = (node: unknown, recorded: boolean): void => {
+    const walk = (node: unknown, recorded: boolean, context: WalkContext = 'plain'): void => {
       if (typeof node !== 'object' || node === null) return
       if (recorded) {
         if (walked.has(node)) return
@@ -200,12 +201,13 @@ export class JsonRefs {
       const record = node as Node
       if (typeof record.$ref === 'string') {
         const {target, walkedInRoot} = this.follow(record)
-        if (!(tree && walkedInRoot)) walk(target, true)
+        // What a reference to an example leads to is an example: its value is data there too.
+        if (!(tree && walkedInRoot)) walk(target, true, context)
         return
       }
       for (const key in record) {
-        if (!walkedKey(key)) continue
-        walk(record[key], recorded)
+        const next = nextContext(context, key, record[key], swagger2)
+        if (next !== undefined) walk(record[key], recorded, next)
       }
     }
     walk(root, !tree)
@@ -234,8 +236,10 @@ export class JsonRefs {
    */
   private pointAt(document: unknown, pointer: string): {node: unknown; walked: boolean} {
     let node = document
-    // Whether a walk of the document through its own structure (`followAll`) arrives there too.
+    // Whether a walk of the document through its own structure (`followAll`) arrives there too: not through
+    // examples or extensions (and, to keep it simple, through no map of examples either).
     let walked = true
+    let previous: string | undefined
     for (const raw of pointer.split('/').slice(1)) {
       if (!node || typeof node !== 'object') return {node: undefined, walked: false}
       const key = unescape(raw)
@@ -244,8 +248,11 @@ export class JsonRefs {
         if (!Object.prototype.hasOwnProperty.call(node, key)) node = this.follow(node).target
       }
       if (!node || typeof node !== 'object') return {node: undefined, walked: false}
-      if (!Array.isArray(node) && !walkedKey(key)) walked = false
-      node = Object.prototype.hasOwnProperty.call(node, key) ? (node as Node)[key] : undefined
+      const value = Object.prototype.hasOwnProperty.call(node, key) ? (node as Node)[key] : undefined
+      const next = Array.isArray(node) ? 'plain' : nextContext(previous === 'properties' || previous === 'patternProperties' ? 'names' : 'plain', key, value, isSwagger2(document))
+      if (next === undefined || next === 'examples' || next === 'example') walked = false
+      previous = key
+      node = value
     }
     return {node: node ?? undefined, walked}
   }
@@ -372,9 +379,32 @@ function objectOrNothing(value: unknown): Node | undefined {
   return value && typeof value === 'object' && !Array.isArray(value) ? (value as Node) : undefined
 }
 
-/** Whether `followAll` walks into the value of `key`: examples are data, and `x-` extensions are not OpenAPI (refs there, such as Azure's `x-ms-examples`, are not followed). */
-function walkedKey(key: string): boolean {
-  return key !== 'example' && !key.startsWith('x-')
+/**
+ * Where a walk for refs stands: anywhere (`plain`), in a schema's `properties` (`names`: a property may be called
+ * `example`), in an OpenAPI 3 map of examples (`examples`), in one Example object (`example`).
+ */
+export type WalkContext = 'plain' | 'names' | 'examples' | 'example'
+
+/**
+ * Whether, and how, a walk for refs (`followAll`, the check's bundle) goes into `value`, held under `key` by an
+ * object where it stands in `context`: undefined where it holds data, not OpenAPI: `example`, a schema's list of
+ * `examples`, Swagger 2.0's examples by media type, an Example object's `value` (`dataValue` in 3.2: "embedded literal
+ * example"; only a whole example may be a reference, as Redocly and Swagger's tools read it), and `x-` extensions
+ * (refs there, such as Azure's `x-ms-examples`, are not followed).
+ */
+export function nextContext(context: WalkContext, key: string, value: unknown, swagger2: boolean): WalkContext | undefined {
+  if (key.startsWith('x-')) return undefined
+  if (context === 'examples') return 'example'
+  if (context === 'example') return key === 'value' || key === 'dataValue' ? undefined : 'plain'
+  if (context === 'names') return 'plain'
+  if (key === 'example') return undefined
+  if (key === 'examples') return Array.isArray(value) || swagger2 ? undefined : 'examples'
+  return key === 'properties' || key === 'patternProperties' ? 'names' : 'plain'
+}
+
+/** Whether `document` is a Swagger 2.0 one (its `examples` are data by media type, not Example objects). */
+export function isSwagger2(document: unknown): boolean {
+  return Boolean(document) && typeof (document as Node).swagger === 'string'
 }
 
 function lastSegment(pointer: string): string {
