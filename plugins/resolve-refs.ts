@@ -13,9 +13,8 @@ import type {ParsedTree} from './parse.js'
 import {ruleSet, defineRule, type RuleSetting} from '../pipeline/rule.js'
 import {checkDocument, type DocumentProblem} from './import-openapi/parser-adapter.js'
 import type {OpenApiTree} from '../pipeline/data.js'
-import type {JsonPath} from '../pipeline/json-path.js'
 import {bundleForCheck} from './shared/bundle-refs.js'
-import {JsonRefs} from './shared/json-refs.js'
+import {contextAt, JsonRefs} from './shared/json-refs.js'
 
 /** Options of resolve-refs. */
 export interface Options {
@@ -46,15 +45,10 @@ export const openapiRef = defineRule<OpenApiTree>({id: 'openapi-ref', severity: 
   const places = refs.pathsOf(brokenRefs.map((broken) => broken.node))
   brokenRefs.forEach((broken, index) => {
     const at = broken.file === refs.rootFile ? undefined : relatedFile(file, refs, broken.file, related)
-    const leftOut = inExamples(places[index]) ? 'the example is left out' : 'what it names is left out (a type behind it is `any`)'
+    const leftOut = contextAt(places[index]) === 'example' ? 'the example is left out' : 'what it names is left out (a type behind it is `any`)'
     report(`Cannot follow \`$ref\` \`${broken.ref}\`: ${broken.reason}; ${leftOut}`, {path: [...places[index], '$ref'], file: at})
   })
 })
-
-/** Whether `at` is in a map of examples (a whole example written as a reference), not a schema property so named. */
-function inExamples(at: JsonPath): boolean {
-  return at.some((segment, index) => segment === 'examples' && at[index - 1] !== 'properties' && at[index - 1] !== 'patternProperties')
-}
 
 /** Rule `openapi-schema` (warning): the document breaks the OpenAPI or Swagger schema. */
 export const openapiSchema = defineRule<OpenApiTree>({id: 'openapi-schema', severity: 'warn'}, (_tree, file, report) => {

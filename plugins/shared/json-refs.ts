@@ -239,7 +239,8 @@ export class JsonRefs {
     // Whether a walk of the document through its own structure (`followAll`) arrives there too: not through
     // examples or extensions (and, to keep it simple, through no map of examples either).
     let walked = true
-    let previous: string | undefined
+    let context: WalkContext = 'plain'
+    const swagger2 = isSwagger2(document)
     for (const raw of pointer.split('/').slice(1)) {
       if (!node || typeof node !== 'object') return {node: undefined, walked: false}
       const key = unescape(raw)
@@ -249,9 +250,9 @@ export class JsonRefs {
       }
       if (!node || typeof node !== 'object') return {node: undefined, walked: false}
       const value = Object.prototype.hasOwnProperty.call(node, key) ? (node as Node)[key] : undefined
-      const next = Array.isArray(node) ? 'plain' : nextContext(previous === 'properties' || previous === 'patternProperties' ? 'names' : 'plain', key, value, isSwagger2(document))
+      const next: WalkContext | undefined = Array.isArray(node) ? 'plain' : nextContext(context, key, value, swagger2)
       if (next === undefined || next === 'examples' || next === 'example') walked = false
-      previous = key
+      context = next ?? 'plain'
       node = value
     }
     return {node: node ?? undefined, walked}
@@ -400,6 +401,16 @@ export function nextContext(context: WalkContext, key: string, value: unknown, s
   if (key === 'example') return undefined
   if (key === 'examples') return Array.isArray(value) || swagger2 ? undefined : 'examples'
   return key === 'properties' || key === 'patternProperties' ? 'names' : 'plain'
+}
+
+/**
+ * Where a walk for refs stands at `path` (of a node it met, such as a broken ref's holder), by {@link nextContext}
+ * over its keys; list positions are `plain`. `example` is inside an example (a whole example that is a reference).
+ */
+export function contextAt(path: JsonPath): WalkContext | undefined {
+  let context: WalkContext | undefined = 'plain'
+  for (const key of path) context = context === undefined ? undefined : typeof key === 'number' ? 'plain' : nextContext(context, key, undefined, false)
+  return context
 }
 
 /** Whether `document` is a Swagger 2.0 one (its `examples` are data by media type, not Example objects). */
