@@ -2,9 +2,10 @@
  * Descriptions as the page shows them: CommonMark with the GFM tables, strikethrough, literal URLs and e-mail
  * addresses, and task lists, parsed by markdown-it (several times faster than remark on big APIs, where thousands of
  * descriptions are rendered), raw HTML in them allowed (OpenAPI allows it; Stripe writes `<p>` and `<code>`); such
- * HTML is then read by htmlparser2 and written out again from the allow-list (raw-html.ts, loaded only for
- * catalogues with a `<` in them: call `prepareDescriptions` first). The allow-list (allow-list.ts) is the one judge
- * of what may stay: markdown-it's own link check is off, so a Markdown link and an HTML one meet the same rules.
+ * HTML, unless it is only line breaks (`<br>`), is then read by htmlparser2 and written out again from the allow-list
+ * (raw-html.ts, loaded only for catalogues with a `<` in them: call `prepareDescriptions` first). The allow-list
+ * (allow-list.ts) is the one judge of what may stay: markdown-it's own link check is off, so a Markdown link and an
+ * HTML one meet the same rules.
  * Links open in a new tab without an opener. All of it runs when the page is built, so the page script only places HTML that is already
  * safe.
  */
@@ -277,7 +278,7 @@ export function markdownHtml(text: string): string {
   let html = blockCache.get(text)
   if (html !== undefined) return html
   if (text.length > markdownLimit) html = `<p class="text">${escapeHtml(text)}</p>`
-  else html = proseParagraphs(text)?.map((paragraph) => `<p>${paragraph}</p>`).join('\n') ?? simpleHtml(text)?.map(({before, html}) => `${before}<p>${html}</p>`).join('').trim() ?? parsedHtml(text)
+  else html = proseParagraphs(text)?.map((paragraph) => `<p>${paragraph}</p>`).join('\n') ?? simpleHtml(text)?.map(({before, html}) => `${before}<p>${html}</p>`).join('').trim() ?? renderedHtml(text)
   blockCache.set(text, html)
   return html
 }
@@ -291,6 +292,37 @@ function simpleHtml(text: string): Array<{before: string; html: string}> | undef
 export function parsedHtml(text: string): string {
   if (text.includes('<')) return sanitizer().sanitizedBlocks(markdown.render(text))
   return markdown.renderer.render(cleanTokensOf(text), markdown.options, {}).trim()
+}
+
+/**
+ * `parsedHtml`, but a text whose only raw HTML is line breaks inside paragraphs (`Payee:<br>\`master\` pays.`, as
+ * Zoom writes 1,354 of its descriptions) has its tokens cleaned and rendered as a text without HTML has: a break can
+ * only be `<br>`, which is what the sanitizer would write, and the HTML parser's pass is saved.
+ */
+function renderedHtml(text: string): string {
+  if (!text.includes('<')) return parsedHtml(text)
+  const tokens = markdown.parse(text, {})
+  if (!onlyLineBreaks(tokens)) return sanitizer().sanitizedBlocks(markdown.renderer.render(tokens, markdown.options, {}))
+  for (const token of tokens) for (const child of token.children ?? []) if (child.type === 'html_inline') child.content = '<br>'
+  return markdown.renderer.render(cleanTokens(tokens), markdown.options, {}).trim()
+}
+
+/**
+ * A line break written as HTML, as the sanitizer reads it: `<br>`, `<br/>` or `<br />`, in lower or upper case (a tag
+ * written in mixed case, `<Br>`, may be a placeholder, shown as text: see raw-html.ts).
+ */
+const lineBreakTag = /^<(?:br|BR)\s*\/?>$/
+
+/**
+ * Whether the only raw HTML among markdown-it's `tokens` is line breaks inside paragraphs: no HTML block (a line that
+ * starts with a tag, which markdown-it passes on with the lines after it as they are), and no other tag.
+ */
+function onlyLineBreaks(tokens: Token[]): boolean {
+  for (const token of tokens) {
+    if (token.type === 'html_block') return false
+    for (const child of token.children ?? []) if (child.type === 'html_inline' && !lineBreakTag.test(child.content)) return false
+  }
+  return true
 }
 
 /**
