@@ -35,20 +35,20 @@ const externalButBundled = {
 }
 
 /**
- * esbuild plugin: markdown-it's build lowers its classes' fields to a Babel-style `_defineProperty(this, "key", value)`,
- * which turns every key through `toPropertyKey` (two `_typeof` calls and a `toPrimitive`) before it assigns: ~10 such
- * calls for every token markdown-it makes, tens of thousands of tokens on a big page. A string or symbol key is
- * already a property key, so the helper skips the conversion for them; what it does with the key is unchanged. Zoom's
- * 3.3 MB description (descriptions with HTML): `pipe map` −10 to −16 ms paired, ~20 ms less CPU (bench/NOTES.md).
+ * esbuild plugin: markdown-it's build lowers its classes' instance fields to calls of a Babel-style helper,
+ * `_defineProperty(this, "key", value)`, which runs the key through `toPropertyKey` (two `_typeof` calls and a
+ * `toPrimitive`), asks `key in this` and then assigns by a computed key: ~10 such calls for every token markdown-it
+ * makes, tens of thousands of tokens on a big page, and the computed keys make each access in the helper megamorphic.
+ * Each call becomes the assignment it ends in (`this.key = value`): the object is the one just constructed, and none
+ * of markdown-it's classes has an accessor or an earlier field of that name, so assigning defines the same property.
  */
-const directFieldKeys = {
-  name: 'direct-field-keys',
+const directFields = {
+  name: 'direct-fields',
   setup(context) {
     context.onLoad({filter: /[\\/]node_modules[\\/]markdown-it[\\/].*\.m?js$/}, (args) => {
       const source = readFileSync(args.path, 'utf8')
-      const helper = 'function _defineProperty(e, r, t) {\n\treturn (r = toPropertyKey(r)) in e'
-      if (!source.includes(helper)) return undefined
-      return {contents: source.replace(helper, 'function _defineProperty(e, r, t) {\n\treturn (r = typeof r === "string" || typeof r === "symbol" ? r : toPropertyKey(r)) in e'), loader: 'js'}
+      const fields = /_defineProperty\(\s*this,\s*(?:\/\*[^]*?\*\/\s*)?"([A-Za-z_$][\w$]*)",\s*([^;]*?)\s*\);/g
+      return fields.test(source) ? {contents: source.replace(fields, 'this.$1 = $2;'), loader: 'js'} : undefined
     })
   }
 }
@@ -65,7 +65,7 @@ const {metafile} = await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  plugins: [externalButBundled, directFieldKeys],
+  plugins: [externalButBundled, directFields],
   // clipanion is CommonJS: its `require('tty')` needs a `require` in these ES modules.
   banner: {js: "import {createRequire as __createRequire} from 'node:module'; const require = __createRequire(import.meta.url);"},
   logLevel: 'warning'
@@ -142,7 +142,7 @@ await build({
   platform: 'node',
   target: 'node20',
   external: cjsExternal,
-  plugins: [importThroughLoader, directFieldKeys],
+  plugins: [importThroughLoader, directFields],
   // No comments or indentation: less for V8 to read; the ES module bundle stays readable for the servers.
   minify: true,
   charset: 'ascii',
