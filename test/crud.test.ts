@@ -142,6 +142,12 @@ function crudSuite(database: TestDatabase) {
     assert.equal([utf8.statusCode, JSON.parse(utf8.body).label], [201, 'café'])
     const mergePatch = await app.inject({method: 'PATCH', url: `/tags/${JSON.parse(utf8.body).id}`, headers: {'content-type': 'application/merge-patch+json'}, payload: '{"label": "cafés"}'})
     assert.equal([mergePatch.statusCode, JSON.parse(mergePatch.body).label], [200, 'cafés'])
+    // A JSON Patch is a list of operations, a format updates do not take: 415 naming the ones they do (RFC 5789).
+    for (const type of ['application/json-patch+json', 'application/json-patch+json; charset=utf-8']) {
+      const jsonPatch = await app.inject({method: 'PATCH', url: `/tags/${JSON.parse(utf8.body).id}`, headers: {'content-type': type}, payload: '[{"op": "replace", "path": "/label", "value": "x"}]'})
+      assert.equal([jsonPatch.statusCode, jsonPatch.headers['content-type'], jsonPatch.headers['accept-patch'], JSON.parse(jsonPatch.body).detail], [415, problemType, 'application/json, application/merge-patch+json', 'Unsupported patch format `application/json-patch+json` (a list of operations); send the fields to change as application/json or application/merge-patch+json'], type)
+    }
+    assert.is((await call('GET', `/tags/${JSON.parse(utf8.body).id}`)).body!.label, 'cafés', 'the JSON Patch changed nothing')
     const proto = await app.inject({method: 'POST', url: '/tags', headers: {'content-type': 'application/json'}, payload: '{"label": "x", "__proto__": {"admin": true}}'})
     assert.equal([proto.statusCode, JSON.parse(proto.body).errors[0].code], [422, 'unknown-field'])
     const missing = await call('GET', '/nowhere')
@@ -150,7 +156,8 @@ function crudSuite(database: TestDatabase) {
     const wrongMethod = await app.inject({method: 'PATCH', url: '/posts?page=2'})
     assert.equal([wrongMethod.statusCode, wrongMethod.headers.allow, wrongMethod.headers['content-type'], JSON.parse(wrongMethod.body)], [405, 'GET, HEAD, POST, OPTIONS', problemType, {type: 'about:blank', title: 'Method Not Allowed', status: 405, detail: '`/posts` takes GET, HEAD, POST, not PATCH'}])
     const options = await app.inject({method: 'OPTIONS', url: '/posts/1/'})
-    assert.equal([options.statusCode, options.headers.allow, options.body], [204, 'GET, HEAD, PUT, PATCH, DELETE, OPTIONS', ''])
+    assert.equal([options.statusCode, options.headers.allow, options.headers['accept-patch'], options.body], [204, 'GET, HEAD, PUT, PATCH, DELETE, OPTIONS', 'application/json, application/merge-patch+json', ''])
+    assert.is((await app.inject({method: 'OPTIONS', url: '/posts'})).headers['accept-patch'], undefined, 'no PATCH, no Accept-Patch')
     assert.is((await app.inject({method: 'OPTIONS', url: '/nowhere'})).statusCode, 404)
     assert.is((await call('GET', '/posts/999999')).status, 404)
     assert.is((await call('GET', '/posts/not-a-number')).status, 404)

@@ -36,6 +36,12 @@ export const problemsPlugin = fp<{development: boolean; formatProblem?: ProblemF
     app.addHook('preParsing', decodedBody)
     app.addContentTypeParser('application/json', {parseAs: 'string'}, jsonBody)
     app.addContentTypeParser(/^application\/[\w.-]+\+json$/, {parseAs: 'string'}, jsonBody)
+    // A JSON Patch (RFC 6902) is a list of operations, not fields: an update here merges the fields it is sent, as
+    // JSON or as a JSON merge patch (RFC 7396), so a JSON Patch is a patch format the server does not take (RFC 5789):
+    // 415, with the formats it takes in `Accept-Patch`, unread.
+    app.addContentTypeParser('application/json-patch+json', (request, _payload, done) => {
+      done(new HttpProblem(415, 'Unsupported patch format `application/json-patch+json` (a list of operations); send the fields to change as application/json or application/merge-patch+json', {headers: {'accept-patch': acceptedPatches}}))
+    })
     // A write that sends nothing is no body, whatever type it names: axios sends a bodiless `post(url)` as
     // `application/x-www-form-urlencoded`, fetch a `body: ''` as `text/plain`. Any other body that is not JSON is
     // refused, unread.
@@ -53,7 +59,11 @@ export const problemsPlugin = fp<{development: boolean; formatProblem?: ProblemF
       const allowed = routeMethods.filter((method) => app.findRoute({method, url: path}))
       if (allowed.length === 0) return sendProblem(reply, new HttpProblem(404, `No route \`${request.method} ${path}\``))
       const allow = [...allowed, 'OPTIONS'].join(', ')
-      if (request.method === 'OPTIONS') return reply.code(204).header('allow', allow).send()
+      if (request.method === 'OPTIONS') {
+        // RFC 5789: a resource that takes PATCH says in which formats.
+        if (allowed.includes('PATCH')) reply.header('accept-patch', acceptedPatches)
+        return reply.code(204).header('allow', allow).send()
+      }
       return sendProblem(reply, new HttpProblem(405, `\`${path}\` takes ${allowed.join(', ')}, not ${request.method}`, {headers: {allow}}))
     })
   },
@@ -62,6 +72,9 @@ export const problemsPlugin = fp<{development: boolean; formatProblem?: ProblemF
 
 /** The methods a route of the app may answer (HEAD with every GET). */
 const routeMethods = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const
+
+/** The patch formats an update takes (`Accept-Patch`, RFC 5789): the fields to change, as JSON or a merge patch. */
+const acceptedPatches = 'application/json, application/merge-patch+json'
 
 /** fastify's `frameworkErrors` option: errors before routing as problems. */
 export function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
