@@ -15,6 +15,7 @@ import {checkDocument, type DocumentProblem} from './import-openapi/parser-adapt
 import type {OpenApiTree} from '../pipeline/data.js'
 import {bundleForCheck} from './shared/bundle-refs.js'
 import {contextAt, JsonRefs} from './shared/json-refs.js'
+import type {JsonPath} from '../pipeline/json-path.js'
 
 /** Options of resolve-refs. */
 export interface Options {
@@ -45,10 +46,27 @@ export const openapiRef = defineRule<OpenApiTree>({id: 'openapi-ref', severity: 
   const places = refs.pathsOf(brokenRefs.map((broken) => broken.node))
   brokenRefs.forEach((broken, index) => {
     const at = broken.file === refs.rootFile ? undefined : relatedFile(file, refs, broken.file, related)
-    const leftOut = contextAt(places[index]) === 'example' ? 'the example is left out' : 'what it names is left out (a type behind it is `any`)'
-    report(`Cannot follow \`$ref\` \`${broken.ref}\`: ${broken.reason}; ${leftOut}`, {path: [...places[index], '$ref'], file: at})
+    report(`Cannot follow \`$ref\` \`${broken.ref}\`: ${broken.reason}; ${leftOutAt(places[index])}`, {path: [...places[index], '$ref'], file: at})
   })
 })
+
+/** Keys whose value is a schema, and keys whose values (by name or position) are schemas. */
+const schemaKeys = new Set(['schema', 'items', 'additionalProperties', 'additionalItems', 'not', 'contains', 'propertyNames', 'if', 'then', 'else'])
+const schemaListKeys = new Set(['properties', 'patternProperties', 'allOf', 'anyOf', 'oneOf', 'prefixItems', 'schemas', 'definitions', '$defs', 'dependentSchemas'])
+
+/** What the import does without what a broken ref at `path` (the object that holds the `$ref`) names. */
+function leftOutAt(path: JsonPath): string {
+  if (contextAt(path) === 'example') return 'the example is left out'
+  const key = path.at(-1)
+  const container = path.at(-2)
+  if (schemaKeys.has(String(key)) || schemaListKeys.has(String(container))) return 'what it names is left out (a type behind it is `any`)'
+  if (key === 'requestBody' || container === 'requestBodies') return 'the request body is left out'
+  if (container === 'parameters') return 'the parameter is left out'
+  if (container === 'responses') return 'the response keeps only its status'
+  if (container === 'headers') return 'the header keeps only its name'
+  if (path.length === 2 && (container === 'paths' || container === 'webhooks' || container === 'x-webhooks')) return 'its operations are left out'
+  return 'what it names is left out'
+}
 
 /** Rule `openapi-schema` (warning): the document breaks the OpenAPI or Swagger schema. */
 export const openapiSchema = defineRule<OpenApiTree>({id: 'openapi-schema', severity: 'warn'}, (_tree, file, report) => {
