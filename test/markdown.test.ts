@@ -62,11 +62,26 @@ test('a summary is one line of inline HTML: the first block only, line breaks an
   assert.is(inlineMarkdown('**Bold** summary with `code`\nand [a link](http://x.y)\n\n---\nmore'), '<strong>Bold</strong> summary with <code>code</code> and <a href="http://x.y" target="_blank" rel="noopener noreferrer">a link</a>')
   assert.is(inlineMarkdown('<p>Stripe <code>x</code></p>'), 'Stripe <code>x</code>')
   assert.is(inlineMarkdown('Plain prose\nover two lines.\n\nSecond paragraph.'), 'Plain prose over two lines.')
+  // Blank lines before the first block are not its end (a summary that starts with them was shown empty).
+  for (const text of ['\n\nFirst *block* <a href="https://x.y">x</a>.\n\n# Next\nmore', '\n  \n  First *block* x.\n\nNext', '\n\n    code\n\nNext']) {
+    assert.is(inlineMarkdown(text), parsedInline(text), JSON.stringify(text))
+  }
+  assert.is(inlineMarkdown('\n\nFirst *block*.\n\nNext'), 'First <em>block</em>.')
 })
 
 test('prose takes the shortcut only when nothing in it but code spans is Markdown', () => {
   const isProse = (text: string) => proseParagraphs(text) !== undefined
   assert.ok(isProse('List the pets of an owner. Paginated, 20 a page.\n\nSee also the owners.'))
+  // A YAML block scalar's last line break, and blank space after the last paragraph, are no part of it.
+  for (const end of ['\n', ' ', '  \n', '\n\n', '\t', '\r\n', ' \n \n']) {
+    const text = `List the \`pets\`.\nPaginated.${end}`
+    assert.ok(isProse(text), JSON.stringify(text))
+    assert.is(markdownHtml(text), '<p>List the <code>pets</code>.\nPaginated.</p>')
+    assert.is(markdownHtml(text), parsedHtml(text), JSON.stringify(text))
+    assert.is(inlineMarkdown(text), parsedInline(text), JSON.stringify(text))
+  }
+  // Other white space at the end is text to markdown-it (a line of U+3000 after a blank line is a paragraph).
+  for (const text of ['a\n\n\u3000', 'a\u00a0\n', ' a', '\ta']) assert.is(markdownHtml(text), parsedHtml(text), JSON.stringify(text))
   const coded = 'Set `customer_id` (a snake_case name), ``a`b`` or ` <x> & y `.\nNext line.\n\nMore `code`.'
   assert.is(markdownHtml(coded), '<p>Set <code>customer_id</code> (a snake_case name), <code>a`b</code> or <code>&lt;x&gt; &amp; y</code>.\nNext line.</p>\n<p>More <code>code</code>.</p>')
   assert.is(markdownHtml(coded), parsedHtml(coded))
@@ -165,7 +180,7 @@ testWhen(test, corpusMissing(), 'on the corpus, the shortcut for prose gives exa
   for (const source of ['big/kubernetes/swagger.json', 'big/stripe/spec3.json', 'big/box/openapi.json']) {
     // Descriptions are strings anywhere in the document under a `description` or `summary` key.
     JSON.parse(readFileSync(path.join(corpusDir, source), 'utf8'), (key, value) => {
-      if ((key === 'description' || key === 'summary') && typeof value === 'string') texts.add(value.trim())
+      if ((key === 'description' || key === 'summary') && typeof value === 'string') texts.add(value)
       return value
     })
   }
