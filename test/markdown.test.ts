@@ -149,6 +149,28 @@ function writtenAsParsed(text: string): void {
   assert.is(markdownHtml(text), parsedHtml(text), text)
   assert.is(inlineMarkdown(text), parsedInline(text), text)
 }
+test('strong emphasis CommonMark reads without doubt takes the shortcut, and gives what the parser gives', () => {
+  const isProse = (text: string) => proseParagraphs(text) !== undefined
+  const labels = '__Activity name :__ GetUsers\nList the users.'
+  assert.ok(isProse(labels))
+  assert.is(markdownHtml(labels), '<p><strong>Activity name :</strong> GetUsers\nList the users.</p>')
+  const taken = [labels, '**HTTP Status Code:** `400`', 'Send **both** keys.', '**a**, **b** and **c**', '`x` then\n**y**', 'a **b**.']
+  // Inside a word, after a code span or a mark, around spaces or marks, or across lines: left to the parser.
+  const others = ['a**b**', '**b**c', 'x `y`**z**', '** b**', '**b **', '***b***', '**b*c**', '**a\nb**', '__a_b__', '**b**_', '"**b**"', '**[l](u)**', '**https://x.y**', '**b**-c', '(**note**) x', 'a **b**!']
+  for (const text of taken) assert.ok(isProse(text), text)
+  for (const text of others) assert.not.ok(isProse(text), text)
+  for (const text of [...taken, ...others]) {
+    assert.is(markdownHtml(text), parsedHtml(text), text)
+    assert.is(inlineMarkdown(text), parsedInline(text), text)
+  }
+})
+
+test('any strong emphasis the shortcut takes, it writes as the parser does (generated texts)', () => {
+  const piece = fc.constantFrom('**', '__', '*', '_', 'a', 'b9', ' ', '\n', '\n\n', '.', ',', ':', ';', '!', '?', '(', ')', '-', '"', "'", '`c`', '[l](u)', 'https://x.y', 'é', '\u00a0', '\t', '&', '<')
+  const strong = fc.tuple(fc.constantFrom('**', '__'), fc.array(piece, {minLength: 1, maxLength: 4})).map(([delimiter, inner]) => `${delimiter}${inner.join('')}${delimiter}`)
+  fc.assert(fc.property(fc.array(fc.oneof(piece, piece, strong), {maxLength: 12}), (pieces) => writtenAsParsed(pieces.join(''))), {numRuns: propertyRuns})
+})
+
 test('any text the shortcut takes, it writes as the parser does (generated texts of link, code and mark characters)', () => {
   const piece = fc.constantFrom('[', ']', '(', ')', '`', '*', '_', '!', '&', '%', '%2F', ':', '//', '/', '#', '@', '.', ' ', '\n', '\n\n', '"', "'", 'a', 'b9', 'www.', 'https:', 'é', '<', '\\')
   // Links whose text and destination are made of the same pieces, so that many are plain and many are not.

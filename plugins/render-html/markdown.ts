@@ -165,14 +165,14 @@ function proseInline(paragraph: string): string | undefined {
     }
     if (close === -1) return undefined
     let code = paragraph.slice(openEnd, close)
-    const text = proseText(paragraph.slice(textStart, open), false)
+    const text = proseText(paragraph.slice(textStart, open), textStart === 0, false)
     if (text === undefined || code.includes('\n') || code.includes('|')) return undefined
     // CommonMark strips one space on each side of a code span that has both and is not all spaces.
     if (code.startsWith(' ') && code.endsWith(' ') && /[^ ]/.test(code)) code = code.slice(1, -1)
     html += `${text}<code>${escapeHtml(code)}</code>`
     textStart = closeEnd
   }
-  const rest = proseText(paragraph.slice(textStart), true)
+  const rest = proseText(paragraph.slice(textStart), textStart === 0, true)
   return rest === undefined ? undefined : html + rest
 }
 
@@ -201,10 +201,47 @@ function runEnd(text: string, start: number): number {
 const plainLink = /\[([^[\]]+)\]\(((?:[A-Za-z\d\-._~:/?#@!$'*+,;=]|%[\dA-Fa-f]{2})+)\)/g
 
 /**
- * Text outside code spans, escaped, or undefined when something in it is Markdown (see {@link plainLink} and
- * {@link linkedText}); `last` when nothing of the paragraph follows it.
+ * Strong emphasis around plain text (`**Note:**`, `__Activity name :__`, as Zoom and loket.nl write their labels):
+ * two `*` or two `_`, the text inside on one line, without `*` or `_`.
  */
-function proseText(text: string, last: boolean): string | undefined {
+const strongSpan = /(\*\*|__)([^*_\n]+?)\1/g
+/** What may follow strong emphasis that the shortcut writes: white space, or punctuation that ends a phrase. */
+const afterStrong = /[\s.,:;!?)]/
+
+/**
+ * Text outside code spans, escaped, or undefined when something in it is Markdown but strong emphasis that CommonMark
+ * reads without doubt (see {@link strongSpan}) and plain links (see {@link linkedProse}); `first` when it starts the
+ * paragraph, `last` when nothing of the paragraph follows it. Strong emphasis is taken where it opens at the start or
+ * after a space, and closes before white space, a phrase's punctuation or the end, its text neither starting nor
+ * ending with white space: each delimiter run is then two characters, the first can only open and the second only
+ * close, for `*` as for `_`.
+ */
+function proseText(text: string, first: boolean, last: boolean): string | undefined {
+  if (!text.includes('**') && !text.includes('__')) return linkedProse(text, last)
+  let html = ''
+  let textStart = 0
+  for (const match of text.matchAll(strongSpan)) {
+    const [whole, , inner] = match
+    const start = match.index
+    const end = start + whole.length
+    const opensAfterSpace = start === 0 ? first : text[start - 1] === ' ' || text[start - 1] === '\n'
+    const closesBeforeEnd = end === text.length ? last : afterStrong.test(text[end])
+    if (!opensAfterSpace || !closesBeforeEnd || /^\s|\s$/.test(inner)) return undefined
+    const before = linkedProse(text.slice(textStart, start), false)
+    const strong = plainText(inner)
+    if (before === undefined || strong === undefined) return undefined
+    html += `${before}<strong>${strong}</strong>`
+    textStart = end
+  }
+  const rest = linkedProse(text.slice(textStart), last)
+  return rest === undefined ? undefined : html + rest
+}
+
+/**
+ * Text outside code spans and strong emphasis, escaped, or undefined when something in it is Markdown (see
+ * {@link plainLink} and {@link linkedText}); `last` when nothing of the paragraph follows it.
+ */
+function linkedProse(text: string, last: boolean): string | undefined {
   if (!text.includes('](')) return linkedText(text, last)
   let html = ''
   let textStart = 0
@@ -346,7 +383,7 @@ export function inlineMarkdown(text: string): string {
   let html = inlineCache.get(text)
   if (html !== undefined) return html
   if (text.length > markdownLimit) html = escapeHtml(text.replace(/\s+/g, ' ').trim())
-  else html = proseParagraphs(text)?.[0].replace(/\s+/g, ' ') ?? simpleHtml(text)?.[0].html.replace(/\s+/g, ' ').trim() ?? parsedInline(firstChunk(text))
+  else html = proseParagraphs(text)?.[0].replace(/\s+/g, ' ').trim() ?? simpleHtml(text)?.[0].html.replace(/\s+/g, ' ').trim() ?? parsedInline(firstChunk(text))
   inlineCache.set(text, html)
   return html
 }
