@@ -7,6 +7,7 @@ import path from 'node:path'
 import {VFile} from 'vfile'
 import {ApipeError, show} from './errors.js'
 import {fatalFinding} from './rule.js'
+import {inputRead} from './young-generation.js'
 
 /** An input: a file path, a vfile, or a value with an optional path (used for the file's name and syntax). */
 export type Input = string | VFile | {path?: string; value: string}
@@ -27,6 +28,7 @@ export async function readInput(input: Input, cwd = process.cwd()): Promise<VFil
     // file in chunks, one trip through libuv's thread pool each, and the command waits on every trip (~15 ms of idle
     // time for a 4 MB document, bench/import.js).
     file.value = readFileSync(path.resolve(file.cwd, file.path))
+    inputRead(file.value.byteLength)
   } catch (error) {
     fail(file, `Cannot read file \`${file.path}\`: ${(error as Error).message}`)
   }

@@ -1,13 +1,19 @@
 /**
  * Hot loops (pipeline/tiering.ts): the CLI's hooks run around a hot loop, in order, also when it throws, and only
  * when the CLI has set some; the parse plugin runs the block-YAML reader of a big YAML file inside them, and a small
- * file or a JSON file outside. What the hooks do to V8 is measured in bench/, not here.
+ * file or a JSON file outside. Very large inputs (pipeline/young-generation.ts): the CLI's hook runs once, when the
+ * first input of 16 MB or more is read. What the hooks do to V8 is measured in bench/, not here.
  */
 import {suite} from 'uvu'
 import * as assert from 'uvu/assert'
 import {VFile} from 'vfile'
 import {parseSource} from '../plugins/parse.js'
+import {mkdtempSync, writeFileSync} from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import {readInput} from '../pipeline/read.js'
 import {hotCode, setHotCode} from '../pipeline/tiering.js'
+import {largeInputBytes, setLargeInput} from '../pipeline/young-generation.js'
 
 const test = suite('tiering')
 
@@ -63,6 +69,25 @@ test('a big YAML file is read inside the hooks, a small one and a JSON file outs
   assert.ok(json.byteLength > 256 * 1024)
   parseSource(json, new VFile({path: 'big.json'}))
   assert.equal(calls, [])
+})
+
+test('the first input of 16 MB or more calls the CLI\'s hook for very large inputs, once; smaller ones do not', async () => {
+  const folder = mkdtempSync(path.join(os.tmpdir(), 'apipe-large-'))
+  const small = path.join(folder, 'small.json')
+  const large = path.join(folder, 'large.json')
+  writeFileSync(small, Buffer.alloc(largeInputBytes - 1, ' '))
+  writeFileSync(large, Buffer.alloc(largeInputBytes, ' '))
+  let grown = 0
+  setLargeInput(() => grown++)
+  try {
+    await readInput(small)
+    assert.is(grown, 0)
+    await readInput(large)
+    await readInput(large)
+    assert.is(grown, 1)
+  } finally {
+    setLargeInput(undefined)
+  }
 })
 
 test.run()
