@@ -55,13 +55,16 @@ test('raw HTML keeps only what the allow-list names, however it is written, and 
     ['<table><tr><td colspan="2" align="left" bgcolor="red">c</td></tr></table>', '<table><tr><td colspan="2" align="left">c</td></tr></table>']
   ]
   for (const [input, html] of cases) assert.is(markdownHtml(input), html, input)
-  assert.is(inlineMarkdown('<ul><li>First <b>item</b><br>next</li><li>second</li></ul>'), 'First <b>item</b>next')
+  assert.is(inlineMarkdown('<ul><li>First <b>item</b><br>next</li><li>second</li></ul>'), 'First <b>item</b> next')
 })
 
 test('a summary is one line of inline HTML: the first block only, line breaks and blocks dropped', () => {
   assert.is(inlineMarkdown('**Bold** summary with `code`\nand [a link](http://x.y)\n\n---\nmore'), '<strong>Bold</strong> summary with <code>code</code> and <a href="http://x.y" target="_blank" rel="noopener noreferrer">a link</a>')
   assert.is(inlineMarkdown('<p>Stripe <code>x</code></p>'), 'Stripe <code>x</code>')
   assert.is(inlineMarkdown('Plain prose\nover two lines.\n\nSecond paragraph.'), 'Plain prose over two lines.')
+  // A line break, written as Markdown or as HTML, is a space between the words it separated.
+  for (const text of ['First line  \nsecond', 'First line\\\nsecond', 'First line<br>second', 'First line<BR/>\nsecond']) assert.is(inlineMarkdown(text), 'First line second', JSON.stringify(text))
+  assert.is(inlineMarkdown('**Payee:**<br>`master` pays'), '<strong>Payee:</strong> <code>master</code> pays')
   // Blank lines before the first block are not its end (a summary that starts with them was shown empty).
   for (const text of ['\n\nFirst *block* <a href="https://x.y">x</a>.\n\n# Next\nmore', '\n  \n  First *block* x.\n\nNext', '\n\n    code\n\nNext']) {
     assert.is(inlineMarkdown(text), parsedInline(text), JSON.stringify(text))
@@ -165,8 +168,24 @@ test('strong emphasis CommonMark reads without doubt takes the shortcut, and giv
   }
 })
 
-test('any strong emphasis the shortcut takes, it writes as the parser does (generated texts)', () => {
-  const piece = fc.constantFrom('**', '__', '*', '_', 'a', 'b9', ' ', '\n', '\n\n', '.', ',', ':', ';', '!', '?', '(', ')', '-', '"', "'", '`c`', '[l](u)', 'https://x.y', 'é', '\u00a0', '\t', '&', '<')
+test('line breaks written as HTML inside paragraphs take the shortcut, and give what the parser and the sanitizer give', () => {
+  const isProse = (text: string) => proseParagraphs(text) !== undefined
+  const zoom = '**HTTP Status Code:** `400`<br>\nBad request.<br/><br/>\n**Error Code:** `1005`<br> Email has already been used.<BR />'
+  assert.ok(isProse(zoom))
+  assert.is(markdownHtml(zoom), '<p><strong>HTTP Status Code:</strong> <code>400</code><br>\nBad request.<br><br>\n<strong>Error Code:</strong> <code>1005</code><br> Email has already been used.<br></p>')
+  const taken = [zoom, 'a<br>b', 'Payee:<br>`master` pays', '**a**<br>**b**', 'x `y`<br>z', 'a<br>\n\nb<br>']
+  // At a line's start (an HTML block may open there), in mixed case, with attributes, in a link or a URL: the parser's.
+  const others = ['<br>a', 'a\n<br>b', 'a\n\n<br>b', 'a<Br>b', 'a<br clear="all">b', '[a<br>b](u)', 'https://x.y<br>', 'a<br\n>b', 'a</br>b', '**a<br>b**']
+  for (const text of taken) assert.ok(isProse(text), text)
+  for (const text of others) assert.not.ok(isProse(text), text)
+  for (const text of [...taken, ...others]) {
+    assert.is(markdownHtml(text), parsedHtml(text), text)
+    assert.is(inlineMarkdown(text), parsedInline(text), text)
+  }
+})
+
+test('any strong emphasis or line break the shortcut takes, it writes as the parser does (generated texts)', () => {
+  const piece = fc.constantFrom('**', '__', '*', '_', 'a', 'b9', ' ', '\n', '\n\n', '.', ',', ':', ';', '!', '?', '(', ')', '-', '"', "'", '`c`', '[l](u)', 'https://x.y', 'é', '\u00a0', '\t', '&', '<', '>', '<br>', '<br/>', '<br />', '<BR>', '<Br>', '  \n')
   const strong = fc.tuple(fc.constantFrom('**', '__'), fc.array(piece, {minLength: 1, maxLength: 4})).map(([delimiter, inner]) => `${delimiter}${inner.join('')}${delimiter}`)
   fc.assert(fc.property(fc.array(fc.oneof(piece, piece, strong), {maxLength: 12}), (pieces) => writtenAsParsed(pieces.join(''))), {numRuns: propertyRuns})
 })

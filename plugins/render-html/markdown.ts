@@ -208,15 +208,41 @@ const strongSpan = /(\*\*|__)([^*_\n]+?)\1/g
 /** What may follow strong emphasis that the shortcut writes: white space, or punctuation that ends a phrase. */
 const afterStrong = /[\s.,:;!?)]/
 
+/** A line break written as HTML (`<br>`, `<br/>`, `<br />`, or in upper case), as the sanitizer writes it: `<br>`. */
+const lineBreak = /<(?:br|BR) ?\/?>/g
+
 /**
- * Text outside code spans, escaped, or undefined when something in it is Markdown but strong emphasis that CommonMark
- * reads without doubt (see {@link strongSpan}) and plain links (see {@link linkedProse}); `first` when it starts the
- * paragraph, `last` when nothing of the paragraph follows it. Strong emphasis is taken where it opens at the start or
- * after a space, and closes before white space, a phrase's punctuation or the end, its text neither starting nor
- * ending with white space: each delimiter run is then two characters, the first can only open and the second only
- * close, for `*` as for `_`.
+ * Text outside code spans, escaped, or undefined when something in it is Markdown but line breaks written as HTML
+ * (see {@link lineBreak}), strong emphasis that CommonMark reads without doubt (see {@link strongProse}) and plain
+ * links (see {@link linkedProse}); `first` when it starts the paragraph, `last` when nothing of the paragraph follows
+ * it. A line break is taken where it does not start a line (a tag there may open an HTML block): markdown-it passes it
+ * on as written, and the sanitizer writes it `<br>`.
  */
 function proseText(text: string, first: boolean, last: boolean): string | undefined {
+  if (!text.includes('<')) return strongProse(text, first, last, last)
+  let html = ''
+  let pieceStart = 0
+  for (const match of text.matchAll(lineBreak)) {
+    const start = match.index
+    if (start === 0 ? first : text[start - 1] === '\n') return undefined
+    const piece = strongProse(text.slice(pieceStart, start), pieceStart === 0 ? first : true, true, false)
+    if (piece === undefined) return undefined
+    html += `${piece}<br>`
+    pieceStart = start + match[0].length
+  }
+  const rest = strongProse(text.slice(pieceStart), pieceStart === 0 ? first : true, last, last)
+  return rest === undefined ? undefined : html + rest
+}
+
+/**
+ * Text between line breaks, escaped, or undefined when something in it is Markdown but strong emphasis that
+ * CommonMark reads without doubt (see {@link strongSpan}) and plain links (see {@link linkedProse}). Strong emphasis
+ * is taken where it opens after a space, or at the start when `opens` (the paragraph's start or a line break before
+ * it), and closes before white space, a phrase's punctuation, or the end when `closes` (the paragraph's end or a line
+ * break after it), its text neither starting nor ending with white space: each delimiter run is then two characters,
+ * the first can only open and the second only close, for `*` as for `_`. `last` when nothing of the paragraph follows.
+ */
+function strongProse(text: string, opens: boolean, closes: boolean, last: boolean): string | undefined {
   if (!text.includes('**') && !text.includes('__')) return linkedProse(text, last)
   let html = ''
   let textStart = 0
@@ -224,8 +250,8 @@ function proseText(text: string, first: boolean, last: boolean): string | undefi
     const [whole, , inner] = match
     const start = match.index
     const end = start + whole.length
-    const opensAfterSpace = start === 0 ? first : text[start - 1] === ' ' || text[start - 1] === '\n'
-    const closesBeforeEnd = end === text.length ? last : afterStrong.test(text[end])
+    const opensAfterSpace = start === 0 ? opens : text[start - 1] === ' ' || text[start - 1] === '\n'
+    const closesBeforeEnd = end === text.length ? closes : afterStrong.test(text[end])
     if (!opensAfterSpace || !closesBeforeEnd || /^\s|\s$/.test(inner)) return undefined
     const before = linkedProse(text.slice(textStart, start), false)
     const strong = plainText(inner)
@@ -376,16 +402,27 @@ function onlyLineBreaks(tokens: Token[]): boolean {
 }
 
 /**
- * A summary as one line of safe inline HTML: the inline content of its first block (emphasis, code, links), line
- * breaks and further blocks dropped, so that a row stays one line however the summary was written.
+ * A summary as one line of safe inline HTML: the inline content of its first block (emphasis, code, links), each line
+ * break a space and further blocks dropped, so that a row stays one line however the summary was written.
  */
 export function inlineMarkdown(text: string): string {
   let html = inlineCache.get(text)
   if (html !== undefined) return html
   if (text.length > markdownLimit) html = escapeHtml(text.replace(/\s+/g, ' ').trim())
-  else html = proseParagraphs(text)?.[0].replace(/\s+/g, ' ').trim() ?? simpleHtml(text)?.[0].html.replace(/\s+/g, ' ').trim() ?? parsedInline(firstChunk(text))
+  else {
+    const prose = proseParagraphs(text)?.[0] ?? simpleHtml(text)?.[0].html
+    html = prose === undefined ? parsedInline(firstChunk(text)) : oneLine(prose)
+  }
   inlineCache.set(text, html)
   return html
+}
+
+/**
+ * Inline HTML as one line: each line break (`<br>`, as the allow-list writes it; text is escaped, so no other `<br>`
+ * is in it) a space, and white space collapsed.
+ */
+function oneLine(html: string): string {
+  return html.replace(/<br>/g, ' ').replace(/\s+/g, ' ').trim()
 }
 
 /** A line end, then a line of spaces and tabs at most, then a line end. */
@@ -408,14 +445,13 @@ function firstChunk(text: string): string {
 
 /** The inline content of the first block of `text`, through markdown-it and the sanitizer, as one line. */
 export function parsedInline(text: string): string {
-  if (text.includes('<')) return sanitizer().sanitizedInline(markdown.render(text))
-  return tokensInline(cleanTokensOf(text)).replace(/\s+/g, ' ').trim()
+  return oneLine(text.includes('<') ? sanitizer().sanitizedInline(markdown.render(text)) : tokensInline(cleanTokensOf(text)))
 }
 
-/** The inline content of the first block among markdown-it's tokens, without line breaks (a rule gives none). */
+/** The inline content of the first block among markdown-it's tokens (a rule gives none). */
 function tokensInline(tokens: Token[]): string {
   for (const token of tokens) {
-    if (token.type === 'inline') return markdown.renderer.renderInline(token.children!.filter((child) => child.type !== 'hardbreak'), markdown.options, {})
+    if (token.type === 'inline') return markdown.renderer.renderInline(token.children!, markdown.options, {})
     if (token.type === 'fence' || token.type === 'code_block') return escapeHtml(token.content)
     if (token.type === 'hr') return ''
   }

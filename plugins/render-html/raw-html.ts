@@ -177,11 +177,10 @@ export function sanitizedBlocks(rendered: string): string {
   return serialize(cleanTree(rendered).children).trim()
 }
 
-/** The inline content of the first block of markdown-it's HTML of a description, sanitized, as one line. */
+/** The inline content of the first block of markdown-it's HTML of a description, sanitized (markdown.ts makes it one line). */
 export function sanitizedInline(rendered: string): string {
   const first = cleanTree(rendered).children.find(isElement)
-  const inline = first ? firstInline(first) : []
-  return serialize(inline.filter((node) => !isElement(node) || node.tag !== 'br')).replace(/\s+/g, ' ').trim()
+  return serialize(first ? firstInline(first) : [])
 }
 
 const blockTags = new Set(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'li', 'td', 'th', 'dt', 'dd', 'summary'])
