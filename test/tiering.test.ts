@@ -8,7 +8,7 @@ import {suite} from 'uvu'
 import * as assert from 'uvu/assert'
 import {VFile} from 'vfile'
 import {parseSource} from '../plugins/parse.js'
-import {mkdtempSync, writeFileSync} from 'node:fs'
+import {mkdtempSync, rmSync, writeFileSync} from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import {readInput} from '../pipeline/read.js'
@@ -87,6 +87,7 @@ test('the first input of 16 MB or more calls the CLI\'s hook for very large inpu
     assert.is(grown, 1)
   } finally {
     setLargeInput(undefined)
+    rmSync(folder, {recursive: true, force: true})
   }
 })
 
