@@ -14,6 +14,19 @@ import {simpleParagraphs} from '../plugins/render-html/raw-html.js'
 import {testWhen} from './helpers/skip.js'
 import {corpusDir, corpusMissing} from './helpers/corpus.js'
 
+/**
+ * The prose shortcut takes each of `taken` and none of `others`, and every one of them is written, as a block and as
+ * a one-line summary, as markdown-it (and the sanitizer) write it.
+ */
+function shortcutTakes(taken: string[], others: string[]): void {
+  for (const text of taken) assert.ok(proseParagraphs(text) !== undefined, text)
+  for (const text of others) assert.not.ok(proseParagraphs(text) !== undefined, text)
+  for (const text of [...taken, ...others]) {
+    assert.is(markdownHtml(text), parsedHtml(text), text)
+    assert.is(inlineMarkdown(text), parsedInline(text), text)
+  }
+}
+
 // The sanitizer of raw HTML is loaded for catalogues with a `<` in them, as the page does.
 test.before(() => prepareDescriptions('<p>'))
 
@@ -119,12 +132,7 @@ test('literal URLs take the shortcut where linkify makes them links that markdow
   const taken = [k8s, 'see https://x', 'See https://a.b/c, then http://d.e/f?g=1&h=2.', 'see https://a.b/c) and `code` https://d.e', 'https://a.b/c\nnext line', 'a `x` https://a.b/c d']
   // After a letter or a dot, with `%` escapes or punycode, a star, or run into a code span: left to the parser.
   const others = ['xhttps://a.b', 'a.https://a.b', 'https://a.b/%20c', 'https://xn--80ak6aa92e.com', 'https://a.b/c*', 'https://a.b/c`d`', 'https://a.b.`d`', 'HTTPS://A.B', 'https://a.b/(c)']
-  for (const text of taken) assert.ok(isProse(text), text)
-  for (const text of others) assert.not.ok(isProse(text), text)
-  for (const text of [...taken, ...others]) {
-    assert.is(markdownHtml(text), parsedHtml(text), text)
-    assert.is(inlineMarkdown(text), parsedInline(text), text)
-  }
+  shortcutTakes(taken, others)
 })
 
 test('a paragraph whose only links are raw HTML keeps them as written, and its literal URLs and addresses still become links', () => {
@@ -160,12 +168,7 @@ test('strong emphasis CommonMark reads without doubt takes the shortcut, and giv
   const taken = [labels, '**HTTP Status Code:** `400`', 'Send **both** keys.', '**a**, **b** and **c**', '`x` then\n**y**', 'a **b**.']
   // Inside a word, after a code span or a mark, around spaces or marks, or across lines: left to the parser.
   const others = ['a**b**', '**b**c', 'x `y`**z**', '** b**', '**b **', '***b***', '**b*c**', '**a\nb**', '__a_b__', '**b**_', '"**b**"', '**[l](u)**', '**https://x.y**', '**b**-c', '(**note**) x', 'a **b**!']
-  for (const text of taken) assert.ok(isProse(text), text)
-  for (const text of others) assert.not.ok(isProse(text), text)
-  for (const text of [...taken, ...others]) {
-    assert.is(markdownHtml(text), parsedHtml(text), text)
-    assert.is(inlineMarkdown(text), parsedInline(text), text)
-  }
+  shortcutTakes(taken, others)
 })
 
 test('line breaks written as HTML inside paragraphs take the shortcut, and give what the parser and the sanitizer give', () => {
@@ -176,12 +179,7 @@ test('line breaks written as HTML inside paragraphs take the shortcut, and give 
   const taken = [zoom, 'a<br>b', 'Payee:<br>`master` pays', '**a**<br>**b**', 'x `y`<br>z', 'a<br>\n\nb<br>']
   // At a line's start (an HTML block may open there), in mixed case, with attributes, in a link or a URL: the parser's.
   const others = ['<br>a', 'a\n<br>b', 'a\n\n<br>b', 'a<Br>b', 'a<br clear="all">b', '[a<br>b](u)', 'https://x.y<br>', 'a<br\n>b', 'a</br>b', '**a<br>b**']
-  for (const text of taken) assert.ok(isProse(text), text)
-  for (const text of others) assert.not.ok(isProse(text), text)
-  for (const text of [...taken, ...others]) {
-    assert.is(markdownHtml(text), parsedHtml(text), text)
-    assert.is(inlineMarkdown(text), parsedInline(text), text)
-  }
+  shortcutTakes(taken, others)
 })
 
 test('any strong emphasis or line break the shortcut takes, it writes as the parser does (generated texts)', () => {
