@@ -208,7 +208,11 @@ const strongSpan = /(\*\*|__)([^*_\n]+?)\1/g
 /** What may follow strong emphasis that the shortcut writes: white space, or punctuation that ends a phrase. */
 const afterStrong = /[\s.,:;!?)]/
 
-/** A line break written as HTML (`<br>`, `<br/>`, `<br />`, or in upper case), as the sanitizer writes it: `<br>`. */
+/**
+ * A line break written as HTML (`<br>`, `<br/>`, `<br />`, or in upper case) on one line: of the tags
+ * {@link lineBreakTag} takes among markdown-it's tokens, those the shortcut takes in the text itself (a tag across two
+ * lines can leave a `>` at a line's start, where it opens a block quote). Written `<br>`, as the sanitizer writes it.
+ */
 const lineBreak = /<(?:br|BR) ?\/?>/g
 
 /**
