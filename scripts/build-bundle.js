@@ -132,7 +132,6 @@ const importThroughLoader = {
   }
 }
 
-
 const cjs = 'dist/bundle/cli.cjs'
 await build({
   entryPoints: ['dist/cli/main.js'],

@@ -14,13 +14,16 @@ import {simpleParagraphs} from '../plugins/render-html/raw-html.js'
 import {testWhen} from './helpers/skip.js'
 import {corpusDir, corpusMissing} from './helpers/corpus.js'
 
+/** Whether the prose shortcut takes `text` (markdown-it is not asked). */
+const isProse = (text: string) => proseParagraphs(text) !== undefined
+
 /**
  * The prose shortcut takes each of `taken` and none of `others`, and every one of them is written, as a block and as
  * a one-line summary, as markdown-it (and the sanitizer) write it.
  */
 function shortcutTakes(taken: string[], others: string[]): void {
-  for (const text of taken) assert.ok(proseParagraphs(text) !== undefined, text)
-  for (const text of others) assert.not.ok(proseParagraphs(text) !== undefined, text)
+  for (const text of taken) assert.ok(isProse(text), text)
+  for (const text of others) assert.not.ok(isProse(text), text)
   for (const text of [...taken, ...others]) {
     assert.is(markdownHtml(text), parsedHtml(text), text)
     assert.is(inlineMarkdown(text), parsedInline(text), text)
@@ -86,7 +89,6 @@ test('a summary is one line of inline HTML: the first block only, line breaks an
 })
 
 test('prose takes the shortcut only when nothing in it but code spans is Markdown', () => {
-  const isProse = (text: string) => proseParagraphs(text) !== undefined
   assert.ok(isProse('List the pets of an owner. Paginated, 20 a page.\n\nSee also the owners.'))
   // A YAML block scalar's last line break, and blank space after the last paragraph, are no part of it.
   for (const end of ['\n', ' ', '  \n', '\n\n', '\t', '\r\n', ' \n \n']) {
@@ -112,7 +114,6 @@ test('prose takes the shortcut only when nothing in it but code spans is Markdow
 })
 
 test('plain inline links take the shortcut too, and give what the parser gives; links the parser would write otherwise do not', () => {
-  const isProse = (text: string) => proseParagraphs(text) !== undefined
   const linked = 'See [ISO code](https://www.iso.org/iso-4217.html), [fields](#parameter-fields) and "[Pagination](/rest/using-pagination)."'
   assert.ok(isProse(linked))
   assert.is(markdownHtml(linked), '<p>See <a href="https://www.iso.org/iso-4217.html" target="_blank" rel="noopener noreferrer">ISO code</a>, <a href="#parameter-fields" target="_blank" rel="noopener noreferrer">fields</a> and &quot;<a href="/rest/using-pagination" target="_blank" rel="noopener noreferrer">Pagination</a>.&quot;</p>')
@@ -125,7 +126,6 @@ test('plain inline links take the shortcut too, and give what the parser gives; 
 })
 
 test('literal URLs take the shortcut where linkify makes them links that markdown-it writes as they are', () => {
-  const isProse = (text: string) => proseParagraphs(text) !== undefined
   const k8s = 'Kind is a string value representing the REST resource. More info: https://git.k8s.io/community/contributors/devel/api-conventions.md#types-kinds'
   assert.ok(isProse(k8s))
   assert.is(markdownHtml(k8s), '<p>Kind is a string value representing the REST resource. More info: <a href="https://git.k8s.io/community/contributors/devel/api-conventions.md#types-kinds" target="_blank" rel="noopener noreferrer">https://git.k8s.io/community/contributors/devel/api-conventions.md#types-kinds</a></p>')
@@ -161,7 +161,6 @@ function writtenAsParsed(text: string): void {
   assert.is(inlineMarkdown(text), parsedInline(text), text)
 }
 test('strong emphasis CommonMark reads without doubt takes the shortcut, and gives what the parser gives', () => {
-  const isProse = (text: string) => proseParagraphs(text) !== undefined
   const labels = '__Activity name :__ GetUsers\nList the users.'
   assert.ok(isProse(labels))
   assert.is(markdownHtml(labels), '<p><strong>Activity name :</strong> GetUsers\nList the users.</p>')
@@ -172,7 +171,6 @@ test('strong emphasis CommonMark reads without doubt takes the shortcut, and giv
 })
 
 test('line breaks written as HTML inside paragraphs take the shortcut, and give what the parser and the sanitizer give', () => {
-  const isProse = (text: string) => proseParagraphs(text) !== undefined
   const zoom = '**HTTP Status Code:** `400`<br>\nBad request.<br/><br/>\n**Error Code:** `1005`<br> Email has already been used.<BR />'
   assert.ok(isProse(zoom))
   assert.is(markdownHtml(zoom), '<p><strong>HTTP Status Code:</strong> <code>400</code><br>\nBad request.<br><br>\n<strong>Error Code:</strong> <code>1005</code><br> Email has already been used.<br></p>')
