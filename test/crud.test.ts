@@ -269,6 +269,27 @@ function crudSuite(database: TestDatabase) {
     }
   })
 
+  test('list: `like` matches SQL wildcards and backslashes as written; `*` is its one wildcard', async () => {
+    const made: number[] = []
+    for (const title of ['100% done', 'under_score', 'back\\slash']) made.push((await call('POST', '/posts', {title, author: 1})).body!.id)
+    const [percent, underscore, backslash] = made
+    const cases: Array<[string, number[]]> = [
+      ['0%25', [percent]],
+      ['%25', [percent]],
+      ['r_s', [underscore]],
+      ['_', [underscore]],
+      ['k%5Cs', [backslash]],
+      ['100*done', [percent]],
+      ['under*', [underscore]]
+    ]
+    for (const [value, expected] of cases) {
+      const response = await call('GET', `/posts?filter[title][like]=${value}&sort=id`)
+      assert.is(response.status, 200, value)
+      assert.equal(ids(response.body), expected, value)
+    }
+    for (const id of made) assert.is((await call('DELETE', `/posts/${id}`)).status, 204)
+  })
+
   test('list: filters through a many-to-one and a many-to-many, and offset paging', async () => {
     const cases: Array<[string, number[]]> = [
       ['filter[author.name]=Grace', [2, 3, 5]],

@@ -8,7 +8,7 @@ import type {EntityModel} from './model.js'
 import {parseId, visibleFields} from './model.js'
 import {HttpProblem, notFound} from './problem.js'
 import {computedSql as computedSql_, fillComputed} from './computed.js'
-import {parseListQuery, type ListQuery, type QueryOptions} from './query.js'
+import {parseListQuery, type LikeMatch, type ListQuery, type QueryOptions} from './query.js'
 import type {FastReader} from './fast-read.js'
 import type {OutboxEvent} from '../events/outbox.js'
 import type {FastWriter} from './fast-write.js'
@@ -35,8 +35,8 @@ export interface CrudContext {
   fastWrite?: FastWriter
   /** The events of a prepared create's answer, written to the outbox in its transaction. */
   createdEvents?: (answer: Row) => ReadonlyArray<OutboxEvent>
-  /** `$ilike` on PostgreSQL, whose LIKE is case-sensitive; `$like` elsewhere. */
-  likeOperator?: '$like' | '$ilike'
+  /** How the database matches `like` (orm.ts). */
+  likeMatch?: LikeMatch
   /** Every entity's model, for filters through relations. */
   models?: ReadonlyMap<string, EntityModel>
   /** Who asks (`{id}`), for computed fields that depend on the viewer. */
@@ -121,7 +121,7 @@ export async function runCrud(action: CrudAction, model: EntityModel, context: C
   const db = () => context.db
   const viewer = (context.user as {id?: unknown} | null | undefined)?.id
   const computedSql = model.computed.size > 0 ? (name: string) => computedSql_(db(), model, model.computed.get(name)!, viewer) : undefined
-  const options = {likeOperator: context.likeOperator, models: context.models, computedSql}
+  const options = {likeMatch: context.likeMatch, models: context.models, computedSql}
   // Answers carry the computed fields a `fields` selection keeps (all of them without one), one query per field.
   const finish = async <T extends Row | Row[]>(answer: T, fields?: string[], populate: string[] = []): Promise<T> => {
     const rows = (Array.isArray(answer) ? answer : [answer]) as Row[]

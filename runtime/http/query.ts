@@ -33,9 +33,13 @@ type Operator = keyof typeof operators
 
 const filterKey = /^filter\[([^\][]+)\](?:\[([^\][]+)\])?$/
 
-/** How the database matches `like`: PostgreSQL's LIKE is case-sensitive, so it gets ILIKE like the others' LIKE. */
+/** The condition that matches a LIKE `pattern` whose `%`, `_` and `\` stand for themselves when escaped with `\`. */
+export type LikeMatch = (pattern: string) => Record<string, unknown>
+
+/** What a list query needs to know of the database and the other entities. */
 export interface QueryOptions {
-  likeOperator?: '$like' | '$ilike'
+  /** How the database matches `like` (default: `$like` with `\` as its escape character, as on MySQL and MariaDB). */
+  likeMatch?: LikeMatch
   /** Every entity's model by name, to filter through relations (`filter[author.username]=ada`). */
   models?: ReadonlyMap<string, EntityModel>
   /** The SQL of a computed field for `sort` and `filter` (a `raw()` key), when the model has any. */
@@ -98,7 +102,7 @@ function fieldFilter(parse: Parse, key: string, field: string, op: string, text:
   if (!filterable) return parse.fail(key, `Unknown field \`${field}\`; filter on ${listOf(model)}`, 'unknown-field')
   if (!(op in operators)) return parse.fail(key, `Unknown operator \`${op}\`; expected one of ${Object.keys(operators).join(', ')}`, 'unknown-operator')
   const type = model.fields.get(field)?.type ?? 'integer'
-  const condition = filterCondition(type, op as Operator, text, options.likeOperator ?? '$like')
+  const condition = filterCondition(type, op as Operator, text, options.likeMatch ?? defaultLike)
   if (condition === undefined) return parse.fail(key, `\`${text}\` is not a valid value for \`${field}\` (${type}) with \`${op}\``, 'invalid-value')
   where[field] = op === 'null' ? condition : {...((where[field] as object) ?? {}), ...(condition as object)}
 }
@@ -112,7 +116,7 @@ function relationFilter(parse: Parse, key: string, path: string, op: string, tex
     return parse.fail(key, `Unknown field \`${path}\`; filter through a relation as \`<relation>.<field>\`: ${[...model.relations.keys()].map((name) => `\`${name}.…\``).join(', ') || 'this entity has none'}`, 'unknown-field')
   }
   if (!(op in operators)) return parse.fail(key, `Unknown operator \`${op}\`; expected one of ${Object.keys(operators).join(', ')}`, 'unknown-operator')
-  const condition = filterCondition(target.fields.get(field)!.type, op as Operator, text, options.likeOperator ?? '$like')
+  const condition = filterCondition(target.fields.get(field)!.type, op as Operator, text, options.likeMatch ?? defaultLike)
   if (condition === undefined) return parse.fail(key, `\`${text}\` is not a valid value for \`${path}\` with \`${op}\``, 'invalid-value')
   const inner = ((where[relation] as Record<string, unknown>) ??= {})
   inner[field] = op === 'null' ? condition : {...((inner[field] as object) ?? {}), ...(condition as object)}
@@ -121,7 +125,7 @@ function relationFilter(parse: Parse, key: string, path: string, op: string, tex
 /** `filter[favoritesCount][gte]=1` (a whole number) or `filter[favorited]=true` (the viewer's presence). */
 function computedFilter(parse: Parse, key: string, field: string, op: string, text: string): void {
   const flag = parse.model.computed.get(field)!.kind === 'viewerIn'
-  const condition = flag ? (op === 'eq' && text === 'true' ? {$gt: 0} : op === 'eq' && text === 'false' ? {$eq: 0} : undefined) : filterCondition('integer', op as Operator, text, '$like')
+  const condition = flag ? (op === 'eq' && text === 'true' ? {$gt: 0} : op === 'eq' && text === 'false' ? {$eq: 0} : undefined) : filterCondition('integer', op as Operator, text, defaultLike)
   if (!(op in operators) || condition === undefined || op === 'like' || op === 'null') {
     return parse.fail(key, `\`${text}\` with \`${op}\` does not fit the computed field \`${field}\` (${flag ? 'true or false' : 'a whole number'})`, 'invalid-value')
   }
@@ -181,17 +185,26 @@ function listOf(model: EntityModel): string {
   return [...[...model.fields.values()].filter((field) => field.visible).map((field) => field.name), ...model.computed.keys()].map((name) => `\`${name}\``).join(', ')
 }
 
+/** `$like` as MySQL, MariaDB (and PostgreSQL, case-sensitively) read it: `\` escapes by default there. */
+const defaultLike: LikeMatch = (pattern) => ({$like: pattern})
+
+/** `text` as a LIKE pattern that matches it literally: `%`, `_` and the escape character `\` escaped. */
+function likeLiteral(text: string): string {
+  return text.replace(/[\\%_]/g, (character) => `\\${character}`)
+}
+
 /** The MikroORM condition of one filter; `undefined` when the value does not fit the field. */
-function filterCondition(type: FieldDefinition['type'], op: Operator, text: string, like: '$like' | '$ilike'): unknown {
+function filterCondition(type: FieldDefinition['type'], op: Operator, text: string, like: LikeMatch): unknown {
   if (op === 'null') {
     if (text !== 'true' && text !== 'false') return undefined
     return text === 'true' ? null : {$ne: null}
   }
   if (op === 'like') {
     if (text.length > 200 || text.includes('\0')) return undefined
-    // `*` (or SQL's `%`) is a wildcard; without one, `like` means "contains".
-    const pattern = text.replace(/\*/g, '%')
-    return {[like]: pattern.includes('%') ? pattern : `%${pattern}%`}
+    // `*` is the one wildcard; without one, `like` means "contains". Everything else is matched as written: SQL's
+    // own wildcards `%` and `_` (`filter[title][like]=100%` finds "100% done", not every title from "100").
+    const pattern = text.split('*').map(likeLiteral).join('%')
+    return like(text.includes('*') ? pattern : `%${pattern}%`)
   }
   if (op === 'in' || op === 'nin') {
     const values = text.split(',').map((item) => parseScalar(type, item))

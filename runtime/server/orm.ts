@@ -4,6 +4,7 @@
  * file), and closes what it
  * opened when the app closes, a failed start included.
  */
+import {raw} from '@mikro-orm/core'
 import type {FastifyInstance} from 'fastify'
 import fp from 'fastify-plugin'
 import type {Project} from '../project.js'
@@ -11,6 +12,7 @@ import {openDatabase, type Orm} from '../database.js'
 import {FastReader, type FastReadDriver} from '../http/fast-read.js'
 import {FastWriter} from '../http/fast-write.js'
 import type {EntityModel} from '../http/model.js'
+import type {LikeMatch} from '../http/query.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -21,8 +23,8 @@ declare module 'fastify' {
     fastReader?: FastReader
     /** Prepared-statement creates on a SQLite file, when enabled. */
     fastWriter?: FastWriter
-    /** `$ilike` on PostgreSQL, whose LIKE is case-sensitive; `$like` elsewhere. */
-    likeOperator: '$like' | '$ilike'
+    /** How this database matches `filter[…][like]` (see {@link likeMatch}). */
+    likeMatch: LikeMatch
   }
 }
 
@@ -46,7 +48,7 @@ export const ormPlugin = fp<OrmOptions>(
     const orm = given ?? (await openDatabase(config, entities))
     if (!given) app.addHook('onClose', async () => orm.close())
     app.decorate('orm', orm)
-    app.decorate('likeOperator', orm.em.getPlatform().constructor.name.startsWith('PostgreSql') ? '$ilike' : '$like')
+    app.decorate('likeMatch', likeMatch(orm.em.getPlatform().constructor.name))
     const driver = fastReads === false ? undefined : await fastReadDriver(app, config.database, orm)
     if (driver) {
       const reader = new FastReader(driver, models)
@@ -72,4 +74,15 @@ async function fastReadDriver(app: FastifyInstance, database: Project['config'][
     return postgresFastReads({url: orm.config.get('clientUrl') as string, onError: (error) => app.log.warn({err: error}, 'fast-read connection failed')})
   }
   return undefined
+}
+
+/**
+ * `filter[…][like]` on the database of `platform` (a MikroORM platform's class name), case-insensitive on every one:
+ * PostgreSQL's LIKE is case-sensitive, so it gets ILIKE. PostgreSQL, MySQL and MariaDB escape `%`, `_` and `\` with
+ * `\` by default; SQLite has no escape character unless the statement names one.
+ */
+export function likeMatch(platform: string): LikeMatch {
+  if (platform.startsWith('PostgreSql')) return (pattern) => ({$ilike: pattern})
+  if (platform.includes('Sqlite')) return (pattern) => ({$like: raw("? escape '\\'", [pattern])})
+  return (pattern) => ({$like: pattern})
 }

@@ -221,7 +221,7 @@ function createContext(app: FastifyInstance, project: Project, request: FastifyR
       validateBody(model ? app.bodyCheck(model, 'create') : app.compileSchema(schema as object), data)
     },
     path: request.url.split('?')[0],
-    likeOperator: app.likeOperator,
+    likeMatch: app.likeMatch,
     models: app.models
   }
 }
