@@ -140,6 +140,12 @@ function crudSuite(database: TestDatabase) {
     assert.equal([latin1.statusCode, JSON.parse(latin1.body).detail], [415, 'Unsupported charset `iso-8859-1`; send JSON in UTF-8'])
     const utf8 = await app.inject({method: 'POST', url: '/tags', headers: {'content-type': 'application/json; charset=UTF-8'}, payload: '{"label": "café"}'})
     assert.equal([utf8.statusCode, JSON.parse(utf8.body).label], [201, 'café'])
+    // Bytes that are not UTF-8 are refused whatever the header says, never stored as U+FFFD.
+    for (const type of ['application/json', 'application/json; charset=utf-8', 'application/merge-patch+json']) {
+      const broken = await app.inject({method: 'POST', url: '/tags', headers: {'content-type': type}, payload: Buffer.from('{"label": "caf\xe9"}', 'latin1')})
+      assert.equal([broken.statusCode, broken.headers['content-type'], JSON.parse(broken.body)], [400, problemType, {type: 'about:blank', title: 'Bad Request', status: 400, detail: 'The body is not valid UTF-8, as JSON must be'}], type)
+    }
+    assert.is((await call('GET', '/tags?filter[label][like]=caf')).body!.data.length, 1, 'nothing stored for the refused bodies')
     const mergePatch = await app.inject({method: 'PATCH', url: `/tags/${JSON.parse(utf8.body).id}`, headers: {'content-type': 'application/merge-patch+json'}, payload: '{"label": "cafés"}'})
     assert.equal([mergePatch.statusCode, JSON.parse(mergePatch.body).label], [200, 'cafés'])
     // A JSON Patch is a list of operations, a format updates do not take: 415 naming the ones they do (RFC 5789).

@@ -6,6 +6,7 @@
  * its prototype-poisoning guard; a compressed one is decompressed first (body-encoding.ts). Errors fastify meets
  * before any route (a bad URL, an over-long path parameter) go through {@link frameworkErrors}, a constructor option.
  */
+import {isUtf8} from 'node:buffer'
 import type {FastifyError, FastifyReply, FastifyRequest} from 'fastify'
 import fp from 'fastify-plugin'
 import {decodedBody} from '../http/body-encoding.js'
@@ -18,24 +19,27 @@ export const problemsPlugin = fp<{development: boolean; formatProblem?: ProblemF
     app.removeContentTypeParser('text/plain')
     const parseJson = app.getDefaultJsonParser('error', 'error')
     // JSON, and the JSON-based types clients send (`application/merge-patch+json`, `application/vnd.api+json`), as
-    // UTF-8: a body in another charset would be read wrong (`café` sent as Latin-1), so it is refused.
-    const jsonBody = (request: FastifyRequest, body: string | Buffer, done: (error: Error | null, value?: unknown) => void) => {
-      if (body === '') return done(null, undefined)
+    // UTF-8: a body in another charset would be read wrong (`café` sent as Latin-1), so it is refused, and so are bytes
+    // that are not UTF-8 whatever the header says (decoded, each would be stored as U+FFFD).
+    const jsonBody = (request: FastifyRequest, bytes: string | Buffer, done: (error: Error | null, value?: unknown) => void) => {
+      if (bytes.length === 0) return done(null, undefined)
       const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(request.headers['content-type'] ?? '')?.[1]
       if (charset && !/^utf-?8$/i.test(charset)) return done(new HttpProblem(415, `Unsupported charset \`${charset}\`; send JSON in UTF-8`))
+      if (typeof bytes !== 'string' && !isUtf8(bytes)) return done(new HttpProblem(400, 'The body is not valid UTF-8, as JSON must be'))
+      const body = bytes.toString()
       const parsed = (error: Error | null, value?: unknown) => {
         // fastify refuses a `__proto__` key (prototype poisoning) as if the JSON were broken: JSON that parses is a body
         // with a key that cannot be set.
-        if (error && (error as {code?: string}).code === 'FST_ERR_CTP_INVALID_JSON_BODY' && parses(body as string)) return done(new HttpProblem(422, '1 field(s) failed validation', {errors: [{pointer: '/', code: 'unknown-field', detail: '`__proto__` (or `constructor.prototype`) cannot be set'}]}))
+        if (error && (error as {code?: string}).code === 'FST_ERR_CTP_INVALID_JSON_BODY' && parses(body)) return done(new HttpProblem(422, '1 field(s) failed validation', {errors: [{pointer: '/', code: 'unknown-field', detail: '`__proto__` (or `constructor.prototype`) cannot be set'}]}))
         if (error) return done(error)
         // No database keeps a NUL character in text (PostgreSQL refuses it, SQLite cuts the statement there).
-        done((body as string).includes('\\u0000') && escapedNul.test(body as string) ? (nulProblem(value) ?? null) : null, value)
+        done(body.includes('\\u0000') && escapedNul.test(body) ? (nulProblem(value) ?? null) : null, value)
       }
-      return parseJson(request, body as string, parsed)
+      return parseJson(request, body, parsed)
     }
     app.addHook('preParsing', decodedBody)
-    app.addContentTypeParser('application/json', {parseAs: 'string'}, jsonBody)
-    app.addContentTypeParser(/^application\/[\w.-]+\+json$/, {parseAs: 'string'}, jsonBody)
+    app.addContentTypeParser('application/json', {parseAs: 'buffer'}, jsonBody)
+    app.addContentTypeParser(/^application\/[\w.-]+\+json$/, {parseAs: 'buffer'}, jsonBody)
     // A JSON Patch (RFC 6902) is a list of operations, not fields: an update here merges the fields it is sent, as
     // JSON or as a JSON merge patch (RFC 7396), so a JSON Patch is a patch format the server does not take (RFC 5789):
     // 415, with the formats it takes in `Accept-Patch`, unread.
