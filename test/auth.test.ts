@@ -269,6 +269,11 @@ test('CORS preflight for an allowed origin only; security headers on every answe
   assert.is(read.headers['access-control-expose-headers'], 'Location, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, X-Request-Id')
   const other = await app.inject({method: 'OPTIONS', url: '/notes', headers: {origin: 'https://evil.example', 'access-control-request-method': 'POST'}})
   assert.is(other.headers['access-control-allow-origin'], undefined)
+  // An OPTIONS that is no preflight (curl's, or a client asking what a path takes) is the routes' 204 with `Allow`.
+  for (const headers of [{}, {origin: 'https://app.example.com'}, {'access-control-request-method': 'PATCH'}]) {
+    const asked = await app.inject({method: 'OPTIONS', url: '/notes/1', headers})
+    assert.equal([asked.statusCode, asked.headers.allow, asked.body], [204, 'PUT, DELETE, OPTIONS', ''], JSON.stringify(headers))
+  }
   const plain = await call('GET', '/notes')
   assert.is(plain.headers['x-content-type-options'], 'nosniff')
   assert.ok(plain.headers['content-security-policy'])

@@ -7,6 +7,7 @@
 import cors from '@fastify/cors'
 import rateLimit from '@fastify/rate-limit'
 import fp from 'fastify-plugin'
+import type {FastifyRequest} from 'fastify'
 import type {RateLimit} from '../../schemas/types/project.js'
 import type {ResolvedConfig} from '../config.js'
 import {HttpProblem} from '../http/problem.js'
@@ -31,14 +32,20 @@ export const securityPlugin = fp<{config: ResolvedConfig; store?: string; namesp
       reply.headers(headers)
       done()
     })
-    await app.register(cors, {
+    const corsOptions = {
       origin: config.cors === true ? true : Array.isArray(config.cors) ? config.cors : false,
       // @fastify/cors allows only the CORS-safelisted methods by default; the auto-CRUD updates and deletes too.
       methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
       // What a browser script may read of an answer besides the safelisted headers: where a create put its record,
       // and how much of a rate limit is left.
       exposedHeaders: ['Location', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'X-Request-Id']
-    })
+    }
+    // Only a browser's preflight (an OPTIONS with `Origin` and `Access-Control-Request-Method`) is CORS's to answer; any
+    // other OPTIONS (curl's, a client asking what a path takes) goes on to the routes, where it is a 204 with `Allow`,
+    // not @fastify/cors's strict 400 in text/plain.
+    const otherOptions = {...corsOptions, preflight: false}
+    const isPreflight = (request: FastifyRequest) => request.headers.origin !== undefined && request.headers['access-control-request-method'] !== undefined
+    await app.register(cors, {delegator: (request, callback) => callback(null, request.method === 'OPTIONS' && !isPreflight(request) ? otherOptions : corsOptions)})
     const redis = store ? await redisForLimits(store) : undefined
     if (redis) app.addHook('onClose', async () => void (await redis.quit().catch(() => undefined)))
     await app.register(rateLimit, {
