@@ -91,7 +91,7 @@ export function locator(file: VFile, path: JsonPath): () => Point | undefined {
 function yamlSourceOf(text: string): YamlSource {
   const {LineCounter, parseDocument} = yaml()
   const lines = new LineCounter()
-  const document = parseDocument(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text, {lineCounter: lines, uniqueKeys: false, prettyErrors: false, strict: false})
+  const document = parseDocument(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text, {lineCounter: lines, uniqueKeys: false, prettyErrors: false, strict: false, merge: true})
   return {document, lines}
 }
 

@@ -135,8 +135,9 @@ function parseYaml(value: string, file: VFile, blockTried: boolean): unknown {
   if (fast) return fast.value
   const {LineCounter, parseDocument} = yaml()
   const lines = new LineCounter()
-  // Real-world documents repeat keys and use tags that strict parsers reject; keep what tools accept.
-  const document = parseDocument(value, {lineCounter: lines, uniqueKeys: false, prettyErrors: false, strict: false})
+  // Real-world documents repeat keys, use tags that strict parsers reject and YAML 1.1's merge keys (`<<: *errors`,
+  // which js-yaml and every OpenAPI tool apply); keep what tools accept.
+  const document = parseDocument(value, {lineCounter: lines, uniqueKeys: false, prettyErrors: false, strict: false, merge: true})
   const error = document.errors[0]
   if (error) {
     const {line, col} = lines.linePos(error.pos[0])

@@ -17,6 +17,9 @@ import {treeShaped} from './tree-shaped.js'
  */
 const aliasPattern = /(^|[\s[{,:-])\*[\w.-]+[ \t]*($|[,\]}])/m
 
+/** A YAML 1.1 merge key (`<<: {…}`, `<<: *name`), which js-yaml's core schema would keep as a key named `<<`. */
+const mergeKeyPattern = /(^|[\s{,])<<[ \t]*:/m
+
 /**
  * The data of YAML `text` by the fast parsers, or undefined when it is left to the `yaml` package (`blockTried`: the
  * block reader gave it up already).
@@ -24,7 +27,7 @@ const aliasPattern = /(^|[\s[{,:-])\*[\w.-]+[ \t]*($|[,\]}])/m
 export function fastYaml(text: string, blockTried = false): {value: unknown} | undefined {
   const block = blockTried ? undefined : readBlockYaml(text)
   if (block !== undefined) return {value: treeShaped(block)}
-  if (aliasPattern.test(text)) return undefined
+  if (aliasPattern.test(text) || mergeKeyPattern.test(text)) return undefined
   try {
     const {load, CORE_SCHEMA} = jsYaml()
     // YAML 1.2 core schema, as the `yaml` package reads it (dates stay strings); repeated keys: the last wins.
@@ -45,5 +48,5 @@ export function loadData(text: string, syntax: 'json' | 'yaml'): unknown {
   }
   const fast = fastYaml(text)
   if (fast) return fast.value
-  return yaml().parse(text, {uniqueKeys: false, strict: false, maxAliasCount: 10_000})
+  return yaml().parse(text, {uniqueKeys: false, strict: false, merge: true, maxAliasCount: 10_000})
 }
