@@ -21,7 +21,7 @@ export function parseJsonText(value: string, file: VFile): unknown {
     const first = errors[0]
     if (!first) fail(file, `Cannot parse JSON: ${(error as Error).message}`, {line: 1, column: 1})
     const found = value.slice(first.offset, first.offset + Math.max(first.length, 1))
-    const what = first.offset >= value.length ? 'end of file' : '`' + found.slice(0, 20) + '`'
+    const what = first.offset >= value.length ? 'end of file' : '`' + visible(found.slice(0, 20)) + '`'
     fail(file, `Unexpected ${what}, expected ${expectation(printParseErrorCode(first.error))}`, pointAt(value, first.offset))
   }
 }
@@ -46,6 +46,11 @@ function expectation(code: string): string {
     InvalidCharacter: 'no control characters in strings'
   }
   return expected[code] ?? code
+}
+
+/** `text` with control characters written as JSON escapes (`\u001b`), so that a finding never prints them raw. */
+function visible(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f]/g, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`)
 }
 
 function pointAt(value: string, offset: number): Point {

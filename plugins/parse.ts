@@ -141,15 +141,22 @@ function parseYaml(value: string, file: VFile, blockTried: boolean): unknown {
   const error = document.errors[0]
   if (error) {
     const {line, col} = lines.linePos(error.pos[0])
-    fail(file, `Cannot parse YAML: ${firstLine(error.message)}`, {line, column: col})
+    fail(file, `Cannot parse YAML: ${yamlProblem(error.code, error.message)}`, {line, column: col})
   }
   rememberYamlDocument(file, document, lines)
   try {
     return document.toJS({maxAliasCount: 10_000})
   } catch (error) {
     // An alias bomb (`a: &a [*a, *a]` nested) or a cycle: refuse it as input, not as a crash.
-    fail(file, `Cannot parse YAML: ${firstLine((error as Error).message)}`, {line: 1, column: 1})
+    fail(file, `Cannot parse YAML: ${yamlProblem(undefined, (error as Error).message)}`, {line: 1, column: 1})
   }
+}
+
+/** What the `yaml` package's error (`code`, `message`) means for the file, in its words where they are the user's. */
+function yamlProblem(code: string | undefined, message: string): string {
+  if (code === 'MULTIPLE_DOCS') return 'a second document starts here (`---`), where one file holds one document'
+  if (/Maximum call stack size exceeded/.test(message)) return 'nested too deeply to read'
+  return firstLine(message)
 }
 
 function firstLine(text: string): string {

@@ -39,6 +39,19 @@ test('a YAML alias bomb is a parse finding, not a crash', async () => {
   ])
 })
 
+test('parse findings say what is wrong in the file, not what the parser would have the caller do, and print no control characters', async () => {
+  const cases: Array<[string, string, string]> = [
+    ['two.yaml', 'a: 1\n---\nb: 2\n', '2:1 Cannot parse YAML: a second document starts here (`---`), where one file holds one document'],
+    ['deep.yaml', `x: ${'['.repeat(200_000)}${']'.repeat(200_000)}\n`, 'Cannot parse YAML: nested too deeply to read'],
+    ['escape.json', '\u001b[31m{"a": 1}', '1:1 Unexpected `\\u001b`, expected a JSON value']
+  ]
+  for (const [name, value, expected] of cases) {
+    const [file] = await pipeline('validate', [{path: name, value}])
+    const text = formatFindings([file], 'text')
+    assert.ok(text.startsWith('error parse ') && text.split('\n')[0].endsWith(expected), `${name}: ${text}`)
+  }
+})
+
 test('a document nested 20,000 levels deep gets its findings, without places, not a crash', async () => {
   const value = '{"a":'.repeat(20_000) + '1' + '}'.repeat(20_000)
   const [file] = await pipeline('validate', [{path: 'deep.json', value}])
