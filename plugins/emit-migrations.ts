@@ -15,7 +15,7 @@ import {ApipeError} from '../pipeline/errors.js'
 import type {JsonPath} from '../pipeline/json-path.js'
 import {defineRule, fatalFinding, ruleSet} from '../pipeline/rule.js'
 import {fieldColumn, relationColumn} from '../runtime/entity-schema.js'
-import {lastSnapshot, listMigrationFiles, migrationSource, nextMigrationName} from '../runtime/migrations/files.js'
+import {lastSnapshot, listMigrationFiles, migrationSource, moduleExtension, nextMigrationName} from '../runtime/migrations/files.js'
 import {planMigration, UnplannableChange, type DestructiveStep, type MigrationPlan} from '../runtime/migrations/plan.js'
 import type {EntityDefinition} from '../schemas/types/entity.js'
 import type {DefinitionsTree, RelatedTree} from './parse-definitions.js'
@@ -80,7 +80,7 @@ export default function emitMigrations(this: Processor, options: Options = {}) {
     if (!options.create || [file, ...(file.data.related ?? [])].some(hasErrors)) return
     const existing = listMigrationFiles(directory)
     const name = nextMigrationName(existing, typeof options.create === 'string' ? options.create : 'migration')
-    const full = path.join(directory, `${name}.js`)
+    const full = path.join(directory, name + moduleExtension(directory))
     const value = migrationSource({name, database: tree.config.database.type, up: plan.up, down: plan.down, entities: entities.map(snapshotOf)})
     addOutput(file, new VFile({cwd: file.cwd, path: path.relative(file.cwd, full), value}))
     file.data.migration = {...file.data.migration, name, file: full}

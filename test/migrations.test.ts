@@ -208,3 +208,26 @@ function scenario(database: TestDatabase) {
 }
 
 for (const database of await testDatabases()) scenario(database).run()
+
+const modules = suite('migrations outside an ES module package')
+
+modules('a CommonJS package gets `.mjs` migrations, which migrate; a `.js` one written as an ES module says how to fix it', async () => {
+  const root = temporaryProject('migrate-commonjs')
+  writeFileSync(path.join(root, 'package.json'), '{"name": "notes", "type": "commonjs"}\n')
+  writeFileSync(path.join(root, 'pipe.config.json'), JSON.stringify({database: {type: 'sqlite', url: './data/notes.sqlite'}}))
+  writeEntities(root, [{name: 'note', fields: {text: {type: 'string'}}}])
+  const pipe = (...args: string[]) => runPipe(args, {cwd: root})
+  const created = await pipe('migrate', 'create', 'init')
+  matches(created.stdout, /^Created migrations\/\d{14}_init\.mjs \(/)
+  const applied = await pipe('migrate')
+  assert.is(applied.code, 0, applied.stderr)
+  matches(applied.stdout, /^Applied \d{14}_init /)
+  // Written before the package said `commonjs`, or copied out of an ES module package.
+  const [name] = readdirSync(path.join(root, 'migrations'))
+  writeFileSync(path.join(root, 'migrations', '29991231235959_copied.js'), readFileSync(path.join(root, 'migrations', name), 'utf8'))
+  const refused = await pipe('migrate')
+  assert.is(refused.code, 1)
+  matches(refused.stderr, "Node reads `.js` here as CommonJS (the nearest package.json does not say `\"type\": \"module\"`); rename it to `.mjs` or add `\"type\": \"module\"`")
+})
+
+modules.run()

@@ -1,5 +1,6 @@
 /**
- * Migration files: `migrations/<YYYYMMDDHHmmss>_<name>.js`, ES modules a team reviews and may edit.
+ * Migration files: `migrations/<YYYYMMDDHHmmss>_<name>.js`, ES modules a team reviews and may edit (`.mjs` where Node
+ * reads `.js` as CommonJS: a project whose package.json does not say `"type": "module"`).
  *
  * ```js
  * export const snapshot = {entities: [...]}
@@ -12,7 +13,7 @@
  * `database`, the type those statements were written for (older files did so). The newest snapshot is the base of the
  * next diff, and deleting a migration that was never shared also forgets its changes.
  */
-import {readdirSync} from 'node:fs'
+import {existsSync, readdirSync, readFileSync} from 'node:fs'
 import path from 'node:path'
 import slugify from '@sindresorhus/slugify'
 import {pathToFileURL} from 'node:url'
@@ -54,6 +55,11 @@ export function listMigrationFiles(directory: string): string[] {
 /** Load a migration module. */
 export async function loadMigration(file: string): Promise<Migration> {
   const name = path.basename(file).replace(/\.m?js$/, '')
+  // Written before the project's package.json said otherwise, or copied out of an ES module package: Node would read
+  // it as CommonJS and stop at its first `export`, after a warning of its own.
+  if (file.endsWith('.js') && moduleExtension(path.dirname(file)) === '.mjs') {
+    throw new ApipeError('APIPE_ERR_MIGRATION_FILE', [path.basename(file), 'Node reads `.js` here as CommonJS (the nearest package.json does not say `"type": "module"`); rename it to `.mjs` or add `"type": "module"`'])
+  }
   let module: Partial<Migration>
   try {
     module = (await import(pathToFileURL(file).href)) as Partial<Migration>
@@ -71,6 +77,24 @@ export async function loadMigration(file: string): Promise<Migration> {
     }
   }
   return {name, file, database: module.database, up: module.up, down: module.down, snapshot: module.snapshot}
+}
+
+/**
+ * The extension an ES module takes in `directory` (which need not exist yet): `.js` where the nearest package.json
+ * says `"type": "module"` (`pipe init` projects), else `.mjs`, which Node reads as an ES module everywhere.
+ */
+export function moduleExtension(directory: string): '.js' | '.mjs' {
+  for (let folder = path.resolve(directory); ; folder = path.dirname(folder)) {
+    const manifest = path.join(folder, 'package.json')
+    if (existsSync(manifest)) {
+      try {
+        return (JSON.parse(readFileSync(manifest, 'utf8')) as {type?: unknown}).type === 'module' ? '.js' : '.mjs'
+      } catch {
+        return '.mjs'
+      }
+    }
+    if (folder === path.dirname(folder)) return '.mjs'
+  }
 }
 
 /** The definitions of the newest migration (none before the first). */

@@ -3,7 +3,7 @@
  * services at 127.0.0.1, or `APIPE_TEST_POSTGRES_URL` / `APIPE_TEST_MYSQL_URL`). A server that does not answer is
  * skipped with a line saying so, except in CI (`APIPE_CI=1`), where it fails the run.
  */
-import {mkdtempSync} from 'node:fs'
+import {mkdtempSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import path from 'node:path'
 import type {DatabaseType} from '../../runtime/config.js'
@@ -62,9 +62,11 @@ export async function dropTables(orm: Orm, tables: string[]): Promise<void> {
   if (mysql) await knex.raw('set foreign_key_checks = 1')
 }
 
-/** A fresh temporary project folder. */
+/** A fresh temporary project folder, an ES module package as `pipe init` makes one (its migrations are `.js`). */
 export function temporaryProject(prefix: string): string {
-  return mkdtempSync(path.join(tmpdir(), `apipe-${prefix}-`))
+  const root = mkdtempSync(path.join(tmpdir(), `apipe-${prefix}-`))
+  writeFileSync(path.join(root, 'package.json'), '{"private": true, "type": "module"}\n')
+  return root
 }
 
 /** Tables -> sorted `column` / `column?` (nullable) and index descriptions, as the database reports them. */
