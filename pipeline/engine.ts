@@ -112,12 +112,13 @@ export async function configuredProcessor(preset: Preset, filePath: string, sett
   function capture(this: Processor) {
     captured = this
   }
+  // An empty value: the engine configures the processor for this path and reads nothing.
+  const probe = new VFile({path: filePath, value: '', cwd})
   return new Promise((resolve, reject) => {
     engine(
       {
         processor: unified(),
-        // An empty value: the engine configures the processor for this path and reads nothing.
-        files: [new VFile({path: filePath, value: '', cwd})],
+        files: [probe],
         cwd,
         rcName: '.piperc',
         packageField: 'pipe',
@@ -134,7 +135,9 @@ export async function configuredProcessor(preset: Preset, filePath: string, sett
       },
       (error) => {
         if (error) return reject(error)
-        if (!captured) return reject(new Error(`No processor was configured for \`${filePath}\``))
+        // A configuration that cannot be read or used (`{bad`, a severity `of`) is what the engine said of it.
+        const refusal = probe.messages.find((message) => message.fatal)
+        if (!captured) return reject(refusal?.cause instanceof Error ? refusal.cause : new Error(refusal?.reason ?? `No processor was configured for \`${filePath}\``))
         resolve(captured)
       }
     )

@@ -122,7 +122,16 @@ export async function runPreset(preset: Preset, inputs: Input[], options: RunOpt
   const files = await Promise.all(inputs.map((input) => readInput(input, options.cwd)))
   const cache = new Map<string, Promise<Processor>>()
   for (const [index, file] of files.entries()) {
-    await processFile(await processorFor(preset, file.path, {...options, cache}), file)
+    let processor: Processor<Node, Node, Node>
+    try {
+      processor = await processorFor(preset, file.path, {...options, cache})
+    } catch (error) {
+      // The configuration that applies to the file cannot be used: a finding on the file, as `pipe run` says it.
+      crashed(file, error)
+      options.onFile?.(index + 1)
+      continue
+    }
+    await processFile(processor, file)
     options.onFile?.(index + 1)
   }
   // Files that plugins read for an input (and found problems in) are reported after it.

@@ -156,6 +156,28 @@ test('.piperc applies to render, map and import: a rule turned off stays off', a
   }
 })
 
+test('a .piperc that cannot be read or used is one crash finding saying why, in every command', async () => {
+  const cwd = mkdtempSync(path.join(os.tmpdir(), 'apipe-bad-piperc-'))
+  try {
+    cpSync(path.join(root, fixture('cli', 'piperc-everywhere'), 'api.endpoints.json'), path.join(cwd, 'api.endpoints.json'))
+    const cases: Array<[string, string]> = [
+      ['{bad', 'Cannot parse file `.piperc.json`'],
+      [JSON.stringify({settings: {rules: {summary: 'of'}}}), 'Unexpected severity `of` for rule `summary`, expected `off`, `warn` or `error`']
+    ]
+    for (const [rc, reason] of cases) {
+      writeFileSync(path.join(cwd, '.piperc.json'), rc)
+      for (const args of [['validate'], ['sentences'], ['render'], ['map', '--output', path.join(cwd, 'out')]]) {
+        const result = await runPipe([...args, 'api.endpoints.json'], {cwd})
+        // `pipe validate` prints its findings, its output, on stdout; the commands that write files on stderr.
+        const findings = `error crash api.endpoints.json Cannot process file: ${reason}\n1 error(s), 0 warning(s)\n`
+        assert.equal(result, {code: 1, ...(args[0] === 'validate' ? {stdout: findings, stderr: ''} : {stdout: '', stderr: findings})}, `${args[0]} with ${rc}`)
+      }
+    }
+  } finally {
+    rmSync(cwd, {recursive: true, force: true})
+  }
+})
+
 test('pipe run --output keeps the inputs\' folders: two openapi.yaml never overwrite each other', async () => {
   const out = mkdtempSync(path.join(os.tmpdir(), 'apipe-output-'))
   try {
