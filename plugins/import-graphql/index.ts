@@ -14,10 +14,10 @@ import type {Processor} from 'unified'
 import type {VFile} from 'vfile'
 import type {GraphqlTree} from '../parse-graphql.js'
 import {translatePaths} from '../../pipeline/position.js'
-import {type CatalogueTree} from '../../pipeline/data.js'
+import {hasErrors, type CatalogueTree} from '../../pipeline/data.js'
 import {ApipeError, show} from '../../pipeline/errors.js'
 import {ruleSet, type RuleSetting} from '../../pipeline/rule.js'
-import {importRule} from '../shared/import-findings.js'
+import {importRule, note} from '../shared/import-findings.js'
 import type {Catalogue, Endpoint, Group} from '../../schemas/types/endpoints.js'
 import {describe} from './text.js'
 import {argumentParam, isCatalogued, referencedTypes, typeDefinition, typeExpression} from './types.js'
@@ -46,16 +46,23 @@ const roots = [
  */
 export const graphqlSchema = importRule<GraphqlTree>({id: 'graphql-schema', severity: 'warn'})
 
+/** Rule `graphql` (error): the schema has nothing to import, no operation of Query, Mutation or Subscription. */
+export const graphqlDocument = importRule<GraphqlTree>({id: 'graphql', severity: 'error'})
+
 /** Import GraphQL trees into catalogue trees, and add `<name>.endpoints.json` as an output. */
 export default function importGraphql(this: Processor | void, options: Options = {}) {
   if (options.allTypes !== undefined && typeof options.allTypes !== 'boolean') {
     throw new ApipeError('APIPE_ERR_OPTION', [show(options.allTypes), 'allTypes', 'a boolean'])
   }
-  const rules = ruleSet([graphqlSchema], {}, (this ? this.data('settings')?.rules : undefined) as Record<string, RuleSetting> | undefined)
+  const rules = ruleSet([graphqlDocument, graphqlSchema], {}, (this ? this.data('settings')?.rules : undefined) as Record<string, RuleSetting> | undefined)
   return (tree: GraphqlTree, file: VFile): CatalogueTree | undefined => {
     if (tree.type !== 'graphql') return undefined
-    rules?.(tree, file)
     const spec = graphqlCatalogue(tree, file, options)
+    // As the OpenAPI and AsyncAPI imports: never an empty catalogue without a word (a file of types that a schema
+    // elsewhere puts to use, or a `schema {}` that names no root).
+    if (spec.endpoints.length === 0) note(file, 'graphql', 'Unexpected schema without operations, expected a `Query`, `Mutation` or `Subscription` type with fields (or a `schema { query: … }` that names one)')
+    rules?.(tree, file)
+    if (hasErrors(file)) return undefined
     const stem = file.stem ?? 'schema'
     addJsonOutput(file, `${stem}.endpoints.json`, spec)
     // Catalogue paths have no place in this source: findings about them carry none.
