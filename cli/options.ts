@@ -1,5 +1,5 @@
 /** Flags shared by commands, and helpers to turn them into engine options. */
-import {Option} from 'clipanion'
+import {Option, type Command} from 'clipanion'
 import {dset} from 'dset'
 
 /** Whether to colour output: off with `--no-color`, `NO_COLOR`, or a non-terminal stream. */
@@ -40,3 +40,12 @@ export const frailOption = () => Option.Boolean('--frail', false, {description: 
 /** `--quiet` of the catalogue commands. */
 export const quietOption = () =>
   Option.Boolean('--quiet,-q', false, {description: 'Print only what fails the run (errors, and warnings with `--frail`), and no `Wrote …` lines, e.g. `-q`'})
+
+/**
+ * A usage error of `command` that clipanion cannot see (a value outside a flag's list, an argument the command reads
+ * itself): the reason on stderr, then the command's usage, as clipanion prints its own; exit code 2.
+ */
+export function usageError(command: Command, reason: string): 2 {
+  command.context.stderr.write(`${reason}\n\n${command.cli.usage(command)}`)
+  return 2
+}

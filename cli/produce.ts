@@ -25,20 +25,24 @@ export async function produce(context: BaseContext, preset: Preset, input: strin
   // The input, then the files its refs led to, each with its own findings (a schema problem in `schemas/pet.yaml`).
   const files = await runPreset(preset, [input], {config: true})
   const [file] = files
-  const {fatal: errors, warn: warnings, info: notes} = statistics(files)
-  // Notes count too: an import that leaves something out says so even when nothing else is wrong.
-  if (errors + (options.quiet ? 0 : warnings + notes) > 0) context.stderr.write(formatFindings(files, 'text', {quiet: options.quiet}))
   const outputs = targets.map((target) => file.data.outputs?.find((output) => output.extname === target.extension && (!target.name || output.basename === target.name)))
-  if (errors > 0 || outputs.some((output) => output === undefined)) return {code: 1, outputs: []}
+  if (statistics(files).fatal > 0 || outputs.some((output) => output === undefined)) return report(context, files, {code: 1, outputs: []}, options)
   const chosen = outputs as VFile[]
   targets.forEach((target, index) => {
     if (target.path) chosen[index].path = target.path
   })
   file.data.outputs = chosen
+  // A failed write is an error finding on the file, reported with the rest.
   const written = await writeOutputs([file], {announce: false})
-  if (written.length !== chosen.length) {
-    context.stderr.write(formatFindings([file], 'text'))
-    return {code: 1, outputs: []}
-  }
-  return {code: 0, outputs: chosen}
+  return report(context, files, written.length === chosen.length ? {code: 0, outputs: chosen} : {code: 1, outputs: []}, options)
+}
+
+/**
+ * Print the findings of `files` once, on stderr (with `quiet`, only what fails the run), and pass `result` on. Notes
+ * count too: an import that leaves something out says so even when nothing else is wrong.
+ */
+function report<Result>(context: BaseContext, files: VFile[], result: Result, options: {quiet?: boolean}): Result {
+  const {fatal: errors, warn: warnings, info: notes} = statistics(files)
+  if (errors + (options.quiet ? 0 : warnings + notes) > 0) context.stderr.write(formatFindings(files, 'text', {quiet: options.quiet}))
+  return result
 }

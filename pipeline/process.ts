@@ -117,21 +117,28 @@ export async function processorFor(preset: Preset, filePath: string | undefined,
   return (await processor) as unknown as Processor<Node, Node, Node>
 }
 
+/**
+ * Parse and transform the read `file` with `preset` and the configuration that applies to it; resolves to its tree,
+ * or undefined when it failed. A configuration that cannot be read or used is a finding on the file, as `pipe run`
+ * says it.
+ */
+export async function transformInput(preset: Preset, file: VFile, options: RunOptions & {cache?: Map<string, Promise<Processor>>} = {}): Promise<Node | undefined> {
+  let processor: Processor<Node, Node, Node>
+  try {
+    processor = await processorFor(preset, file.path, options)
+  } catch (error) {
+    crashed(file, error)
+    return undefined
+  }
+  return transformFile(processor, file)
+}
+
 /** Run a preset over files or in-memory values; resolves to the vfiles with their messages and `data.outputs`. */
 export async function runPreset(preset: Preset, inputs: Input[], options: RunOptions = {}): Promise<VFile[]> {
   const files = await Promise.all(inputs.map((input) => readInput(input, options.cwd)))
   const cache = new Map<string, Promise<Processor>>()
   for (const [index, file] of files.entries()) {
-    let processor: Processor<Node, Node, Node>
-    try {
-      processor = await processorFor(preset, file.path, {...options, cache})
-    } catch (error) {
-      // The configuration that applies to the file cannot be used: a finding on the file, as `pipe run` says it.
-      crashed(file, error)
-      options.onFile?.(index + 1)
-      continue
-    }
-    await processFile(processor, file)
+    await transformInput(preset, file, {...options, cache})
     options.onFile?.(index + 1)
   }
   // Files that plugins read for an input (and found problems in) are reported after it.

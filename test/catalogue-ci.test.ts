@@ -214,7 +214,7 @@ test('pipe diff exits 1 on a breaking change, and --fail-on sets when', async ()
   const added = diffCase('major-bumped').reverse()
   assert.is((await runPipe(['diff', ...added])).code, 0, 'an endpoint added is not breaking')
   assert.is((await runPipe(['diff', ...added, '--fail-on', 'any'])).code, 1)
-  assert.equal(await runPipe(['diff', ...added, '--fail-on', 'all']), {code: 2, stdout: '', stderr: 'Unexpected value `all` for `--fail-on`, expected one of breaking, any, none\n'})
+  assert.equal(await runPipe(['diff', ...added, '--fail-on', 'all']), {code: 2, stdout: '', stderr: 'Unexpected value `all` for `--fail-on`, expected one of breaking, any, none\n\n$ pipe diff [--format <format>] [--fail-on <fail-on>] [--quiet,-q] <old> <new>\n'})
 })
 
 test('pipe diff --format json, github and markdown', async () => {

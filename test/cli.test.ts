@@ -123,7 +123,7 @@ test('pipe validate --format github prints annotations for the diff', async () =
 
 test('pipe validate rejects an unknown --format', async () => {
   const result = await runPipe(['validate', catalogueCase('clean'), '--format', 'xml'])
-  assert.equal(result, {code: 2, stdout: '', stderr: 'Unexpected value `xml` for `--format`, expected one of text, json, github, sarif\n'})
+  assert.equal(result, {code: 2, stdout: '', stderr: 'Unexpected value `xml` for `--format`, expected one of text, json, github, sarif\n\n$ pipe validate [--format <format>] [--frail] [--quiet,-q] <files, folders, globs or -> ...\n'})
 })
 
 const unreadable: Array<[string, string[], string]> = [
@@ -180,7 +180,7 @@ test('pipe run --quiet hides clean files and --silent hides warnings', async () 
 
 test('pipe run names an unknown preset and the known ones', async () => {
   const result = await runPipe(['run', '--preset', 'nope', 'x.json'])
-  assert.equal(result, {code: 2, stdout: '', stderr: 'Unknown preset `nope`, expected one of asyncapi, backend, catalogue, docs, graphql, openapi, sentences, validate or a module path\n'})
+  assert.equal(result, {code: 2, stdout: '', stderr: 'Unknown preset `nope`, expected one of asyncapi, backend, catalogue, docs, graphql, openapi, sentences, validate or a module path\n\n$ pipe run [--preset <preset>] [--use <use>] [--setting <setting>] [--output,-o <output>] [--frail] [--quiet,-q] [--silent,-S] [--color] [--format <format>] <files or globs> ...\n'})
 })
 
 test.run()

@@ -53,9 +53,9 @@ test('pipe generate entity refuses to overwrite without --force, and replaces wi
 test('pipe generate entity names a bad type or modifier and writes nothing', async () => {
   const cwd = project()
   const type = await runPipe(['generate', 'entity', 'User', '--fields', 'role:strng'], {cwd})
-  assert.equal(type, {code: 2, stdout: '', stderr: 'Unexpected type `strng` in `role:strng`, expected one of string, text, email, password, number, integer, boolean, date, datetime, uuid, json, enum\n'})
+  assert.equal(type, {code: 2, stdout: '', stderr: 'Unexpected type `strng` in `role:strng`, expected one of string, text, email, password, number, integer, boolean, date, datetime, uuid, json, enum\n\n$ pipe generate entity [--fields <fields>] [--code] [--force] <Name>\n'})
   const modifier = await runPipe(['generate', 'entity', 'User', '--fields', 'email:email:mandatory'], {cwd})
-  assert.is(modifier.stderr, 'Unexpected modifier `mandatory` in `email:email:mandatory`, expected one of required, unique, index, hidden\n')
+  assert.is(modifier.stderr, 'Unexpected modifier `mandatory` in `email:email:mandatory`, expected one of required, unique, index, hidden\n\n$ pipe generate entity [--fields <fields>] [--code] [--force] <Name>\n')
   assert.not.ok(existsSync(path.join(cwd, 'src')))
 })
 

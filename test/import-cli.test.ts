@@ -188,4 +188,20 @@ test('pipe merge reports clashing ids and types as id-clash and writes nothing',
   assert.not.ok(existsSync(output))
 })
 
+test('pipe merge names its arguments in its usage: the catalogues, then the output', async () => {
+  const usage = '$ pipe merge [--quiet,-q] <catalogue> ... <output_spec_file>\n'
+  assert.equal(await runPipe(['merge', fixture('merge', 'rest.endpoints.json')]), {code: 2, stdout: '', stderr: `Not enough positional arguments.\n\n${usage}`})
+})
+
+test('a write that fails is reported once with the other findings; --quiet still leaves the warnings out', async () => {
+  const folder = temp()
+  writeFileSync(path.join(folder, 'taken'), '')
+  const input = fixture('import-graphql', 'sdl', 'input.graphql')
+  const failed = await runPipe(['import', 'graphql', input, path.join(folder, 'taken', 'out.json'), '--quiet'])
+  assert.is(failed.code, 1)
+  assert.match(failed.stderr, /^error write \S+ Cannot write `[^`]+`: `[^`]+taken` is a file, not a folder\n1 error\(s\), 4 warning\(s\)\n$/)
+  const loud = await runPipe(['import', 'graphql', input, path.join(folder, 'taken', 'out.json')])
+  assert.is(loud.stderr.match(/ error\(s\), /g)?.length, 1, loud.stderr)
+})
+
 test.run()

@@ -55,9 +55,9 @@ test('pipe sentences on a catalogue with errors prints the errors on stderr and 
 
 test('pipe sentences refuses an unknown section or format', async () => {
   const section = await runPipe(['sentences', shop, '--section', 'paths'])
-  assert.equal(section, {code: 2, stdout: '', stderr: 'Unexpected value `paths` for `--section`, expected one of operations, types\n'})
+  assert.equal(section, {code: 2, stdout: '', stderr: 'Unexpected value `paths` for `--section`, expected one of operations, types\n\n$ pipe sentences [--section <section>] [--format <format>] [--quiet,-q] <spec_file>\n'})
   const format = await runPipe(['sentences', shop, '--format', 'yaml'])
-  assert.equal(format, {code: 2, stdout: '', stderr: 'Unexpected value `yaml` for `--format`, expected one of text, json, markdown\n'})
+  assert.equal(format, {code: 2, stdout: '', stderr: 'Unexpected value `yaml` for `--format`, expected one of text, json, markdown\n\n$ pipe sentences [--section <section>] [--format <format>] [--quiet,-q] <spec_file>\n'})
 })
 
 test('pipe sentences on a missing file is one read finding', async () => {

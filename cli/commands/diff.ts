@@ -1,5 +1,5 @@
 import {Command, Option} from 'clipanion'
-import {quietOption} from '../options.js'
+import {quietOption, usageError} from '../options.js'
 
 const failOn = ['breaking', 'any', 'none'] as const
 
@@ -42,8 +42,8 @@ export class DiffCommand extends Command {
 
   override async execute(): Promise<number> {
     const {changeFormats, printChanges} = await import('../print-changes.js')
-    if (!(changeFormats as readonly string[]).includes(this.format)) return this.refuse(`Unexpected value \`${this.format}\` for \`--format\`, expected one of ${changeFormats.join(', ')}`)
-    if (!(failOn as readonly string[]).includes(this.failOn)) return this.refuse(`Unexpected value \`${this.failOn}\` for \`--fail-on\`, expected one of ${failOn.join(', ')}`)
+    if (!(changeFormats as readonly string[]).includes(this.format)) return usageError(this, `Unexpected value \`${this.format}\` for \`--format\`, expected one of ${changeFormats.join(', ')}`)
+    if (!(failOn as readonly string[]).includes(this.failOn)) return usageError(this, `Unexpected value \`${this.failOn}\` for \`--fail-on\`, expected one of ${failOn.join(', ')}`)
     const [{diffInputs}, {formatFindings}] = await Promise.all([import('../diff-inputs.js'), import('../../pipeline/report.js')])
     const result = await diffInputs(this.old, this.new)
     if (!result.changes) {
@@ -57,8 +57,4 @@ export class DiffCommand extends Command {
     return (this.failOn === 'any' ? result.changes.length > 0 : breaking) ? 1 : 0
   }
 
-  private refuse(reason: string): number {
-    this.context.stderr.write(reason + '\n')
-    return 2
-  }
 }

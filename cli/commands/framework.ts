@@ -1,5 +1,5 @@
 import {Command, Option} from 'clipanion'
-import {projectOption, useColor} from '../options.js'
+import {projectOption, usageError, useColor} from '../options.js'
 import type {Project} from '../../runtime/project.js'
 
 /**
@@ -130,10 +130,7 @@ export class StartCommand extends Command {
     if (this.workers === undefined) return serveProject(this, 'start')
     const {superviseWorkers, workerCount} = await import('../../runtime/cluster.js')
     const count = workerCount(this.workers)
-    if (count === undefined) {
-      this.context.stderr.write(`--workers takes a whole number from 1, or \`auto\`; got \`${this.workers}\`\n`)
-      return 2
-    }
+    if (count === undefined) return usageError(this, `--workers takes a whole number from 1, or \`auto\`; got \`${this.workers}\``)
     return count === 1 ? serveProject(this, 'start') : superviseWorkers(this.context, count)
   }
 }

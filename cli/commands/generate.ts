@@ -1,5 +1,5 @@
 import {Command, Option} from 'clipanion'
-import {projectOption} from '../options.js'
+import {projectOption, usageError} from '../options.js'
 
 /** Shared: write `content` to `file` under the working directory unless it exists (or `--force`). */
 async function writeNew(command: Command, file: string, content: string, force: boolean): Promise<number> {
@@ -49,8 +49,7 @@ export class GenerateEntityCommand extends Command {
     try {
       definition = entityDefinition(this.name, parseFields(this.fields))
     } catch (error) {
-      this.context.stderr.write(`${(error as Error).message}\n`)
-      return 2
+      return usageError(this, (error as Error).message)
     }
     const content = this.code ? entitySource(definition) : JSON.stringify(definition, null, 2) + '\n'
     const code = await writeNew(this, `src/entities/${definition.name}.${this.code ? 'ts' : 'json'}`, content, this.force)

@@ -16,12 +16,14 @@ export class MergeCommand extends Command {
     examples: [['REST, GraphQL and events of the shop in one catalogue', 'pipe merge rest.endpoints.json graphql.endpoints.json events.endpoints.json shop.endpoints.json']]
   })
 
-  files = Option.Rest({required: 2, name: 'catalogue… output_spec_file'})
+  catalogues = Option.Rest({required: 1, name: 'catalogue'})
+
+  output = Option.String({name: 'output_spec_file'})
 
   quiet = quietOption()
 
   override async execute(): Promise<number> {
-    const [{processorFor, runPreset, transformFile}, {readInput}, {presets}, {formatFindings}, {statistics}, {mergeCatalogues}, {writeFile}] = await Promise.all([
+    const [{runPreset, transformInput}, {readInput}, {presets}, {formatFindings}, {statistics}, {mergeCatalogues}, {writeFile}] = await Promise.all([
       import('../../pipeline/process.js'),
       import('../../pipeline/read.js'),
       import('../../presets/validate.js').then((module) => ({presets: {validate: module.default}})),
@@ -30,12 +32,12 @@ export class MergeCommand extends Command {
       import('../../plugins/merge-catalogues.js'),
       import('node:fs/promises')
     ])
-    const inputs = this.files.slice(0, -1)
-    const output = this.files[this.files.length - 1]
+    const inputs = this.catalogues
+    const output = this.output
     const checked = await Promise.all(inputs.map((input) => readInput(input)))
     const trees = []
     // Each input with its nearest `.piperc*`, as every command reads it.
-    for (const file of checked) trees.push((await transformFile(await processorFor(presets.validate, file.path, {config: true}), file)) as {type: string; spec: import('../../schemas/types/endpoints.js').Catalogue} | undefined)
+    for (const file of checked) trees.push((await transformInput(presets.validate, file, {config: true})) as {type: string; spec: import('../../schemas/types/endpoints.js').Catalogue} | undefined)
     if (statistics(checked).fatal > 0) {
       this.context.stderr.write(formatFindings(checked.filter((file) => file.messages.some((message) => message.fatal)), 'text'))
       return 1

@@ -1,5 +1,5 @@
 import {Command, Option} from 'clipanion'
-import {colorOption, parseSettings, useColor} from '../options.js'
+import {colorOption, parseSettings, usageError, useColor} from '../options.js'
 
 /** `pipe run --preset <name> <files…>`: the engine over files and globs, with vfile-reporter output. */
 export class RunCommand extends Command {
@@ -47,15 +47,9 @@ export class RunCommand extends Command {
   override async execute(): Promise<number> {
     const [{runEngine}, {loadPreset}] = await Promise.all([import('../../pipeline/engine.js'), import('../load-preset.js')])
     const {formats, formatFindings} = await import('../../pipeline/report.js')
-    if (this.format !== 'default' && !(formats as readonly string[]).includes(this.format)) {
-      this.context.stderr.write(`Unexpected value \`${this.format}\` for \`--format\`, expected one of default, ${formats.join(', ')}\n`)
-      return 2
-    }
+    if (this.format !== 'default' && !(formats as readonly string[]).includes(this.format)) return usageError(this, `Unexpected value \`${this.format}\` for \`--format\`, expected one of default, ${formats.join(', ')}`)
     const preset = await loadPreset(this.preset)
-    if (typeof preset === 'string') {
-      this.context.stderr.write(preset + '\n')
-      return 2
-    }
+    if (typeof preset === 'string') return usageError(this, preset)
     const machine = this.format !== 'default'
     // A count of files done on a terminal (stderr), as `pipe validate` shows; nothing when stderr is not a terminal.
     const {progress} = await import('../progress.js')

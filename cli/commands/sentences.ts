@@ -1,5 +1,5 @@
 import {Command, Option} from 'clipanion'
-import {quietOption} from '../options.js'
+import {quietOption, usageError} from '../options.js'
 
 const sections = ['operations', 'types'] as const
 const formats = ['text', 'json', 'markdown'] as const
@@ -37,10 +37,10 @@ export class SentencesCommand extends Command {
 
   override async execute(): Promise<number> {
     if (this.section !== undefined && !(sections as readonly string[]).includes(this.section)) {
-      return this.refuse(`Unexpected value \`${this.section}\` for \`--section\`, expected one of ${sections.join(', ')}`)
+      return usageError(this, `Unexpected value \`${this.section}\` for \`--section\`, expected one of ${sections.join(', ')}`)
     }
     if (!(formats as readonly string[]).includes(this.format)) {
-      return this.refuse(`Unexpected value \`${this.format}\` for \`--format\`, expected one of ${formats.join(', ')}`)
+      return usageError(this, `Unexpected value \`${this.format}\` for \`--format\`, expected one of ${formats.join(', ')}`)
     }
     const [{runPreset}, {presets}, {formatFindings}, {printSentences}] = await Promise.all([
       import('../../pipeline/process.js'),
@@ -59,8 +59,4 @@ export class SentencesCommand extends Command {
     return 0
   }
 
-  private refuse(reason: string): number {
-    this.context.stderr.write(reason + '\n')
-    return 2
-  }
 }

@@ -1,5 +1,5 @@
 import {Command, Option} from 'clipanion'
-import {frailOption, quietOption} from '../options.js'
+import {frailOption, quietOption, usageError} from '../options.js'
 
 /** `pipe validate <files, folders, globs or ->…`: the contract's finding lines and total line; exit 1 on any error. */
 export class ValidateCommand extends Command {
@@ -41,10 +41,7 @@ export class ValidateCommand extends Command {
 
   override async execute(): Promise<number> {
     const {formats, formatFindings} = await import('../../pipeline/report.js')
-    if (!(formats as readonly string[]).includes(this.format)) {
-      this.context.stderr.write(`Unexpected value \`${this.format}\` for \`--format\`, expected one of ${formats.join(', ')}\n`)
-      return 2
-    }
+    if (!(formats as readonly string[]).includes(this.format)) return usageError(this, `Unexpected value \`${this.format}\` for \`--format\`, expected one of ${formats.join(', ')}`)
     const {expandInputs, validateFiles, readStdin} = await import('../validate-files.js')
     const inputs = await expandInputs(this.files, () => readStdin(this.context.stdin))
     const {progress} = await import('../progress.js')
