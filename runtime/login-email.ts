@@ -14,3 +14,12 @@ export function loginEmailField(definition: {fields: Record<string, {type: strin
   for (const [name, field] of Object.entries(definition.fields)) if (field.type === 'email') return name
   return undefined
 }
+
+/**
+ * The e-mail in a body of the auth entity as it will be stored, before the body is checked: ` Ada@Example.com` is the
+ * address it will be, not an e-mail that fails its format.
+ */
+export function normalizeLoginEmail(definition: {fields: Record<string, {type: string}>}, data: Record<string, unknown>): void {
+  const field = loginEmailField(definition)
+  if (field !== undefined && typeof data[field] === 'string') data[field] = loginEmail(data[field])
+}

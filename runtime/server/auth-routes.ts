@@ -12,7 +12,7 @@ import {present, withDefaults} from '../http/crud.js'
 import {validateBody} from '../http/errors.js'
 import {HttpProblem} from '../http/problem.js'
 import {utils} from '../utils.js'
-import {loginEmail, loginEmailField} from '../login-email.js'
+import {loginEmail, loginEmailField, normalizeLoginEmail} from '../login-email.js'
 
 interface AuthRouteOptions {
   config: Pick<ResolvedConfig, 'auth'>
@@ -60,6 +60,7 @@ export async function registerAuthRoutes(app: FastifyInstance, options: AuthRout
 
   if (keys.register) app.route({...route(keys.register), config: options.limit, handler: async (request, reply) => {
     const data = bodyOf(request)
+    normalizeLoginEmail(users.definition, data)
     validateBody(register, data)
     assertPasswords(users, data, undefined, auth.passwordRules)
     const em = orm.em.fork()

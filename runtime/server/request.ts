@@ -12,7 +12,7 @@ import {cloudEvent, type CloudEvent} from '../events/cloudevent.js'
 import {recordEvents} from '../events/outbox.js'
 import {sourceValue} from '../http/scope.js'
 import {missingReference, missingReferenceField, validateBody} from '../http/errors.js'
-import {loginEmailField} from '../login-email.js'
+import {loginEmailField, normalizeLoginEmail} from '../login-email.js'
 import {parseId, type EntityModel} from '../http/model.js'
 import {HttpProblem} from '../http/problem.js'
 import type {Project} from '../project.js'
@@ -62,6 +62,7 @@ export function routeHandler(app: FastifyInstance, project: Project, plan: Route
         requireRoles(context.user as AuthUser, route.roles)
       }
       if (bodyCheck && route.envelope?.single) context.data = unwrapBody(route.envelope.single, context.data)
+      if (bodyCheck && model && model === app.authSettings.users) normalizeLoginEmail(model.definition, context.data)
       if (bodyCheck) validateBody(bodyCheck, context.data)
       if (bodyCheck && model && route.crud) {
         await checkPasswords(app, model, context)
