@@ -5,12 +5,13 @@
  */
 import cluster from 'node:cluster'
 import {watch, type FSWatcher} from 'node:fs'
-import {createServer, type IncomingMessage, type ServerResponse} from 'node:http'
+import {createServer, STATUS_CODES, type IncomingMessage, type ServerResponse} from 'node:http'
+import type {Duplex} from 'node:stream'
 import path from 'node:path'
 import type {FastifyInstance} from 'fastify'
 import {pino} from 'pino'
 import {ApipeError} from '../pipeline/errors.js'
-import {HttpProblem} from './http/problem.js'
+import {HttpProblem, problemBody} from './http/problem.js'
 import {migrationGap} from './migrations/check.js'
 import {loadProject} from './project.js'
 import {createApp} from './server/index.js'
@@ -60,6 +61,7 @@ export async function serve(context: ServeOutput, directory: string, mode: 'dev'
     inFlight.add(response)
     handler(request, response)
   })
+  server.on('clientError', answerClientError)
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject)
@@ -137,6 +139,22 @@ function requestsInFlight() {
       })
     }
   }
+}
+
+/**
+ * What Node's HTTP parser refuses before there is a request for the app (one that did not arrive whole in time, headers
+ * or a URL too large, bytes that are not HTTP) as a problem+json answer like every other error; Node's own answer has
+ * no body. The connection is closed after it: what follows on it cannot be read as requests.
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return
+  const [status, detail] =
+    error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'The request did not arrive whole in time']
+    : error.code === 'HPE_HEADER_OVERFLOW' ? [431, 'The request line and headers are too large']
+    : [400, 'The request is not valid HTTP']
+  const body = JSON.stringify(problemBody(status, detail))
+  if (socket.writable) socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/problem+json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`)
+  socket.destroy()
 }
 
 /**

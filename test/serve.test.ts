@@ -230,7 +230,7 @@ test('pipe start: SIGTERM while a body is still uploading answers it, and 503 pr
   assert.is(await server.exited, 0)
 })
 
-test('pipe start: a request that does not arrive whole within requestTimeout is answered 408 and its connection closed', async () => {
+test('pipe start: a request that does not arrive whole within requestTimeout is answered 408 and its connection closed; what is not HTTP is a problem too', async () => {
   const dir = await blogCopy()
   const configFile = path.join(dir, 'pipe.config.json')
   writeFileSync(configFile, JSON.stringify({...JSON.parse(readFileSync(configFile, 'utf8')), requestTimeout: 500}))
@@ -238,7 +238,15 @@ test('pipe start: a request that does not arrive whole within requestTimeout is 
   try {
     const stalled = rawConnection(server.url)
     await stalled.send('POST /tags HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"name":')
-    assert.match(await stalled.closed, /^HTTP\/1\.1 408 Request Timeout\r\n/)
+    const problem = (answer: string) => [answer.split('\r\n')[0], /\r\ncontent-type: ([^\r]+)\r\n/i.exec(answer)?.[1], JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))]
+    assert.equal(problem(await stalled.closed), ['HTTP/1.1 408 Request Timeout', 'application/problem+json; charset=utf-8', {type: 'about:blank', title: 'Request Timeout', status: 408, detail: 'The request did not arrive whole in time'}])
+    // A URL with 5,000 query parameters: past Node's limit for the request line and headers.
+    const long = rawConnection(server.url)
+    await long.send(`GET /tags?${Array.from({length: 5000}, (_, index) => `p${index}=x`).join('&')} HTTP/1.1\r\nHost: localhost\r\n\r\n`)
+    assert.equal(problem(await long.closed), ['HTTP/1.1 431 Request Header Fields Too Large', 'application/problem+json; charset=utf-8', {type: 'about:blank', title: 'Request Header Fields Too Large', status: 431, detail: 'The request line and headers are too large'}])
+    const garbage = rawConnection(server.url)
+    await garbage.send('NOT HTTP AT ALL\r\n\r\n')
+    assert.equal(problem(await garbage.closed), ['HTTP/1.1 400 Bad Request', 'application/problem+json; charset=utf-8', {type: 'about:blank', title: 'Bad Request', status: 400, detail: 'The request is not valid HTTP'}])
   } finally {
     server.child.kill('SIGTERM')
     await server.exited
