@@ -50,6 +50,12 @@ test('pipe generate entity refuses to overwrite without --force, and replaces wi
   assert.equal(JSON.parse(readFileSync(path.join(cwd, 'src', 'entities', 'book.json'), 'utf8')).fields, {isbn: {type: 'string'}})
 })
 
+test('the Next line names the controller as it can be typed again', async () => {
+  const cwd = project()
+  const result = await runPipe(['generate', 'entity', 'bad name!'], {cwd})
+  assert.equal(result, {code: 0, stdout: 'Wrote src/entities/bad_name.json\nNext: `pipe generate controller bad_name --crud` for its routes, `pipe migrate create add-bad-name` and `pipe migrate` for its table\n', stderr: ''})
+})
+
 test('pipe generate entity names a bad type or modifier and writes nothing', async () => {
   const cwd = project()
   const type = await runPipe(['generate', 'entity', 'User', '--fields', 'role:strng'], {cwd})
@@ -74,6 +80,11 @@ test('pipe generate entity --code writes a class that defines the same entity as
 
 test('pipe generate controller --crud writes the six auto-CRUD routes on the plural path', async () => {
   const cwd = project()
+  // Without its entity the project would no longer load: refused, nothing written.
+  const alone = await runPipe(['generate', 'controller', 'Category', '--crud'], {cwd})
+  assert.equal(alone, {code: 1, stdout: '', stderr: 'No entity `category` in src/entities for the CRUD routes to act on; write it first: `pipe generate entity category`\n'})
+  assert.not.ok(existsSync(path.join(cwd, 'src', 'controller')))
+  await runPipe(['generate', 'entity', 'Category'], {cwd})
   const result = await runPipe(['generate', 'controller', 'Category', '--crud'], {cwd})
   assert.equal(result, {code: 0, stdout: 'Wrote src/controller/category.json\n', stderr: ''})
   const definition = JSON.parse(readFileSync(path.join(cwd, 'src', 'controller', 'category.json'), 'utf8'))

@@ -58,7 +58,9 @@ export class GenerateEntityCommand extends Command {
     const {existsSync} = await import('node:fs')
     const routed = ['json', 'ts'].some((extension) => existsSync(`src/controller/${definition.name}.${extension}`))
     const migration = `\`pipe migrate create add-${definition.name.replace(/_/g, '-')}\` and \`pipe migrate\` for its table`
-    this.context.stdout.write(`Next: ${routed ? migration : `\`pipe generate controller ${this.name} --crud\` for its routes, ${migration}`}\n`)
+    // The name as typed when it can be typed again as it is (`BookReview`), else as the entity is named (`bad name!` -> `bad_name`).
+    const name = /^[A-Za-z][\w-]*$/.test(this.name) ? this.name : definition.name
+    this.context.stdout.write(`Next: ${routed ? migration : `\`pipe generate controller ${name} --crud\` for its routes, ${migration}`}\n`)
     return 0
   }
 }
@@ -84,8 +86,14 @@ export class GenerateControllerCommand extends Command {
   force = Option.Boolean('--force', false, {description: 'Replace an existing file, e.g. `--force`'})
 
   override async execute(): Promise<number> {
-    const {controllerDefinition} = await import('../../runtime/generate.js')
+    const [{controllerDefinition}, {existsSync}] = await Promise.all([import('../../runtime/generate.js'), import('node:fs')])
     const definition = controllerDefinition(this.name, this.crud)
+    // CRUD routes act on an entity of the same name: without one, the project would no longer load.
+    const entity = typeof definition.entity === 'string' ? definition.entity : undefined
+    if (entity && !['json', 'ts', 'js', 'mts', 'mjs'].some((extension) => existsSync(`src/entities/${entity}.${extension}`))) {
+      this.context.stderr.write(`No entity \`${entity}\` in src/entities for the CRUD routes to act on; write it first: \`pipe generate entity ${entity}\`\n`)
+      return 1
+    }
     return writeNew(this, `src/controller/${definition.name}.json`, JSON.stringify(definition, null, 2) + '\n', this.force)
   }
 }
