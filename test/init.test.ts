@@ -121,6 +121,8 @@ test('pipe generate test writes a passing test that creates the required related
   const tests = await runPipe(['test'], {cwd: dir})
   assert.is(tests.code, 0, tests.stdout + tests.stderr)
   assert.match(tests.stdout, /Total: +5\n +Passed: +5\n/)
+  // A pattern that matches no file is a failed run, not a green one of nothing.
+  assert.equal(await runPipe(['test', 'nomatch'], {cwd: dir}), {code: 1, stdout: '', stderr: 'No test file in tests/ matches `nomatch`\n'})
   // Behind auth: the test signs a user in with the role the routes ask for (roles come from the user's record).
   writeFileSync(path.join(dir, 'pipe.config.json'), JSON.stringify({auth: {entity: 'author'}}))
   const authorFile = path.join(dir, 'src/entities/author.json')

@@ -161,6 +161,20 @@ export class TestCommand extends Command {
     // Resolved as `import.meta.resolve` would (tsx exports one file for every condition), from CommonJS too.
     const tsx = pathToFileURL(require.resolve('tsx')).href
     const pattern = `${this.pattern ? `${this.pattern.replace(/[^\w-]/g, '')}.*` : ''}\\.test\\.(ts|mts|js|mjs)$`
+    // uvu runs nothing and passes when nothing matches: a typo in the pattern would look like a green run.
+    const {readdirSync} = await import('node:fs')
+    const folder = path.resolve(this.project, 'tests')
+    const files = (() => {
+      try {
+        return readdirSync(folder, {recursive: true}).map(String)
+      } catch {
+        return []
+      }
+    })()
+    if (!files.some((file) => new RegExp(pattern).test(file))) {
+      this.context.stderr.write(`No test file in ${path.relative(process.cwd(), folder) || '.'}/ ${this.pattern ? `matches \`${this.pattern}\`` : 'ends in `.test.ts` or `.test.js`'}\n`)
+      return 1
+    }
     return new Promise<number>((resolve) => {
       // uvu colours its report unless told not to: colour for a terminal only, as every other command does.
       const colour = useColor(undefined, process.stdout)
