@@ -123,7 +123,7 @@ test('custom actions: a declared request is checked first, a declared status ans
   const registered = await call('POST', '/auth/login', {email: 'linus@example.com', password: 'a kernel of my own'})
   const auth = bearer(registered.body!.token)
   const refused = await call('POST', '/notes/1/copies', {text: 7}, auth)
-  assert.equal([refused.status, refused.body!.errors], [422, [{pointer: '/text', code: 'type', detail: '`text` must be string'}]])
+  assert.equal([refused.status, refused.body!.errors], [422, [{pointer: '/text', code: 'type', detail: '`text` must be a string'}]])
   const copied = await call('POST', '/notes/1/copies', {text: 'again'}, auth)
   assert.equal([copied.status, copied.body!.text], [201, 'again'])
   const echoed = await call('POST', '/echo', {word: 'far too long a word'})

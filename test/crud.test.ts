@@ -204,6 +204,8 @@ function crudSuite(database: TestDatabase) {
     assert.is(deleted.statusCode, 204, deleted.body)
     const formBody = await app.inject({method: 'POST', url: '/tags', headers: {'content-type': 'application/x-www-form-urlencoded'}, payload: 'label=x'})
     assert.equal([formBody.statusCode, JSON.parse(formBody.body).detail], [415, 'Unsupported media type `application/x-www-form-urlencoded`; send application/json'])
+    const untyped = await app.inject({method: 'POST', url: '/tags', headers: {'content-length': '7'}, payload: Buffer.from('label=x')})
+    assert.equal([untyped.statusCode, JSON.parse(untyped.body).detail], [415, 'A body without `Content-Type`; send it as application/json'])
     const empty = await app.inject({method: 'POST', url: '/tags', headers: json, payload: ''})
     assert.is(empty.statusCode, 422, 'a create without a body fails validation, not parsing')
     assert.equal(JSON.parse(empty.body).errors, [{pointer: '/label', code: 'required', detail: '`label` is required'}])

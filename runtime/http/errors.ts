@@ -58,8 +58,15 @@ export function validationItems(errors: AjvError[], prefix = ''): ProblemItem[] 
     if (missing) return {pointer, code: 'required', detail: `\`${missing}\` is required`}
     if (extra) return {pointer, code: 'unknown-field', detail: `\`${extra}\` cannot be set`}
     const field = pointer.split('/').filter(Boolean).join('.') || 'body'
-    return {pointer: pointer || '/', code: error.keyword, detail: `\`${field}\` ${error.message ?? 'is invalid'}`}
+    const message = error.keyword === 'type' ? `must be ${typeWords(error.params.type)}` : (error.message ?? 'is invalid')
+    return {pointer: pointer || '/', code: error.keyword, detail: `\`${field}\` ${message}`}
   })
+}
+
+/** JSON Schema types as a sentence says them: `["string", "null"]` -> `a string or null` (ajv writes `string,null`). */
+function typeWords(types: unknown): string {
+  const article = (type: string) => (type === 'null' ? 'null' : `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`)
+  return (Array.isArray(types) ? types : [types]).map((type) => article(String(type))).join(' or ')
 }
 
 /** Throw a 422 listing every failing field unless `validate` (a compiled ajv schema) accepts the body. */

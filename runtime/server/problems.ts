@@ -53,7 +53,8 @@ export const problemsPlugin = fp<{development: boolean; formatProblem?: ProblemF
       // HTTP/1.1: a request with neither Content-Length nor Transfer-Encoding has no body either.
       const length = request.headers['content-length']
       if (length === '0' || (length === undefined && request.headers['transfer-encoding'] === undefined)) return done(null, undefined)
-      done(new HttpProblem(415, `Unsupported media type \`${request.headers['content-type'] ?? ''}\`; send application/json`))
+      const type = request.headers['content-type']
+      done(new HttpProblem(415, type ? `Unsupported media type \`${type}\`; send application/json` : 'A body without `Content-Type`; send it as application/json'))
     })
     app.setErrorHandler(errorHandler(() => app.models.values(), development))
     app.setNotFoundHandler((request, reply) => {
