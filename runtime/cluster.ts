@@ -7,6 +7,7 @@
  */
 import cluster, {type Worker} from 'node:cluster'
 import {availableParallelism} from 'node:os'
+import {listenUrl} from './listen-url.js'
 import type {ServeOutput} from './serve.js'
 
 /** The worker count of `--workers`: a whole number from 1, or `auto` (one per core). */
@@ -30,7 +31,7 @@ export function superviseWorkers(context: ServeOutput, count: number): Promise<n
       worker.on('listening', (address) => {
         listened = true
         // Said once: a replaced worker rejoins silently.
-        if (++started === count && !announced) context.stdout.write(`Serving on http://localhost:${address.port} (${count} workers)\n`)
+        if (++started === count && !announced) context.stdout.write(`Serving on ${listenUrl(address.address ?? '0.0.0.0', address.port)} (${count} workers)\n`)
         if (started === count) announced = true
       })
       worker.on('exit', (code, signal) => {

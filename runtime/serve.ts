@@ -12,6 +12,7 @@ import type {FastifyInstance} from 'fastify'
 import {pino} from 'pino'
 import {ApipeError} from '../pipeline/errors.js'
 import {HttpProblem, problemBody} from './http/problem.js'
+import {listenUrl} from './listen-url.js'
 import {migrationGap} from './migrations/check.js'
 import {loadProject} from './project.js'
 import {createApp} from './server/index.js'
@@ -204,9 +205,7 @@ async function closeUnless(app: FastifyInstance, check: () => Promise<void>): Pr
 /** The URL a person opens for a listening server (`localhost` for every address). */
 function urlOf(server: ReturnType<typeof createServer>, host: string, port: number): string {
   const address = server.address()
-  const shown = typeof address === 'object' && address ? address.port : port
-  const where = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host
-  return `http://${where}:${shown}`
+  return listenUrl(host, typeof address === 'object' && address ? address.port : port)
 }
 
 /** Watch `src/` and pipe.config.json; `reload` runs once a burst of changes has settled (100 ms). */

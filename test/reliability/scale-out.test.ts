@@ -76,8 +76,10 @@ testWhen(test, await brokerMissing('nats'), `${creates} creates with the broker 
 
 test('--workers 2 under load, one killed with SIGKILL: answers go on, it is replaced, no acknowledged write lost', async () => {
   const dir = await projectCopy(path.join(root, 'fixtures/blog-app'))
-  const server = await servePipe('start', dir, {}, ['--workers', '2'])
+  const server = await servePipe('start', dir, {HOST: '127.0.0.1'}, ['--workers', '2'])
   try {
+    // The line says where the workers listen, as one server's does.
+    assert.match(server.output(), /^Serving on http:\/\/127\.0\.0\.1:\d+ \(2 workers\)\n/m)
     const workers = () => execFileSync('ps', ['-o', 'pid=', '--ppid', String(server.child.pid)], {encoding: 'utf8'}).split('\n').map((line) => Number(line.trim())).filter(Boolean)
     assert.is(workers().length, 2)
     const killAt = Math.floor(creates / 2)
