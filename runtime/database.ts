@@ -4,7 +4,7 @@
  * synchronous driver: several times faster than `sqlite3` for the short queries of an API); MariaDB on the MySQL
  * driver.
  */
-import {mkdirSync} from 'node:fs'
+import {mkdirSync, statSync} from 'node:fs'
 import path from 'node:path'
 import {MikroORM, type Options} from '@mikro-orm/core'
 import type {AbstractSqlDriver, EntityManager} from '@mikro-orm/knex'
@@ -98,8 +98,8 @@ function sqliteSettings(synchronous: 'normal' | 'full') {
 /** Connect to a project's database (creating the SQLite file and its folder on first use). */
 export async function openDatabase(config: Pick<ResolvedConfig, 'database' | 'root'> & Partial<Pick<ResolvedConfig, 'auth'>>, entities: readonly EntityDefinition[]): Promise<Orm> {
   const options = await ormOptions(config.database, config.root, entities, {bcryptCost: config.auth?.bcryptCost, authEntity: config.auth?.entity})
-  if (config.database.type === 'sqlite' && options.dbName !== ':memory:') mkdirSync(path.dirname(options.dbName!), {recursive: true})
   try {
+    if (config.database.type === 'sqlite' && options.dbName !== ':memory:') folderFor(options.dbName!)
     const orm = (await MikroORM.init(options)) as Orm
     // MikroORM connects lazily on some drivers: ask once, so a wrong URL fails here and not in the first request.
     const check = await orm.isConnected()
@@ -122,6 +122,19 @@ export async function offlineOrm(type: DatabaseType, entities: readonly EntityDe
 }
 
 /** The message of a driver error, without its stack. */
+/** Make the folder of the SQLite file `file`; one on its way that is a file is said so, not as `mkdir`'s EEXIST. */
+function folderFor(file: string): void {
+  try {
+    mkdirSync(path.dirname(file), {recursive: true})
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code !== 'EEXIST' && code !== 'ENOTDIR') throw error
+    let folder = path.dirname(file)
+    while (!statSync(folder, {throwIfNoEntry: false})?.isFile() && path.dirname(folder) !== folder) folder = path.dirname(folder)
+    throw new Error(`\`${folder}\` is a file, not a folder for the database file`, {cause: error})
+  }
+}
+
 export function reasonOf(error: unknown): string {
   if (error instanceof AggregateError && error.errors.length > 0) return reasonOf(error.errors[0])
   if (error instanceof Error) return error.message.split('\n')[0] || error.name

@@ -2,6 +2,8 @@
  * How apipe opens a SQLite file (runtime/database.ts): WAL with `synchronous = NORMAL` by default, `FULL` when
  * `database.synchronous` says so, and a busy timeout.
  */
+import {writeFileSync} from 'node:fs'
+import path from 'node:path'
 import {test} from 'uvu'
 import * as assert from 'uvu/assert'
 import {resolveConfig} from '../runtime/config.js'
@@ -20,6 +22,19 @@ async function pragmas(synchronous?: string) {
     await orm.close(true)
   }
 }
+
+test('a database path through a file is said so, not as mkdir\'s EEXIST', async () => {
+  const root = temporaryProject('sqlite-under-file')
+  writeFileSync(path.join(root, 'README.md'), '')
+  try {
+    await openDatabase(resolveConfig({database: {url: './README.md/app.sqlite'}}, root), [])
+    assert.unreachable()
+  } catch (error) {
+    // The database named as described from the working folder; the file in the way in full.
+    assert.match((error as Error).message, /^Cannot use the sqlite database \S*README\.md\/app\.sqlite: /)
+    assert.ok((error as Error).message.endsWith(`: \`${path.join(root, 'README.md')}\` is a file, not a folder for the database file`))
+  }
+})
 
 test('a SQLite file is opened in WAL mode with synchronous NORMAL and a busy timeout', async () => {
   assert.equal(await pragmas(), {journal: 'wal', synchronous: 1, busy: 5000})
