@@ -156,6 +156,19 @@ test('.piperc applies to render, map and import: a rule turned off stays off', a
   }
 })
 
+test('pipe validate takes what pipe map writes: the catalogue and its ERD, each against its own contract', async () => {
+  const out = mkdtempSync(path.join(os.tmpdir(), 'apipe-map-validate-'))
+  try {
+    assert.is((await runPipe(['map', path.join(root, 'examples', 'blog'), '--output', out, '--quiet'])).code, 0)
+    assert.equal(await runPipe(['validate', out]), {code: 0, stdout: '0 error(s), 0 warning(s)\n', stderr: ''})
+    writeFileSync(path.join(out, 'broken.erd.json'), JSON.stringify({schema_version: 1, diagram_type: 'erd', tables: [{id: 'a', columns: [{name: 'x'}], extra: 1}]}))
+    const broken = await runPipe(['validate', path.join(out, 'broken.erd.json')])
+    assert.equal(broken, {code: 1, stdout: 'error missing tables[0].columns[0].type Missing required field `type`\nerror schema tables[0].extra Unexpected field `extra`, expected a known field or an `x-` extension key\n2 error(s), 0 warning(s)\n', stderr: ''})
+  } finally {
+    rmSync(out, {recursive: true, force: true})
+  }
+})
+
 test('a .piperc that cannot be read or used is one crash finding saying why, in every command', async () => {
   const cwd = mkdtempSync(path.join(os.tmpdir(), 'apipe-bad-piperc-'))
   try {

@@ -1,5 +1,6 @@
 /**
- * validate-catalogue: checks a catalogue tree against its contract and reports findings. Each check is a rule with
+ * validate-catalogue: checks a catalogue tree against its contract and reports findings (an ERD spec, `diagram_type:
+ * "erd"`, against its own: the three schema rules). Each check is a rule with
  * an id and a severity that options or `settings.rules` can change:
  *
  * | rule | default | what |
@@ -20,6 +21,7 @@ import type {ParsedTree} from '../parse.js'
 import {fatalFinding, ruleSet, type RuleSetting} from '../../pipeline/rule.js'
 import {hasErrors, type CatalogueTree} from '../../pipeline/data.js'
 import {missing, type, schema} from './rules/schema.js'
+import {isErd} from './schema-check.js'
 import {danglingRef} from './rules/dangling-ref.js'
 import {idClash} from './rules/id-clash.js'
 import {duplicateRoute} from './rules/duplicate-route.js'
@@ -39,6 +41,8 @@ export interface Options {
 /** Validate catalogue trees. */
 export default function validateCatalogue(this: Processor, options: Options = {}) {
   const run = ruleSet(rules, options.rules, this.data('settings')?.rules)
+  // An ERD spec (`api.erd.json` beside the catalogue `pipe map` writes) has its own contract, and no endpoints.
+  const runOnErd = ruleSet([missing, type, schema], options.rules, this.data('settings')?.rules)
   return (tree: ParsedTree, file: VFile) => {
     // An earlier stage (an import) already said why this file is not a usable catalogue.
     if (hasErrors(file)) return
@@ -48,6 +52,6 @@ export default function validateCatalogue(this: Processor, options: Options = {}
       fatalFinding(file, `Unexpected ${kind} document, expected an endpoint catalogue; convert it with \`pipe import ${command}\``, 'schema', {line: 1, column: 1})
       return
     }
-    run?.(tree as CatalogueTree, file)
+    ;(isErd(tree.spec) ? runOnErd : run)?.(tree as CatalogueTree, file)
   }
 }

@@ -1,5 +1,5 @@
 /**
- * The catalogue's JSON-Schema check with ajv, compiled once per process and run once per tree; the `missing`,
+ * The catalogue's JSON-Schema check with ajv (an ERD spec's, `schemas/erd.schema.json`, for a `diagram_type: "erd"`), compiled once per process and run once per tree; the `missing`,
  * `type` and `schema` rules each report their share of its errors.
  */
 import type {ValidateFunction} from 'ajv'
@@ -15,7 +15,12 @@ declare module 'vfile' {
   }
 }
 
-let validate: ValidateFunction | undefined
+const validators = new Map<'endpoints' | 'erd', ValidateFunction>()
+
+/** Whether `spec` is an entity-relationship spec (`diagram_type: "erd"`, as `pipe map` writes beside a catalogue). */
+export function isErd(spec: unknown): boolean {
+  return (spec as {diagram_type?: unknown} | null)?.diagram_type === 'erd'
+}
 
 /** The schema violations of a catalogue, checked once per file and spec. */
 export function catalogueSchemaViolations(tree: CatalogueTree, file: VFile): SchemaViolation[] {
@@ -27,6 +32,8 @@ export function catalogueSchemaViolations(tree: CatalogueTree, file: VFile): Sch
 }
 
 function check(spec: unknown): SchemaViolation[] {
-  validate ??= loadValidator('endpoints')
+  const name = isErd(spec) ? 'erd' : 'endpoints'
+  let validate = validators.get(name)
+  if (!validate) validators.set(name, (validate = loadValidator(name)))
   return schemaViolations(validate, spec)
 }

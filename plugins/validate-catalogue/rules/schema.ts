@@ -1,5 +1,6 @@
 /**
- * Rules `missing`, `type` and `schema`: the catalogue against `schemas/endpoints.schema.json`.
+ * Rules `missing`, `type` and `schema`: the catalogue against `schemas/endpoints.schema.json` (an ERD spec against
+ * `schemas/erd.schema.json`).
  *
  * - `missing` (error): a required field is absent (`endpoints[3].id`).
  * - `type` (error): a value of the wrong type, outside an enum, or not the constant (`method: "get"`).
