@@ -14,6 +14,10 @@ import {locate} from '../pipeline/position.js'
 import {projectTitle} from '../runtime/config.js'
 import {erdOf} from '../runtime/erd.js'
 import {describeRoutes, responseFields, tableOf, typeName, type RouteInfo} from '../runtime/routes.js'
+import {bodyMembers, fieldSchema} from '../runtime/http/body-schema.js'
+import type {FieldDefinition} from '../schemas/types/entity.js'
+import {entityModel, type EntityModel} from '../runtime/http/model.js'
+import {documentVersion} from '../runtime/openapi.js'
 import type {Catalogue, Endpoint} from '../schemas/types/endpoints.js'
 import type {DefinitionsTree, RelatedTree} from './parse-definitions.js'
 import {addJsonOutput} from '../pipeline/outputs.js'
@@ -53,23 +57,82 @@ function eventEndpoints(tree: DefinitionsTree, entities: DefinitionsTree['entiti
   })
 }
 
-/** The catalogue type of a route's answer: the entity, a list of it, or the envelope the route wraps them in. */
-function answerType(envelopes: Map<string, NonNullable<Catalogue['types']>[number]>, route: RouteInfo, authEnvelope?: string): string {
-  const base = typeName(route.response!)
+type Types = Map<string, NonNullable<Catalogue['types']>[number]>
+
+/**
+ * A field's values as the catalogue says them: from the JSON Schema the server checks them with (body-schema.ts), as an
+ * import of the app's OpenAPI document reads it: a JSON type, with `x-format` (`date-time`, `email`, `uuid`) and `enum`
+ * where the schema has them, `any` for `json`.
+ */
+function catalogueValue(field: FieldDefinition): {type: string; 'x-format'?: string; enum?: Array<string | number | boolean | null>} {
+  const schema = fieldSchema(field) as {type?: string; format?: string; enum?: Array<string | number | boolean | null>}
+  return {type: schema.type ?? 'any', ...(schema.format ? {'x-format': schema.format} : {}), ...(schema.enum ? {enum: schema.enum} : {})}
+}
+
+/** `post.list` -> `PostList`: the stem of the types named after an endpoint, as an import names them after an operation. */
+const endpointStem = (id: string) => typeName(id.replace(/\./g, '_'))
+
+/**
+ * The catalogue type of a route's answer: the entity, a list page of it (`{data, meta}`), a count (`{count}`), or the
+ * envelope the route wraps them in: what the server answers, as the app's OpenAPI document says (runtime/openapi.ts).
+ */
+function answerType(envelopes: Types, route: RouteInfo, id: string, authEnvelope?: string): string | undefined {
+  if (route.action === 'count') {
+    const name = `${endpointStem(id)}Response`
+    envelopes.set(name, {name, kind: 'object', fields: [{name: 'count', type: 'integer', required: true}]})
+    return name
+  }
+  if (!route.response) return undefined
+  const base = typeName(route.response)
   if (route.authAnswer) {
     const session = {name: 'AuthSession', kind: 'object' as const, description: 'What the auth routes answer: the user and a token for `Authorization`', fields: [{name: 'token', type: 'string', required: true}, {name: 'user', type: base, required: true}]}
     envelopes.set(session.name, session)
     return authEnvelope ? envelopeType(envelopes, authEnvelope, {[authEnvelope]: 'AuthSession'}) : 'AuthSession'
   }
   const {single, list, count} = route.envelope ?? {}
-  if ((route.kind === 'list' || route.responseList) && list) return envelopeType(envelopes, list, {[list]: `${base}[]`, ...(count ? {[count]: 'integer'} : {})})
+  // Where a page of a list stands (4.3): `{page, limit, total, pages}`, beside the records unless a count replaces it.
+  const pageMeta = () => {
+    const meta = `${endpointStem(id)}ResponseMeta`
+    envelopes.set(meta, {name: meta, kind: 'object', fields: ['page', 'limit', 'total', 'pages'].map((field) => ({name: field, type: 'integer', required: false}))})
+    return meta
+  }
+  if (route.kind === 'list' && list) return envelopeType(envelopes, list, {[list]: `${base}[]`, ...(count ? {[count]: 'integer'} : {meta: pageMeta()})})
+  if (route.responseList && list) return envelopeType(envelopes, list, {[list]: `${base}[]`, ...(count ? {[count]: 'integer'} : {})})
   if (!route.responseList && route.kind !== 'list' && single) return envelopeType(envelopes, single, {[single]: base})
+  if (route.kind === 'list') {
+    const name = `${endpointStem(id)}Response`
+    envelopes.set(name, {name, kind: 'object', fields: [{name: 'data', type: `${base}[]`, required: true}, {name: 'meta', type: pageMeta(), required: true}]})
+    return name
+  }
   return `${base}${route.responseList ? '[]' : ''}`
 }
 
-/** The type of an envelope (`{article: Article}` is `ArticleEnvelope`), added to the catalogue's types once. */
-function envelopeType(envelopes: Map<string, NonNullable<Catalogue['types']>[number]>, member: string, fields: Record<string, string>): string {
-  const name = `${typeName(member)}Envelope`
+/**
+ * The catalogue type of a write route's body: `PostInput` for a create or replace, `PostPatch` for an update, with the
+ * fields and relation keys the server takes and requires (runtime/http/body-schema.ts), not the record it answers,
+ * whose key and timestamps the server owns; a route whose `where` sets fields takes a body without them, named after
+ * the endpoint. A body that is no entity's keeps its name.
+ */
+function requestType(types: Types, route: RouteInfo, id: string, models: ReadonlyMap<string, EntityModel>): string {
+  const model = models.get(route.request!)
+  if (!model) return typeName(route.request!)
+  const mode = route.kind === 'update' ? 'update' : 'create'
+  const scoped = route.crud ? new Set(Object.keys(route.where ?? {}).map((where) => where.split('.')[0])) : new Set<string>()
+  const name = scoped.size > 0 ? `${endpointStem(id)}Request` : `${typeName(route.request!)}${mode === 'update' ? 'Patch' : 'Input'}`
+  const fields = bodyMembers(model, mode, models, scoped).map((member) => {
+    const value = catalogueValue(member.value)
+    return {name: member.name, ...value, type: `${value.type}${member.list ? '[]' : ''}`, required: member.required, ...(member.nullable ? {'x-nullable': true} : {})}
+  })
+  types.set(name, {name, kind: 'input', fields})
+  return name
+}
+
+/**
+ * The type of an envelope (`{article: Article}` is `ArticleEnvelope`; a body's, `{article: ArticleInput}`, is named
+ * after what it holds: `ArticleInputEnvelope`), added to the catalogue's types once.
+ */
+function envelopeType(envelopes: Types, member: string, fields: Record<string, string>, holds?: string): string {
+  const name = `${holds ?? typeName(member)}Envelope`
   envelopes.set(name, {name, kind: 'object', description: `The envelope of \`${member}\` bodies`, fields: Object.entries(fields).map(([field, type]) => ({name: field, type, required: true}))})
   return name
 }
@@ -80,6 +143,7 @@ export function projectCatalogue(tree: DefinitionsTree, cwd: string): Catalogue 
   const entities = tree.entities.map(({definition}) => definition).filter((entity) => !isInternal(entity))
   const controllerFiles = new Map(tree.controllers.map((item) => [item.definition.name, item.file]))
   const routes = describeRoutes(tree.config, entities, tree.controllers)
+  const models = new Map(tree.entities.map(({definition}) => [definition.name, entityModel(definition)]))
   // Paths from the project folder: what the page's source links put after `<repository>/blob/HEAD/`.
   const relative = (full: string) => path.relative(tree.root, full).split(path.sep).join('/')
   const ids = new Set<string>()
@@ -105,12 +169,14 @@ export function projectCatalogue(tree: DefinitionsTree, cwd: string): Catalogue 
     ]
     if (params.length > 0) endpoint.params = params
     if (route.request) {
-      endpoint.request = route.envelope?.single ? envelopeType(envelopes, route.envelope.single, {[route.envelope.single]: typeName(route.request)}) : typeName(route.request)
+      const body = requestType(envelopes, route, id, models)
+      endpoint.request = route.envelope?.single ? envelopeType(envelopes, route.envelope.single, {[route.envelope.single]: body}, body) : body
       // A route with a body is documented as taking one, as the app's OpenAPI document says (`requestBody.required`):
       // both maps of an app tell clients the same, and `pipe diff` judges them alike.
       endpoint['x-request-required'] = true
     }
-    if (route.response) endpoint.response = answerType(envelopes, route, tree.config.auth?.envelope)
+    const answer = answerType(envelopes, route, id, tree.config.auth?.envelope)
+    if (answer) endpoint.response = answer
     if (route.entity) endpoint.entities = [tableOf(route.entity)]
     if (route.roles.length > 0) endpoint.tags = route.roles.map((role) => `role:${role}`)
     if (sources.length > 0) endpoint.sources = sources
@@ -123,14 +189,15 @@ export function projectCatalogue(tree: DefinitionsTree, cwd: string): Catalogue 
     ...entities.map((entity) => ({
       name: typeName(entity.name),
       kind: 'object' as const,
-      fields: responseFields(entity).map(({name, type, required}) => ({name, type, required}))
+      // A field's values as the server writes them; a relation as its type (`Author`, `Tag[]`), timestamps as date-times.
+      fields: responseFields(entity).map(({name, type, required, field}) => ({name, ...(field ? catalogueValue(field) : type === 'datetime' ? {type: 'string', 'x-format': 'date-time'} : {type}), required}))
     })),
     ...envelopes.values()
   ]
   return {
     schema_version: 1,
     diagram_type: 'endpoints',
-    meta: {title: projectTitle(tree.root), base_url: `http://localhost:${tree.config.port}`, api_kind: 'rest', erd: 'api.erd.json'},
+    meta: {title: projectTitle(tree.root), base_url: `http://localhost:${tree.config.port}`, version: documentVersion, api_kind: 'rest', erd: 'api.erd.json'},
     groups,
     endpoints,
     types

@@ -11,6 +11,9 @@ import {entityModel, type EntityModel} from './http/model.js'
 import {isInternal} from './events/outbox.js'
 import {describeRoutes, responseFields, typeName, type DescribedController, type RouteInfo} from './routes.js'
 
+/** The version an app's own descriptions (its OpenAPI document, its catalogue) give it. */
+export const documentVersion = '1.0.0'
+
 type Json = Record<string, unknown>
 
 const descriptions: Record<number, string> = {
@@ -128,7 +131,7 @@ export function openapiDocument(config: ResolvedConfig, entities: readonly Entit
   }
   const document: Json = {
     openapi: '3.1.0',
-    info: {title, version: '1.0.0'},
+    info: {title, version: documentVersion},
     servers: [{url: `http://localhost:${config.port}`}],
     paths,
     components: {schemas}

@@ -186,7 +186,13 @@ test('pipe openapi and pipe map describe every route with its types and statuses
   const endpoints = catalogue.endpoints as Json[]
   assert.is(endpoints.length, 19)
   const endpoint = (key: string) => endpoints.find((item) => `${item.method} ${item.path}` === key)!
-  assert.equal([endpoint('POST /articles').request, endpoint('POST /articles').response], ['ArticleEnvelope', 'ArticleEnvelope'])
+  // A body is what the server takes (no key, no timestamps), in its envelope; the answer the record in its own.
+  assert.equal([endpoint('POST /articles').request, endpoint('POST /articles').response], ['ArticleInputEnvelope', 'ArticleEnvelope'])
+  const type = (name: string) => (catalogue.types as Json[]).find((candidate) => candidate.name === name)!
+  assert.equal(type('ArticleInputEnvelope').fields, [{name: 'article', type: 'ArticleInput', required: true}])
+  // The same fields as the OpenAPI document's body schema, required alike.
+  const input = document.components.schemas.ArticleInput
+  assert.equal(type('ArticleInput').fields.map((field: Json) => [field.name, field.required]), Object.keys(input.properties).map((name) => [name, input.required.includes(name)]))
   assert.is(endpoint('GET /articles').response, 'ArticlesEnvelope')
   assert.is(endpoint('POST /profiles/{username}/follow').response, 'ProfileEnvelope')
   assert.ok(endpoint('DELETE /articles/{slug}/comments/{id}').status.includes(204))

@@ -85,7 +85,7 @@ test('pipe openapi and pipe map describe the envelopes', async () => {
   assert.is((await runPipe(['map', project, '--output', map])).code, 0)
   const catalogue = JSON.parse((await import('node:fs')).readFileSync(path.join(map, 'api.endpoints.json'), 'utf8'))
   const endpoints = Object.fromEntries(catalogue.endpoints.map((endpoint: {id: string; request?: string; response?: string}) => [endpoint.id, [endpoint.request, endpoint.response]]))
-  assert.equal(endpoints['article.create'], ['ArticleEnvelope', 'ArticleEnvelope'])
+  assert.equal(endpoints['article.create'], ['ArticleInputEnvelope', 'ArticleEnvelope'])
   assert.equal(endpoints['article.list'], [undefined, 'ArticlesEnvelope'])
   assert.equal(catalogue.types.find((type: {name: string}) => type.name === 'ArticlesEnvelope').fields, [
     {name: 'articles', type: 'Article[]', required: true},

@@ -39,12 +39,21 @@ test('pipe map <project dir> writes a catalogue of the app that validates with z
     sources: [{file: 'src/controller/post.ts', line: 13}, {file: 'src/hooks/post/beforePublish.ts', line: 1}]
   })
   const create = spec.endpoints.find((endpoint) => endpoint.id === 'post.create')!
-  assert.equal([create.request, create.response, create.entities, create.status], ['Post', 'Post', ['post'], [201, 400, 409, 413, 415, 422]])
+  // What the server takes (no key, no timestamps) and what it answers, as `pipe openapi` says them.
+  assert.equal([create.request, create.response, create.entities, create.status], ['PostInput', 'Post', ['post'], [201, 400, 409, 413, 415, 422]])
+  const type = (name: string) => spec.types!.find((candidate) => candidate.name === name)!
+  assert.equal(type('PostInput').fields!.map((field) => field.name), ['title', 'slug', 'body', 'status', 'publishedAt', 'views', 'rating', 'author', 'tags'])
+  assert.equal(type('PostPatch').fields!.filter((field) => field.required), [])
+  assert.equal(spec.endpoints.find((endpoint) => endpoint.id === 'post.update')!.request, 'PostPatch')
+  assert.equal(type('PostListResponse').fields, [{name: 'data', type: 'Post[]', required: true}, {name: 'meta', type: 'PostListResponseMeta', required: true}])
+  assert.equal(type('PostCountResponse').fields, [{name: 'count', type: 'integer', required: true}])
+  assert.is(spec.meta.version, '1.0.0')
   assert.equal(spec.endpoints.find((endpoint) => endpoint.id === 'user.list')!.sources, [{file: 'src/controller/user.json', line: 5}])
-  assert.is(spec.endpoints.find((endpoint) => endpoint.id === 'post.list')!.response, 'Post[]')
+  assert.is(spec.endpoints.find((endpoint) => endpoint.id === 'post.list')!.response, 'PostListResponse')
+  assert.is(spec.endpoints.find((endpoint) => endpoint.id === 'post.count')!.response, 'PostCountResponse')
   const post = spec.types!.find((type) => type.name === 'Post')!
   assert.equal(post.fields!.filter((field) => ['author', 'tags', 'comments', 'status'].includes(field.name)), [
-    {name: 'status', type: '"draft" | "published"', required: true},
+    {name: 'status', type: 'string', enum: ['draft', 'published'], required: true},
     {name: 'author', type: 'User', required: true},
     {name: 'tags', type: 'Tag[]', required: false},
     {name: 'comments', type: 'Comment[]', required: false}
@@ -52,6 +61,16 @@ test('pipe map <project dir> writes a catalogue of the app that validates with z
   assert.not.ok(spec.types!.find((type) => type.name === 'User')!.fields!.some((field) => field.name === 'password'), 'hidden fields are not shown')
   const page = readFileSync(path.join(out, 'api.endpoints.html'), 'utf8')
   assert.ok(page.includes('Publish a draft'))
+})
+
+test('a pipe init project: its catalogue and its OpenAPI document describe the same API, change for change', async () => {
+  const parent = temporaryProject('map-init')
+  const dir = path.join(parent, 'my-api')
+  assert.is((await runPipe(['init', dir])).code, 0)
+  assert.is((await runPipe(['openapi', '--project', dir, '--output', path.join(dir, 'openapi.json')])).code, 0)
+  assert.is((await runPipe(['map', dir, '--output', path.join(dir, 'docs'), '--quiet'])).code, 0)
+  const diff = await runPipe(['diff', path.join(dir, 'openapi.json'), path.join(dir, 'docs', 'api.endpoints.json')])
+  assert.equal(diff, {code: 0, stdout: '0 breaking, 0 non-breaking change(s)\n', stderr: ''})
 })
 
 test('pipe map <project dir> writes the ERD of the entities beside the catalogue, which names it, and the page shows its columns', async () => {

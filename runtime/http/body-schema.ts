@@ -45,27 +45,50 @@ function nullable(schema: JsonSchema): JsonSchema {
   return {...schema, type: [schema.type, 'null']}
 }
 
-/** The body schema of a create, a full replace or a partial update. */
-export function bodySchema(model: EntityModel, mode: 'create' | 'replace' | 'update', models: ReadonlyMap<string, EntityModel>, protectedFields: ReadonlySet<string> = new Set()): JsonSchema {
-  const properties: Record<string, JsonSchema> = {}
-  const required: string[] = []
+/** One member of a body: a field, or a relation written by key (`author: 1`, `tags: [1, 3]`). */
+export interface BodyMember {
+  name: string
+  /** What its values are: the field's definition, or the key of the related record (its `by` field, else its key). */
+  value: FieldDefinition
+  /** A many-to-many relation takes a list of keys. */
+  list: boolean
+  /** The body must have it (a create or replace, for a required field without default or a required relation). */
+  required: boolean
+  /** It may be sent as `null` (an optional field or many-to-one). */
+  nullable: boolean
+}
+
+/**
+ * What a body of `model` takes in `mode`: its writable fields and the relations written by key, and which it must
+ * have. The one reading of a body, for its JSON Schema (`bodySchema`) and for the catalogue that `pipe map` writes.
+ */
+export function bodyMembers(model: EntityModel, mode: 'create' | 'replace' | 'update', models: ReadonlyMap<string, EntityModel>, protectedFields: ReadonlySet<string> = new Set()): BodyMember[] {
+  const members: BodyMember[] = []
   for (const field of model.fields.values()) {
     if (!field.writable || protectedFields.has(field.name)) continue
     const definition = field.definition
-    properties[field.name] = definition.required || definition.primary ? fieldSchema(definition) : nullable(fieldSchema(definition))
-    if (mode !== 'update' && (definition.required || definition.primary) && definition.default === undefined) required.push(field.name)
+    const needed = Boolean(definition.required || definition.primary)
+    members.push({name: field.name, value: definition, list: false, required: mode !== 'update' && needed && definition.default === undefined, nullable: !needed})
   }
   for (const [name, relation] of model.relations) {
     if (!model.writableRelations.has(name) || protectedFields.has(name)) continue
     // A relation written `by` a unique field of its target takes that field's values (`"dragons"`), else keys.
     const target = models.get(relation.entity)
-    const key = fieldSchema(relation.by ? (target?.fields.get(relation.by)?.definition ?? {type: 'string'}) : {type: target?.primaryKeyType ?? 'integer'})
-    if (relation.kind === 'many-to-one' || relation.kind === 'one-to-one') {
-      properties[name] = relation.required ? key : nullable(key)
-      if (mode !== 'update' && relation.required) required.push(name)
-    } else if (relation.kind === 'many-to-many') {
-      properties[name] = {type: 'array', items: key, maxItems: 1000, uniqueItems: true}
-    }
+    const key: FieldDefinition = relation.by ? (target?.fields.get(relation.by)?.definition ?? {type: 'string'}) : {type: target?.primaryKeyType ?? 'integer'}
+    if (relation.kind === 'many-to-one' || relation.kind === 'one-to-one') members.push({name, value: key, list: false, required: mode !== 'update' && Boolean(relation.required), nullable: !relation.required})
+    else if (relation.kind === 'many-to-many') members.push({name, value: key, list: true, required: false, nullable: false})
+  }
+  return members
+}
+
+/** The body schema of a create, a full replace or a partial update. */
+export function bodySchema(model: EntityModel, mode: 'create' | 'replace' | 'update', models: ReadonlyMap<string, EntityModel>, protectedFields: ReadonlySet<string> = new Set()): JsonSchema {
+  const properties: Record<string, JsonSchema> = {}
+  const required: string[] = []
+  for (const member of bodyMembers(model, mode, models, protectedFields)) {
+    const values = fieldSchema(member.value)
+    properties[member.name] = member.list ? {type: 'array', items: values, maxItems: 1000, uniqueItems: true} : member.nullable ? nullable(values) : values
+    if (member.required) required.push(member.name)
   }
   return {type: 'object', properties, required, additionalProperties: false}
 }
