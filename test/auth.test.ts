@@ -350,7 +350,7 @@ test('the catalogue and OpenAPI of the app show each route\'s auth scheme and ro
   assert.equal(copy.requestBody.content['application/json'].schema, {$ref: '#/components/schemas/NoteInput'})
   assert.equal(copy.responses['201'].content['application/json'].schema, {$ref: '#/components/schemas/Note'})
   const copyEndpoint = spec.endpoints.find((endpoint: Json) => endpoint.id === 'report.copy')
-  assert.equal([copyEndpoint.request, copyEndpoint.response, copyEndpoint.status], ['Note', 'Note', [201, 400, 401, 403, 404, 422]])
+  assert.equal([copyEndpoint.request, copyEndpoint.response, copyEndpoint.status], ['NoteInput', 'Note', [201, 400, 401, 403, 404, 422]])
   assert.is(served.body!.info.title, 'auth-app', 'the folder names a project without package.json')
   assert.equal(served.body!.paths['/whoami'].get.security, [{bearerAuth: []}, {tokenAuth: []}, {}], 'optional: any scheme, or none')
   assert.equal(served.body!.paths['/notes'].post.security, [{bearerAuth: []}, {tokenAuth: []}])
