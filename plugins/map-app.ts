@@ -123,7 +123,7 @@ function requestType(types: Types, route: RouteInfo, id: string, models: Readonl
     const value = catalogueValue(member.value)
     return {name: member.name, ...value, type: `${value.type}${member.list ? '[]' : ''}`, required: member.required, ...(member.nullable ? {'x-nullable': true} : {})}
   })
-  types.set(name, {name, kind: 'input', fields})
+  types.set(name, {name, kind: 'object', fields})
   return name
 }
 
