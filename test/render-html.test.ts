@@ -120,6 +120,18 @@ test('a group far longer than a column\'s share is cut into consecutive cards, m
   assert.equal([...big.matchAll(/<span class="count rows-range">([^<]*)<\/span>/g)].map((match) => match[1]).sort((a, b) => parseInt(a) - parseInt(b)), ['1–60', '61–120', '121–180', '181–240', '241–300', '301–360', '361–417'])
 })
 
+test('a row is one link: a link in its summary keeps its text, not its tag (a browser would close the row at it)', async () => {
+  const html = await renderPage(catalogue([
+    {id: 'a', method: 'GET', path: '/a', summary: 'See [the docs](https://example.com/docs) now'},
+    {id: 'b', method: 'GET', path: '/b', summary: 'Auto https://example.com/x tail'}
+  ]))
+  const rows = [...html.matchAll(/<li><a class="row"[^>]*>(.*?)<\/li>/g)].map((match) => match[1])
+  assert.is(rows.length, 2)
+  for (const row of rows) assert.is(row.match(/<a[ >]/g), null, row)
+  assert.match(rows[0], /<span class="summary">See the docs now<\/span><\/a>$/)
+  assert.match(rows[1], /<span class="summary">Auto https:\/\/example\.com\/x tail<\/span><\/a>$/)
+})
+
 test('layout: columns and card width reach the masonry; 1 and 4 columns', async () => {
   assert.match(await renderPage(shop), /style="--columns: 2; --card-width: 460px"/)
   const one = await renderPage(catalogue([{id: 'a', method: 'GET', path: '/a', summary: 'A'}], {layout: {columns: 1}}))

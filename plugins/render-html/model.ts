@@ -205,13 +205,22 @@ function endpointView(endpoint: Endpoint, index: number, findings: string[]): En
     method: endpoint.method,
     family: endpoint.method === 'EVENT' ? 'event' : ['QUERY', 'MUTATION', 'SUBSCRIPTION'].includes(endpoint.method) ? 'graphql' : 'rest',
     path: endpoint.path,
-    summaryHtml: endpoint.summary ? inlineMarkdown(endpoint.summary) : '',
+    summaryHtml: endpoint.summary ? withoutLinks(inlineMarkdown(endpoint.summary)) : '',
     auth: endpoint.auth && endpoint.auth !== 'none' ? endpoint.auth : undefined,
     statuses: statuses.slice(0, maxStatusChips).map((code) => ({code, kind: `s${String(code)[0]}xx`})),
     moreStatuses: Math.max(0, statuses.length - maxStatusChips),
     deprecated: endpoint.deprecated === true,
     findings
   }
+}
+
+/**
+ * Inline HTML of the sanitizer without its links, their text kept: a row is a link itself, and a browser closes it at
+ * a link inside it, leaving the rest of the summary outside the row. Every `<a …>` and `</a>` here is the sanitizer's
+ * (text is escaped), so the tags are known as written.
+ */
+function withoutLinks(html: string): string {
+  return html.includes('<a ') ? html.replace(/<a [^>]*>|<\/a>/g, '') : html
 }
 
 /**
