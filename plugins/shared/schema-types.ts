@@ -112,7 +112,7 @@ export class SchemaTypes {
     const constants = constantsOf(schema)
     if (constants) return this.enumerated(schema, constants, name)
     const variants = (schema.oneOf ?? schema.anyOf) as unknown[] | undefined
-    if (Array.isArray(variants) && variants.length > 0) {
+    if (Array.isArray(variants) && variants.length > 0 && !variants.every((variant) => constraintOnly(this.refs.resolve(variant).value))) {
       const typeName = this.claim(schema, name ?? pascal(spelled(fallback)))
       const type = Object.assign(typeHead(typeName, 'union', schema), {members: [] as string[]})
       this.types.set(typeName, type)
@@ -432,6 +432,18 @@ function jsonType(type: string): string {
 }
 
 /** The keywords that say what values a schema allows; a schema without any of them only annotates (`readOnly`, `description`). */
+/** Keywords that only constrain the object a schema stands beside: which of its fields must come, and how many. */
+const constraintKeywords = new Set(['required', 'minProperties', 'maxProperties', 'dependentRequired', 'not', 'description', 'title'])
+
+/**
+ * Whether a `oneOf`/`anyOf` member only constrains the object beside it (`anyOf: [{required: [state]}, {required:
+ * [reason]}]`, as GitHub writes "one of these fields"): the object keeps its fields, none of them required, instead of
+ * becoming a union of shapes that are not there.
+ */
+function constraintOnly(schema: Record<string, unknown> | undefined): boolean {
+  return schema !== undefined && Object.keys(schema).every((key) => constraintKeywords.has(key) || key.startsWith('x-'))
+}
+
 const typeKeywords = ['$ref', 'type', 'properties', 'items', 'required', 'enum', 'const', 'allOf', 'anyOf', 'oneOf', 'additionalProperties', 'not']
 
 function annotationOnly(schema: Schema): boolean {
