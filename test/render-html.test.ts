@@ -132,6 +132,11 @@ test('a row is one link: a link in its summary keeps its text, not its tag (a br
   assert.match(rows[1], /<span class="summary">Auto https:\/\/example\.com\/x tail<\/span><\/a>$/)
 })
 
+test('the version chip puts a v before a version that starts with a digit only: `1.2` is v1.2, `v1` stays v1', async () => {
+  const chip = async (version: string) => /<span class="chip version">([^<]*)<\/span>/.exec(await renderPage({...catalogue([{id: 'a', method: 'GET', path: '/a'}]), meta: {title: 'T', version}}))?.[1]
+  assert.equal([await chip('1.2'), await chip('v1'), await chip('V2.0'), await chip('vendor-7')], ['v1.2', 'v1', 'V2.0', 'vendor-7'])
+})
+
 test('layout: columns and card width reach the masonry; 1 and 4 columns', async () => {
   assert.match(await renderPage(shop), /style="--columns: 2; --card-width: 460px"/)
   const one = await renderPage(catalogue([{id: 'a', method: 'GET', path: '/a', summary: 'A'}], {layout: {columns: 1}}))

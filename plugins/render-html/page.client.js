@@ -384,6 +384,8 @@
       search.focus()
       search.select()
     } else if (event.key === 'Escape') {
+      // Out of the box too, so that `j` and `k` move through the rows again.
+      if (typing) search.blur()
       if (search.value) {
         search.value = ''
         applySearch()

@@ -91,7 +91,7 @@ check('faceted search filters by method, table, auth, group, tag and deprecated,
   }
 })
 
-check('/ focuses the search box and Escape clears it', async ({tab, url}) => {
+check('/ focuses the search box and Escape clears it and leaves it, so j moves again', async ({tab, url}) => {
   await tab.goto(url)
   await tab.keyboard.press('/')
   assert.ok(await tab.evaluate(() => document.activeElement?.id === 'apipe-search'))
@@ -100,6 +100,9 @@ check('/ focuses the search box and Escape clears it', async ({tab, url}) => {
   await tab.keyboard.press('Escape')
   assert.is(await tab.inputValue('#apipe-search'), '')
   assert.is((await visibleRows(tab)).length, 11)
+  assert.not.ok(await tab.evaluate(() => document.activeElement?.id === 'apipe-search'))
+  await tab.keyboard.press('j')
+  assert.is(await tab.inputValue('#apipe-search'), '', 'j is a key of the page, not typed')
 })
 
 check('a deep link opens that endpoint in the details panel', async ({tab, url}) => {
