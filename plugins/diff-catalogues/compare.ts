@@ -466,6 +466,7 @@ function compareType(was: string, now: string, use: Use, types: Types, add: Add)
     }
     if (oldType && newType && objectKinds.has(oldType.kind ?? 'object') && objectKinds.has(newType.kind ?? 'object')) {
       compareFields(oldType, newType, use, types, add)
+      if (use.graphql && use.direction === 'response') comparePossibleTypes(oldType, newType, use, types, add)
       // What a client receives as an interface is one of the types that implement it, with their own fields.
       if (oldType.kind === 'interface' && newType.kind === 'interface') {
         const kept = new Set(types.implementers.old.get(oldItem))
@@ -765,6 +766,32 @@ function listed(values: unknown[]): string {
 /** Whether two lists of enum values are the same, in the same order (as they are when nothing changed). */
 function sameValues(was: unknown[], now: unknown[]): boolean {
   return was.length === now.length && was.every((value, index) => value === now[index])
+}
+
+/**
+ * What a GraphQL query may spread a fragment on, where an object or interface it receives stands: an interface the
+ * object no longer implements (`org { ... on Banner { … } }`), and every implementation of an interface that became an
+ * object type (`notice { ... on Team { … } }`) no longer validate. (An interface that lost an implementation is
+ * compared with the interface's implementers, in `compareType`.)
+ */
+function comparePossibleTypes(oldType: TypeDef, newType: TypeDef, use: Use, types: Types, add: Add): void {
+  const path = ['types', newType.name]
+  if (newType.kind !== 'interface') {
+    for (const face of onlyIn(implementsOf(oldType), implementsOf(newType))) {
+      add({code: 'possible-type-removed', location: `${face}.${newType.name}`, message: `${codeSpan(newType.name)} no longer implements interface ${codeSpan(face)} of ${use.what}`, path})
+    }
+  }
+  if (oldType.kind === 'interface' && newType.kind !== 'interface') {
+    for (const implementer of types.implementers.old.get(oldType.name) ?? []) {
+      add({code: 'possible-type-removed', location: `${oldType.name}.${implementer}`, message: `${codeSpan(implementer)} is no longer a possible type of ${codeSpan(newType.name)}, now an object type, of ${use.what}`, path})
+    }
+  }
+}
+
+/** The interfaces an object type implements (`x-implements` of a GraphQL import). */
+function implementsOf(type: TypeDef): string[] {
+  const faces = (type as {'x-implements'?: unknown})['x-implements']
+  return Array.isArray(faces) ? faces.filter((face): face is string => typeof face === 'string') : []
 }
 
 function compareMembers(oldType: TypeDef, newType: TypeDef, use: Use, add: Add): void {
