@@ -19,4 +19,17 @@ for (const fixture of fixtureCases('validate-catalogue')) {
   })
 }
 
+test('related places and lists say what the catalogue holds: each known type once, the first route as written', async () => {
+  const spec = {
+    schema_version: 1, diagram_type: 'endpoints', meta: {title: 'T'}, groups: [{id: 'default'}],
+    endpoints: [{id: 'a', method: 'GET', path: '/orders/{id}', summary: 'A', response: 'Nope'}, {id: 'b', method: 'GET', path: '/orders/{orderId}', summary: 'B'}],
+    types: [{name: 'Order', kind: 'object'}, {name: 'Order', kind: 'object'}, {name: 'Item', kind: 'object'}]
+  }
+  const [file] = await pipeline('validate', [{path: 'api.json', value: JSON.stringify(spec)}])
+  const findings = JSON.parse(formatFindings([file], 'json')).findings as Array<{ruleId: string; message: string; related?: {message: string}}>
+  const finding = (rule: string) => findings.find((candidate) => candidate.ruleId === rule)!
+  assert.is(finding('dangling-ref').message, 'Unknown type `Nope`; known types: Order, Item')
+  assert.is(finding('duplicate-route').related?.message, 'Route `GET /orders/{id}` is first declared here')
+})
+
 test.run()

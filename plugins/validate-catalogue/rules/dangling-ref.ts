@@ -45,7 +45,7 @@ function checkTypeReferences(tree: CatalogueTree, report: Report) {
     if (typeof expression !== 'string' || names.has(expression) || builtinTypes.has(expression)) return
     const name = baseTypeName(expression)
     if (name === '' || names.has(name) || builtinTypes.has(name.toLowerCase()) || !/^[A-Za-z_][\w.-]*$/.test(name)) return
-    report(`Unknown type \`${name}\`; known types: ${listed(declared)}`, {path})
+    report(`Unknown type \`${name}\`; known types: ${listed([...names])}`, {path})
   }
   for (const [index, endpoint] of endpointsOf(tree.spec)) {
     check(endpoint.request, ['endpoints', index, 'request'])

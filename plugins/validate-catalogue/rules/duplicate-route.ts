@@ -26,7 +26,7 @@ export const duplicateRoute = defineRule<CatalogueTree>({id: 'duplicate-route', 
     const earlierPath = ['endpoints', earlier]
     report(`Route \`${method} ${path}\` is also declared by ${formatJsonPath(earlierPath)}${idOf(tree, earlier)}`, {
       path: ['endpoints', index, 'path'],
-      also: {path: [...earlierPath, 'path'], reason: `Route \`${key}\` is first declared here`}
+      also: {path: [...earlierPath, 'path'], reason: `Route \`${text(tree.spec.endpoints[earlier]?.method)} ${text(tree.spec.endpoints[earlier]?.path)}\` is first declared here`}
     })
   }
 })
