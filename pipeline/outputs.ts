@@ -2,10 +2,11 @@
  * Write what plugins produced (`file.data.outputs`) to disk: beside the input, or into `outputDir`. Outputs of a
  * file with an error are never written. A failed write is a fatal `write` finding on the input file.
  */
-import {closeSync, mkdirSync, openSync, statSync, writeFileSync} from 'node:fs'
+import {closeSync, mkdirSync, openSync, writeFileSync} from 'node:fs'
 import path from 'node:path'
 import {VFile} from 'vfile'
 import {addOutput, hasErrors} from './data.js'
+import {fileInTheWay} from './file-in-the-way.js'
 import {docsUrl, source} from './rule.js'
 
 /** Options of {@link writeOutputs}. */
@@ -35,7 +36,7 @@ export async function writeOutputs(files: VFile[], options: WriteOptions = {}): 
         written.push(target)
         if (options.announce !== false) file.info(`Wrote \`${shortPath(file.cwd, target)}\``, {ruleId: 'write', source})
       } catch (error) {
-        const message = file.message(`Cannot write \`${target}\`: ${writeFailure(error as NodeJS.ErrnoException, target)}`, {ruleId: 'write', source})
+        const message = file.message(`Cannot write \`${target}\`: ${writeFailure(error, target)}`, {ruleId: 'write', source})
         message.fatal = true
         message.url = `${docsUrl}#write`
       }
@@ -44,20 +45,10 @@ export async function writeOutputs(files: VFile[], options: WriteOptions = {}): 
   return written
 }
 
-/** Why writing `target` failed: a folder on its way that is a file is said so, not as `mkdir`'s EEXIST or ENOTDIR. */
-function writeFailure(error: NodeJS.ErrnoException, target: string): string {
-  if (error.code === 'EEXIST' || error.code === 'ENOTDIR') {
-    const file = ancestors(path.dirname(target)).find((folder) => statSync(folder, {throwIfNoEntry: false})?.isFile())
-    if (file) return `\`${file}\` is a file, not a folder`
-  }
-  return error.message
-}
-
-/** `folder` and the folders above it. */
-function ancestors(folder: string): string[] {
-  const all = [folder]
-  while (path.dirname(all.at(-1)!) !== all.at(-1)) all.push(path.dirname(all.at(-1)!))
-  return all
+/** Why writing `target` failed: a file where a folder should be is said so, not as `mkdir`'s EEXIST or ENOTDIR. */
+function writeFailure(error: unknown, target: string): string {
+  const file = fileInTheWay(error, path.dirname(target))
+  return file ? `\`${file}\` is a file, not a folder` : (error as Error).message
 }
 
 /**

@@ -76,32 +76,32 @@ const endpointStem = (id: string) => typeName(id.replace(/\./g, '_'))
  * The catalogue type of a route's answer: the entity, a list page of it (`{data, meta}`), a count (`{count}`), or the
  * envelope the route wraps them in: what the server answers, as the app's OpenAPI document says (runtime/openapi.ts).
  */
-function answerType(envelopes: Types, route: RouteInfo, id: string, authEnvelope?: string): string | undefined {
+function answerType(derived: Types, route: RouteInfo, id: string, authEnvelope?: string): string | undefined {
   if (route.action === 'count') {
     const name = `${endpointStem(id)}Response`
-    envelopes.set(name, {name, kind: 'object', fields: [{name: 'count', type: 'integer', required: true}]})
+    derived.set(name, {name, kind: 'object', fields: [{name: 'count', type: 'integer', required: true}]})
     return name
   }
   if (!route.response) return undefined
   const base = typeName(route.response)
   if (route.authAnswer) {
     const session = {name: 'AuthSession', kind: 'object' as const, description: 'What the auth routes answer: the user and a token for `Authorization`', fields: [{name: 'token', type: 'string', required: true}, {name: 'user', type: base, required: true}]}
-    envelopes.set(session.name, session)
-    return authEnvelope ? envelopeType(envelopes, authEnvelope, {[authEnvelope]: 'AuthSession'}) : 'AuthSession'
+    derived.set(session.name, session)
+    return authEnvelope ? envelopeType(derived, authEnvelope, {[authEnvelope]: 'AuthSession'}) : 'AuthSession'
   }
   const {single, list, count} = route.envelope ?? {}
   // Where a page of a list stands (4.3): `{page, limit, total, pages}`, beside the records unless a count replaces it.
   const pageMeta = () => {
     const meta = `${endpointStem(id)}ResponseMeta`
-    envelopes.set(meta, {name: meta, kind: 'object', fields: ['page', 'limit', 'total', 'pages'].map((field) => ({name: field, type: 'integer', required: false}))})
+    derived.set(meta, {name: meta, kind: 'object', fields: ['page', 'limit', 'total', 'pages'].map((field) => ({name: field, type: 'integer', required: false}))})
     return meta
   }
-  if (route.kind === 'list' && list) return envelopeType(envelopes, list, {[list]: `${base}[]`, ...(count ? {[count]: 'integer'} : {meta: pageMeta()})})
-  if (route.responseList && list) return envelopeType(envelopes, list, {[list]: `${base}[]`, ...(count ? {[count]: 'integer'} : {})})
-  if (!route.responseList && route.kind !== 'list' && single) return envelopeType(envelopes, single, {[single]: base})
+  if (route.kind === 'list' && list) return envelopeType(derived, list, {[list]: `${base}[]`, ...(count ? {[count]: 'integer'} : {meta: pageMeta()})})
+  if (route.responseList && list) return envelopeType(derived, list, {[list]: `${base}[]`, ...(count ? {[count]: 'integer'} : {})})
+  if (!route.responseList && route.kind !== 'list' && single) return envelopeType(derived, single, {[single]: base})
   if (route.kind === 'list') {
     const name = `${endpointStem(id)}Response`
-    envelopes.set(name, {name, kind: 'object', fields: [{name: 'data', type: `${base}[]`, required: true}, {name: 'meta', type: pageMeta(), required: true}]})
+    derived.set(name, {name, kind: 'object', fields: [{name: 'data', type: `${base}[]`, required: true}, {name: 'meta', type: pageMeta(), required: true}]})
     return name
   }
   return `${base}${route.responseList ? '[]' : ''}`
@@ -131,9 +131,9 @@ function requestType(types: Types, route: RouteInfo, id: string, models: Readonl
  * The type of an envelope (`{article: Article}` is `ArticleEnvelope`; a body's, `{article: ArticleInput}`, is named
  * after what it holds: `ArticleInputEnvelope`), added to the catalogue's types once.
  */
-function envelopeType(envelopes: Types, member: string, fields: Record<string, string>, holds?: string): string {
+function envelopeType(derived: Types, member: string, fields: Record<string, string>, holds?: string): string {
   const name = `${holds ?? typeName(member)}Envelope`
-  envelopes.set(name, {name, kind: 'object', description: `The envelope of \`${member}\` bodies`, fields: Object.entries(fields).map(([field, type]) => ({name: field, type, required: true}))})
+  derived.set(name, {name, kind: 'object', description: `The envelope of \`${member}\` bodies`, fields: Object.entries(fields).map(([field, type]) => ({name: field, type, required: true}))})
   return name
 }
 
@@ -147,7 +147,8 @@ export function projectCatalogue(tree: DefinitionsTree, cwd: string): Catalogue 
   // Paths from the project folder: what the page's source links put after `<repository>/blob/HEAD/`.
   const relative = (full: string) => path.relative(tree.root, full).split(path.sep).join('/')
   const ids = new Set<string>()
-  const envelopes = new Map<string, NonNullable<Catalogue['types']>[number]>()
+  // Types the routes' bodies and answers make beside the entities': envelopes, list pages, counts, input bodies.
+  const derived: Types = new Map()
   const endpoints: Endpoint[] = routes.map((route) => {
     let id = `${route.controller}.${route.action}`
     if (ids.has(id)) id = `${id}.${route.method.toLowerCase()}`
@@ -169,13 +170,13 @@ export function projectCatalogue(tree: DefinitionsTree, cwd: string): Catalogue 
     ]
     if (params.length > 0) endpoint.params = params
     if (route.request) {
-      const body = requestType(envelopes, route, id, models)
-      endpoint.request = route.envelope?.single ? envelopeType(envelopes, route.envelope.single, {[route.envelope.single]: body}, body) : body
+      const body = requestType(derived, route, id, models)
+      endpoint.request = route.envelope?.single ? envelopeType(derived, route.envelope.single, {[route.envelope.single]: body}, body) : body
       // A route with a body is documented as taking one, as the app's OpenAPI document says (`requestBody.required`):
       // both maps of an app tell clients the same, and `pipe diff` judges them alike.
       endpoint['x-request-required'] = true
     }
-    const answer = answerType(envelopes, route, id, tree.config.auth?.envelope)
+    const answer = answerType(derived, route, id, tree.config.auth?.envelope)
     if (answer) endpoint.response = answer
     if (route.entity) endpoint.entities = [tableOf(route.entity)]
     if (route.roles.length > 0) endpoint.tags = route.roles.map((role) => `role:${role}`)
@@ -192,7 +193,7 @@ export function projectCatalogue(tree: DefinitionsTree, cwd: string): Catalogue 
       // A field's values as the server writes them; a relation as its type (`Author`, `Tag[]`), timestamps as date-times.
       fields: responseFields(entity).map(({name, type, required, field}) => ({name, ...(field ? catalogueValue(field) : type === 'datetime' ? {type: 'string', 'x-format': 'date-time'} : {type}), required}))
     })),
-    ...envelopes.values()
+    ...derived.values()
   ]
   return {
     schema_version: 1,

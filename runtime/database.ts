@@ -4,7 +4,7 @@
  * synchronous driver: several times faster than `sqlite3` for the short queries of an API); MariaDB on the MySQL
  * driver.
  */
-import {mkdirSync, statSync} from 'node:fs'
+import {mkdirSync} from 'node:fs'
 import path from 'node:path'
 import {MikroORM, type Options} from '@mikro-orm/core'
 import type {AbstractSqlDriver, EntityManager} from '@mikro-orm/knex'
@@ -12,6 +12,7 @@ import {ApipeError} from '../pipeline/errors.js'
 import type {EntityDefinition} from '../schemas/types/entity.js'
 import {databaseTypeOfUrl, sameDatabaseFamily, type DatabaseType, type ResolvedConfig} from './config.js'
 import {entitySchemas, type SchemaOptions} from './entity-schema.js'
+import {fileInTheWay} from '../pipeline/file-in-the-way.js'
 
 export type Orm = MikroORM<AbstractSqlDriver, EntityManager<AbstractSqlDriver>>
 
@@ -127,11 +128,9 @@ function folderFor(file: string): void {
   try {
     mkdirSync(path.dirname(file), {recursive: true})
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code
-    if (code !== 'EEXIST' && code !== 'ENOTDIR') throw error
-    let folder = path.dirname(file)
-    while (!statSync(folder, {throwIfNoEntry: false})?.isFile() && path.dirname(folder) !== folder) folder = path.dirname(folder)
-    throw new Error(`\`${folder}\` is a file, not a folder for the database file`, {cause: error})
+    const inTheWay = fileInTheWay(error, path.dirname(file))
+    if (!inTheWay) throw error
+    throw new Error(`\`${inTheWay}\` is a file, not a folder for the database file`, {cause: error})
   }
 }
 

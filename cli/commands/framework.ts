@@ -171,7 +171,8 @@ export class TestCommand extends Command {
         return []
       }
     })()
-    if (!files.some((file) => new RegExp(pattern).test(file))) {
+    const matcher = new RegExp(pattern)
+    if (!files.some((file) => matcher.test(file))) {
       this.context.stderr.write(`No test file in ${path.relative(process.cwd(), folder) || '.'}/ ${this.pattern ? `matches \`${this.pattern}\`` : 'ends in `.test.ts` or `.test.js`'}\n`)
       return 1
     }

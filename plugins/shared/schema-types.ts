@@ -431,7 +431,6 @@ function jsonType(type: string): string {
   return jsonTypes.has(type) || type === 'file' ? type : 'any'
 }
 
-/** The keywords that say what values a schema allows; a schema without any of them only annotates (`readOnly`, `description`). */
 /** Keywords that only constrain the object a schema stands beside: which of its fields must come, and how many. */
 const constraintKeywords = new Set(['required', 'minProperties', 'maxProperties', 'dependentRequired', 'not', 'description', 'title'])
 
@@ -444,6 +443,7 @@ function constraintOnly(schema: Record<string, unknown> | undefined): boolean {
   return schema !== undefined && Object.keys(schema).every((key) => constraintKeywords.has(key) || key.startsWith('x-'))
 }
 
+/** The keywords that say what values a schema allows; a schema without any of them only annotates (`readOnly`, `description`). */
 const typeKeywords = ['$ref', 'type', 'properties', 'items', 'required', 'enum', 'const', 'allOf', 'anyOf', 'oneOf', 'additionalProperties', 'not']
 
 function annotationOnly(schema: Schema): boolean {
