@@ -5,6 +5,8 @@ import {docsUrl, source} from './rule.js'
 
 /** What a crash finding says: the error's message, else its name or text, never an empty reason. */
 export function crashReason(error: unknown): string {
+  // unified-engine says `Cannot parse file` of any configuration it could not load; apipe's own refusal says why.
+  if (error instanceof Error && error.cause instanceof Error && error.cause.name === 'ApipeError') return crashReason(error.cause)
   if (error instanceof Error) return error.message.trim() || error.name || 'Error'
   const text = String(error).trim()
   return text === '' ? 'unknown error' : text

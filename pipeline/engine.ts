@@ -11,6 +11,7 @@ import {VFile} from 'vfile'
 import {withRelated} from './data.js'
 import {tameCrashes} from './crash.js'
 import {writeOutputs} from './outputs.js'
+import {checkConfig, knownRules} from './rule-settings.js'
 
 /** Options of {@link runEngine}. */
 export interface EngineOptions {
@@ -75,7 +76,8 @@ export async function runEngine(options: EngineOptions): Promise<{code: number; 
         pluginPrefix: 'pipe',
         detectConfig: true,
         detectIgnore: true,
-        plugins: [...(options.preset.plugins ?? []), ...((options.use ?? []) as PluggableList), [writeProducedFiles]] as PluggableList,
+        configTransform: checkConfig,
+        plugins: [...(options.preset.plugins ?? []), ...((options.use ?? []) as PluggableList), [writeProducedFiles], [knownRules]] as PluggableList,
         settings: {...options.preset.settings, ...options.settings},
         color: options.color ?? false,
         frail: options.frail ?? false,
@@ -125,7 +127,8 @@ export async function configuredProcessor(preset: Preset, filePath: string, sett
         pluginPrefix: 'pipe',
         detectConfig: true,
         detectIgnore: false,
-        plugins: [...(preset.plugins ?? []), [capture]] as PluggableList,
+        configTransform: checkConfig,
+        plugins: [...(preset.plugins ?? []), [knownRules], [capture]] as PluggableList,
         settings: {...preset.settings, ...settings},
         out: false,
         silent: true,

@@ -11,6 +11,7 @@ import {hasErrors, withRelated} from './data.js'
 import path from 'node:path'
 import {findConfig} from './config-probe.js'
 import {crashReason} from './crash.js'
+import {knownRules} from './rule-settings.js'
 
 export {crashReason} from './crash.js'
 
@@ -20,6 +21,7 @@ export function createProcessor(preset: Preset, settings: Settings = {}): Proces
   return unified()
     .use(preset)
     .use({settings})
+    .use(knownRules)
     .freeze() as unknown as Processor<Node, Node, Node>
 }
 

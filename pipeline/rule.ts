@@ -55,8 +55,15 @@ export interface RuleMeta {
 /** A rule: usable alone as a unified plugin taking a {@link RuleSetting}, or in a group through {@link ruleSet}. */
 export type Rule<Tree extends Node> = Plugin<[RuleSetting?], Tree> & {meta: RuleMeta; check: Check<Tree, any>}
 
+/**
+ * The id of every rule defined in this process, so that a setting for one is known (rule-settings.ts). Kept on
+ * `globalThis` because a plugin may define its rules with its own copy of apipe rather than the CLI's.
+ */
+export const definedRuleIds: Set<string> = ((globalThis as {[key: symbol]: Set<string>})[Symbol.for('apipe.definedRuleIds')] ??= new Set())
+
 /** Define a rule. */
 export function defineRule<Tree extends Node, Options = unknown>(meta: RuleMeta, check: Check<Tree, Options>): Rule<Tree> {
+  definedRuleIds.add(meta.id)
   function rule(this: Processor, setting?: RuleSetting) {
     return ruleSet([rule as unknown as Rule<Tree>], {[meta.id]: setting}, this.data('settings')?.rules)
   }

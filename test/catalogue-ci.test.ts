@@ -175,7 +175,11 @@ test('a .piperc that cannot be read or used is one crash finding saying why, in 
     cpSync(path.join(root, fixture('cli', 'piperc-everywhere'), 'api.endpoints.json'), path.join(cwd, 'api.endpoints.json'))
     const cases: Array<[string, string]> = [
       ['{bad', 'Cannot parse file `.piperc.json`'],
-      [JSON.stringify({settings: {rules: {summary: 'of'}}}), 'Unexpected severity `of` for rule `summary`, expected `off`, `warn` or `error`']
+      [JSON.stringify({settings: {rules: {summary: 'of'}}}), 'Unexpected severity `of` for rule `summary`, expected `off`, `warn` or `error`'],
+      // Ignored without a word, these would leave a rule on that the team believes off.
+      [JSON.stringify({rules: {summary: 'off'}}), 'Unexpected field `rules` in `.piperc.json`, expected `plugins` or `settings` (rule severities go in `settings.rules`)'],
+      [JSON.stringify({settings: {rules: {sumary: 'off'}}}), 'Unknown rule `sumary` in `settings.rules`, expected a rule id such as `summary`'],
+      [JSON.stringify({settings: {rules: {'no-trailing-slash': 'error'}}}), 'Unknown rule `no-trailing-slash` in `settings.rules`, expected a rule id of docs/rules.md or of a plugin in `plugins`']
     ]
     for (const [rc, reason] of cases) {
       writeFileSync(path.join(cwd, '.piperc.json'), rc)
@@ -186,6 +190,24 @@ test('a .piperc that cannot be read or used is one crash finding saying why, in 
         assert.equal(result, {code: 1, ...(args[0] === 'validate' ? {stdout: findings, stderr: ''} : {stdout: '', stderr: findings})}, `${args[0]} with ${rc}`)
       }
     }
+  } finally {
+    rmSync(cwd, {recursive: true, force: true})
+  }
+})
+
+test('one .piperc for every command: the rules of pipe diff and of other plugins are known to pipe validate', async () => {
+  const cwd = mkdtempSync(path.join(os.tmpdir(), 'apipe-shared-piperc-'))
+  try {
+    cpSync(path.join(root, fixture('cli', 'piperc-everywhere'), 'api.endpoints.json'), path.join(cwd, 'api.endpoints.json'))
+    writeFileSync(path.join(cwd, '.piperc.json'), JSON.stringify({settings: {rules: {summary: 'off', 'endpoint-removed': 'warn', 'destructive-migration': 'off'}}}))
+    assert.equal(await runPipe(['validate', 'api.endpoints.json'], {cwd}), {code: 0, stdout: '0 error(s), 0 warning(s)\n', stderr: ''})
+    const run = await runPipe(['run', '--preset', 'validate', '--setting', 'rules.sumary=off', 'api.endpoints.json'], {cwd})
+    assert.is(run.code, 1)
+    assert.match(run.stderr, /Unknown rule `sumary` in `settings.rules`, expected a rule id such as `summary`/)
+    rmSync(path.join(cwd, '.piperc.json'))
+    writeFileSync(path.join(cwd, 'package.json'), JSON.stringify({name: 'api', pipe: {rules: {summary: 'off'}}}))
+    const field = await runPipe(['validate', 'api.endpoints.json'], {cwd})
+    assert.equal(field, {code: 1, stdout: 'error crash api.endpoints.json Cannot process file: Unexpected field `rules` in the `pipe` field of `package.json`, expected `plugins` or `settings` (rule severities go in `settings.rules`)\n1 error(s), 0 warning(s)\n', stderr: ''})
   } finally {
     rmSync(cwd, {recursive: true, force: true})
   }
