@@ -47,7 +47,7 @@ test('task list items get a disabled checkbox, aligned columns an align, and a b
   assert.is(markdownHtml('- [ ] todo\n- [x] done'), '<ul>\n<li><input type="checkbox" disabled> todo</li>\n<li><input type="checkbox" disabled checked> done</li>\n</ul>')
   assert.match(markdownHtml('| a | b |\n|--:|---|\n| 1 | 2 |'), /<th align="right">a<\/th>\n<th>b<\/th>[^]*<td align="right">1<\/td>/)
   assert.is(markdownHtml('Call api.example.com or https://api.example.com.'), '<p>Call api.example.com or <a href="https://api.example.com" target="_blank" rel="noopener noreferrer">https://api.example.com</a>.</p>')
-  assert.is(markdownHtml('[bad](javascript:alert(1)) [ok](/x "T") ![pic](https://x.example/p.png) **b**'), '<p><a>bad</a> <a href="/x" title="T" target="_blank" rel="noopener noreferrer">ok</a>  <strong>b</strong></p>')
+  assert.is(markdownHtml('[bad](javascript:alert(1)) [ok](/x "T") ![pic](https://x.example/p.png) **b**'), '<p><a>bad</a> <a href="/x" title="T" target="_blank" rel="noopener noreferrer">ok</a> pic <strong>b</strong></p>')
   assert.is(markdownHtml('```js\nlet a = 1 < 2\n```'), '<pre><code>let a = 1 &lt; 2\n</code></pre>')
 })
 
@@ -66,11 +66,14 @@ test('raw HTML keeps only what the allow-list names, however it is written, and 
     // A tag HTML does not have, or one written in mixed case, is a placeholder shown as written unless it is closed.
     ['Send `Bearer` and <token>: a Map<String, Object> of List<T>, <Script>alert(1)</Script>, <object>x</object>y', '<p>Send <code>Bearer</code> and &lt;token&gt;: a Map&lt;String, Object&gt; of List&lt;T&gt;, , y</p>'],
     ['By Jane <jane at example.com>, <DIV>upper</DIV> <Em> <note>a note</note>', '<p>By Jane &lt;jane at example.com&gt;, upper &lt;Em&gt; a note</p>'],
-    // An input is only ever a disabled checkbox.
-    ['<input type="text" value="v" checked=whatever><input>', '<p><input type="checkbox" disabled checked><input type="checkbox" disabled></p>'],
+    // An input is kept only as a checkbox, and disabled; a text field or a button is a form control, dropped.
+    ['<input type="text" value="v" checked=whatever><input name=x><input type="CHECKBOX" value="v" checked=whatever><input type=checkbox>', '<p><input type="checkbox" disabled checked><input type="checkbox" disabled></p>'],
+    // An image is never loaded; its alt text stays, as a browser shows it without the image.
+    ['See <img src="https://x.y/flow.png" alt="the &quot;flow&quot;"> and <img src=x.png>.', '<p>See the &quot;flow&quot; and .</p>'],
     ['<table><tr><td colspan="2" align="left" bgcolor="red">c</td></tr></table>', '<table><tr><td colspan="2" align="left">c</td></tr></table>']
   ]
   for (const [input, html] of cases) assert.is(markdownHtml(input), html, input)
+  assert.is(markdownHtml('See ![the **flow**](https://x.y/flow.png) and ![](x.png).'), '<p>See the flow and .</p>')
   assert.is(inlineMarkdown('<ul><li>First <b>item</b><br>next</li><li>second</li></ul>'), 'First <b>item</b> next')
 })
 

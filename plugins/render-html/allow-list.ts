@@ -3,7 +3,8 @@
  * (markdown.ts) and raw HTML (raw-html.ts). It keeps text structure only: no script, style, form, image or frame
  * element (an image would be a network request), no `on*` handler, no `id`, `class` or `style` (they could clash
  * with the page's own), and links whose target is http(s), mailto or relative. Whatever is not on it is dropped; the
- * text of a dropped element stays, but for the elements in `strip`, which go with everything in them.
+ * text of a dropped element stays, but for the elements in `strip`, which go with everything in them. An image
+ * leaves its `alt` text, as a browser shows it when the image cannot be loaded.
  */
 
 /** How an attribute's value is judged: any value, a flag written without one, or one of a few values. */
@@ -32,7 +33,15 @@ export const allowedAttributes: Readonly<Record<string, Readonly<Record<string, 
   th: {align: 'any', colspan: 'any', rowspan: 'any'}
 }
 
-/** Attributes an element always gets: an input is a task list's disabled checkbox, whatever it said. */
+/**
+ * Whether an element of a kept tag is kept with these attributes: an input only when it is a checkbox (a task list's,
+ * or one written as HTML); a text field or a button would be a form control that does nothing on the page.
+ */
+export function allowedElement(tag: string, attributes: Readonly<Record<string, string>>): boolean {
+  return tag !== 'input' || attributes.type?.toLowerCase() === 'checkbox'
+}
+
+/** Attributes an element always gets: an input is a disabled checkbox. */
 export const requiredAttributes: Readonly<Record<string, ReadonlyArray<readonly [string, string | true]>>> = {
   input: [['type', 'checkbox'], ['disabled', true]]
 }

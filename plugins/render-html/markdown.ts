@@ -101,6 +101,12 @@ function sanitizer(): typeof import('./raw-html.js') {
 function cleanTokens(tokens: Token[]): Token[] {
   const kept: Token[] = []
   for (const token of tokens) {
+    // An image is a network request the page never makes; its text stays, as a browser shows it without the image.
+    if (token.type === 'image') {
+      const alt = markdown.renderer.renderInlineAsText(token.children ?? [], markdown.options, {})
+      if (alt) kept.push(Object.assign(token, {type: 'text', tag: '', content: alt, attrs: null, children: null}))
+      continue
+    }
     if (token.tag && !allowedTags.has(token.tag)) continue
     if (token.children) token.children = cleanTokens(token.children)
     if (token.type === 'fence') token.info = ''

@@ -12,7 +12,7 @@
 import {htmlTagNames} from 'html-tag-names'
 import {Parser} from 'htmlparser2'
 import {escapeHtml} from '../shared/escape-html.js'
-import {allowedAttribute, allowedAttributes, allowedTags, requiredAttributes, strippedTags, voidTags} from './allow-list.js'
+import {allowedAttribute, allowedAttributes, allowedElement, allowedTags, requiredAttributes, strippedTags, voidTags} from './allow-list.js'
 
 /** An element the allow-list kept, with its attributes already judged and written out (` href="…"`). */
 interface Element {
@@ -94,7 +94,9 @@ function cleanTree(rendered: string): Element {
           target.children.push(placeholder)
         } else if (strippedTags.has(tag)) {
           target = null
-        } else if (allowedTags.has(tag)) {
+        } else if (tag === 'img') {
+          if (attributes.alt) addText(attributes.alt)
+        } else if (allowedTags.has(tag) && allowedElement(tag, attributes)) {
           const element: Element = {tag, attributes: keptAttributes(tag, attributes), children: []}
           target.children.push(element)
           target = element
