@@ -67,6 +67,19 @@ test('a template syntax error is a finding with line and column', async () => {
   assert.match(file.messages[0].reason, /^Cannot render template: unexpected token: %}/)
 })
 
+test('a block never closed and an unknown filter, which nunjucks places nowhere, are found at their tags', async () => {
+  const cases: Array<[string, string]> = [
+    ['# T\n\n{% for s in endpoints.operations %}\n{{ s }}\n', 'error template 3:1 Cannot render template: unexpected end of file: `{% for %}` here is never closed by `{% endfor %}`'],
+    ['{% raw %}{% if %}{% endraw %}{% set y %}z{% endset %}{% set q = 1 %}\n{% if q %}\n  {%- for s in endpoints.operations %}{% endfor %}\n', 'error template 2:1 Cannot render template: parseIf: expected elif, else, or endif, got end of file: `{% if %}` here is never closed by `{% endif %}`'],
+    ['ok\n\n{{ endpoints.meta.title | upper | nofilter }}\n', 'error template 3:35 Cannot render template: filter not found: nofilter']
+  ]
+  for (const [template, finding] of cases) {
+    const file = await render(template)
+    assert.is(formatFindings([file], 'text'), `${finding}\n1 error(s), 0 warning(s)\n`, template)
+    assert.is(file.data.outputs, undefined)
+  }
+})
+
 test('the docs preset without a catalogue setting says how to set one', async () => {
   const [file] = await pipeline('docs', [{path: path.join(twoCatalogues, 'x.md.njk'), value: 'x'}])
   assert.is(file.messages[0].reason, 'Missing catalogue, expected the `catalogue` setting (e.g. `--setting catalogue=api.endpoints.json`)')

@@ -22,6 +22,7 @@ import {docsUrl, fatalFinding, source} from '../../pipeline/rule.js'
 import {catalogueRefs, loadCatalogues, type CatalogueSetting, type LoadedCatalogue} from './catalogues.js'
 import {checkReferences} from './references.js'
 import {guard, ListPrinter, templateSections, type DocumentFormat} from './sections.js'
+import {templatePlace} from './template-place.js'
 
 /** Options of render-docs. */
 export interface Options {
@@ -85,9 +86,10 @@ function render(template: string, file: VFile, catalogues: LoadedCatalogue[]): s
     return printer.finish(new nunjucks.Template(template, env, file.path).render(context))
   } catch (error) {
     const text = String((error as Error).message)
-    const place = /\[Line (\d+), Column (\d+)\]/.exec(text)
+    const given = /\[Line (\d+), Column (\d+)\]/.exec(text)
     const reason = text.split('\n').slice(1).join(' ').trim().replace(/^Error: /, '') || text
-    fail(file, `Cannot render template: ${reason}`, place ? Number(place[1]) : 1, place ? Number(place[2]) : 1)
+    const place = given ? {line: Number(given[1]), column: Number(given[2])} : templatePlace(reason, template)
+    fail(file, `Cannot render template: ${reason}${place?.note ?? ''}`, place?.line ?? 1, place?.column ?? 1)
     return undefined
   }
 }
