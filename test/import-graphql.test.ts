@@ -2,6 +2,7 @@ import {test} from 'uvu'
 import * as assert from 'uvu/assert'
 import {VFile} from 'vfile'
 import importGraphql, {titleFromPath} from '../plugins/import-graphql/index.js'
+import {describe} from '../plugins/import-graphql/text.js'
 import {presets} from '../presets/index.js'
 import {importFixtureTests} from './helpers/import-fixtures.js'
 
@@ -15,6 +16,17 @@ test('the title is the file name without its generic closing words, else the fol
   assert.is(title('github/schema.docs.graphql'), 'schema.docs')
   assert.is(title('artsy/_schemaV2.graphql'), 'schemaV2')
   assert.is(title('api/introspection.schema.json'), 'api')
+})
+
+test('a summary never stops mid-sentence where an SDL description was wrapped (GitHub\'s)', () => {
+  const summary = (text: string) => describe(text).summary
+  assert.is(summary('Workaround for re-exposing the root query object. (Refer to\nhttps://github.com/facebook/relay/issues/112 for more information.)'), 'Workaround for re-exposing the root query object.')
+  assert.is(summary('Make many sponsorships for different sponsorable users or organizations at\nonce. Can only sponsor those who have a public GitHub Sponsors profile.'), 'Make many sponsorships for different sponsorable users or organizations at once.')
+  assert.is(summary('Look up a code of conduct\nby its key'), 'Look up a code of conduct by its key')
+  // A first line that ends a sentence, or a paragraph of its own, is the summary as before.
+  assert.is(summary('The client\'s rate limit information.\nMore on limits.'), 'The client\'s rate limit information.')
+  assert.is(summary('Look up a code of conduct by its key\n\nThe key is the slug.'), 'Look up a code of conduct by its key')
+  assert.is(summary(`${'word '.repeat(30)}without an end\nand on`), `${'word '.repeat(30)}without an end`.trim())
 })
 
 test.run()
