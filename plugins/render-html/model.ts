@@ -245,18 +245,6 @@ export function pathParts(path: string): Array<{text: string; param: boolean; wr
   return parts
 }
 
-/** Longer than this, a path piece may also wrap after each `_` (default: 24 characters). */
-export const longPiece = 24
-
-/**
- * A piece of a path in the words a line may end after: the piece itself, or, when it is longer than {@link longPiece}
- * (Box: `{shield_information_barrier_segment_restriction_id}`, wider than a phone's line), cut after each `_`, which
- * ends a word of a snake_case name; a word itself is never cut.
- */
-export function pieceWords(text: string): string[] {
-  return text.length > longPiece ? text.split(/(?<=_)/) : [text]
-}
-
 /** Warnings that name an endpoint (`endpoints[3]…`), by endpoint index. */
 function findingsByEndpoint(file: VFile): Map<number, string[]> {
   const result = new Map<number, string[]>()

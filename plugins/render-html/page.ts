@@ -10,7 +10,8 @@ import {requireBuilt} from '../../pipeline/built.js'
 import type {Catalogue} from '../../schemas/types/endpoints.js'
 import {prepareDescriptions} from './markdown.js'
 import {assetDir, environmentOptions} from './template.js'
-import {pageModel, pathParts, pieceWords, type EndpointView} from './model.js'
+import {pageModel, pathParts, type EndpointView} from './model.js'
+import {pieceHtml, signaturePieces} from './wrap.js'
 
 /** For nunjucks' compiler, when the template changed since the build. */
 const requirePackage = createRequire(import.meta.url)
@@ -45,15 +46,22 @@ function loadAssets() {
   // a loop in the template costs nunjucks a frame and seven loop variables per item.
   // nunjucks' own escaper, the one autoescape uses, without the SafeString the `escape` filter wraps each result in.
   const {escape} = (nunjucks as unknown as {lib: {escape(text: string): string}}).lib
+  // A word with a hyphen in it (`pull-requests/`) stays on one line: a browser would break after the hyphen.
+  const word = (text: string) => (text.includes('-') ? `<span class="nb">${escape(text)}</span>` : escape(text))
   // A row's path: `{params}` highlighted, and `<wbr>` where a long path may wrap (after a `/` or `.`, before a `{`,
-  // and after a `_` in a piece too long for a line).
-  const pathMarkup = (path: string) =>
-    pathParts(path)
-      .map((part) => {
-        const text = pieceWords(part.text).map(escape).join('<wbr>')
-        return (part.wrap ? '<wbr>' : '') + (part.param ? `<span class="param">${text}</span>` : text)
-      })
-      .join('')
+  // and between the words of a piece too long for a line); a GraphQL signature wraps at its spaces, after its `(`
+  // and between the words of a long name.
+  const pathMarkup = (row: EndpointView) =>
+    row.family === 'graphql'
+      ? signaturePieces(row.path)
+          .map((piece) => pieceHtml(piece, word))
+          .join('<wbr>')
+      : pathParts(row.path)
+          .map((part) => {
+            const text = pieceHtml(part.text, word)
+            return (part.wrap ? '<wbr>' : '') + (part.param ? `<span class="param">${text}</span>` : text)
+          })
+          .join('')
   // A group's rows, each on its line: a template loop over them, and over each row's status chips, took 61 ms of
   // Kubernetes' page (1,192 rows).
   const rowMarkup = (row: EndpointView) => {
@@ -65,7 +73,7 @@ function loadAssets() {
       row.findings.length ? `<span class="chip finding">⚠ ${row.findings.length}</span>` : ''
     ]
     const summary = row.summaryHtml ? `<span class="summary">${row.summaryHtml}</span>` : ''
-    return `\n        <li><a class="row${row.deprecated ? ' deprecated' : ''}" id="${escape(row.id)}" href="#${escape(row.id)}"><span class="method m-${escape(row.method.toLowerCase())} f-${row.family}">${escape(row.method)}</span><span class="path">${pathMarkup(row.path)}</span><span class="chips">${chips.join('')}</span>${summary}</a></li>`
+    return `\n        <li><a class="row${row.deprecated ? ' deprecated' : ''}" id="${escape(row.id)}" href="#${escape(row.id)}"><span class="method m-${escape(row.method.toLowerCase())} f-${row.family}">${escape(row.method)}</span><span class="path">${pathMarkup(row)}</span><span class="chips">${chips.join('')}</span>${summary}</a></li>`
   }
   env.addFilter('rowsMarkup', (rows: EndpointView[]) => new nunjucks.runtime.SafeString(rows.map(rowMarkup).join('')))
   // The id of a group's card and the fragment of its index link (`group-Pet%20Store`): an HTML id holds no whitespace,

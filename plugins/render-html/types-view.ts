@@ -7,6 +7,7 @@ import {constants, deflateRaw} from 'node:zlib'
 import type {Catalogue, Endpoint, Field, Param, TypeDefinition} from '../../schemas/types/endpoints.js'
 import {escapeHtml} from '../shared/escape-html.js'
 import {inlineMarkdown, markdownHtml} from './markdown.js'
+import {typeNameHtml} from './wrap.js'
 
 /** A type card. */
 export interface TypeView {
@@ -34,10 +35,6 @@ export function baseType(expression: string): string {
   return expression.replace(/[[\]!?\s]/g, '')
 }
 
-/** A type name that may wrap after each `.` (Kubernetes: `io.k8s.api.core.v1.Pod`), and nowhere else. */
-export function typeNameHtml(name: string): string {
-  return escapeHtml(name).replace(/\./g, '.<wbr>')
-}
 
 /** A type expression as markup: the named type inside it is a link to its card. */
 export function typeHtml(expression: string, names: ReadonlySet<string>): string {

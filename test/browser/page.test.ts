@@ -190,6 +190,57 @@ check('a long path wraps after a slash, never inside a word', async ({tab, url})
   assert.equal(lines, ['/orders/', '{orderId}'])
 })
 
+/** The text of each line a row's path shows, a word broken across lines marked `[word broken]`. */
+const pathLines = (tab: Page, rowId: string) =>
+  tab.$eval(`a.row#${rowId} .path`, (path) => {
+    const walker = document.createTreeWalker(path, NodeFilter.SHOW_TEXT)
+    const range = document.createRange()
+    const lines = new Map<number, string>()
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      // A text broken at a space is two words, each on its line; a word on two lines is broken.
+      let offset = 0
+      for (const word of node.textContent!.split(/(?<= )/)) {
+        range.setStart(node, offset)
+        range.setEnd(node, offset + word.trimEnd().length)
+        offset += word.length
+        const tops = [...new Set(Array.from(range.getClientRects()).filter((rect) => rect.width > 0).map((rect) => Math.round(rect.top)))]
+        if (tops.length === 0) continue
+        const top = tops.length === 1 ? tops[0] : -1
+        lines.set(top, (lines.get(top) ?? '') + (tops.length === 1 ? word : `[${word} broken]`))
+      }
+    }
+    return [...lines.entries()].sort(([a], [b]) => a - b).map(([, text]) => text.trimEnd())
+  })
+
+check('a path never wraps after the hyphen of a word; a long GraphQL signature wraps at its spaces and its `(`, inside a long name only when it is wider than a line', async ({tab}) => {
+  const signature = 'enterpriseAdministratorInvitation(enterpriseSlug: String!, role: EnterpriseAdministratorRole!, userLogin: String!): EnterpriseAdministratorInvitation'
+  await tab.goto(
+    await renderedPage('wrapping', {
+      meta: {title: 'Wrapping'},
+      endpoints: [
+        {id: 'reviewers', method: 'GET', path: '/repos/{owner}/{repo}/pulls/{pull_number}/requested-reviewers', summary: 'Reviewers'},
+        {id: 'invitation', method: 'QUERY', path: signature, summary: 'Look up an invitation'}
+      ]
+    })
+  )
+  // Narrow enough that `{pull_number}/requested-reviewers` cannot stay on one line, and a browser would end one at `-`.
+  await tab.setViewportSize({width: 200, height: 900})
+  const reviewers = await pathLines(tab, 'reviewers')
+  assert.is(reviewers.at(-1), 'requested-reviewers', reviewers.join(' | '))
+  await tab.setViewportSize({width: 360, height: 900})
+  const invitation = await pathLines(tab, 'invitation')
+  assert.is(invitation.join('').replace(/ /g, ''), signature.replace(/ /g, ''), 'nothing clipped or lost')
+  assert.ok(!invitation.some((line) => line.includes('broken')), invitation.join(' | '))
+  assert.ok(invitation.some((line) => line.startsWith('EnterpriseAdministratorRole!,')), `the long type moves to its own line whole: ${invitation.join(' | ')}`)
+  assert.is(await tab.$eval('a.row#invitation .path', (path) => path.scrollWidth <= path.clientWidth), true)
+  assert.is(await tab.$$eval('a.row#invitation .param', (params) => params.length), 0, 'a signature has no path parameters')
+  // On a line narrower than the name itself, the name wraps between its words, never inside one.
+  await tab.setViewportSize({width: 200, height: 900})
+  const narrow = await pathLines(tab, 'invitation')
+  assert.ok(narrow.includes('Administrator'), narrow.join(' | '))
+  assert.ok(!narrow.some((line) => line.includes('broken')), narrow.join(' | '))
+})
+
 check('in a card narrower than 400 px the path takes the whole row under its badge and chips; in a wide card the chips stand beside it', async ({tab, url}) => {
   const chipsBelowPath = () => tab.$eval('a.row#listOrders', (row) => row.querySelector('.chips')!.getBoundingClientRect().top >= row.querySelector('.path')!.getBoundingClientRect().bottom - 1)
   const pathBelowChips = () => tab.$eval('a.row#listOrders', (row) => row.querySelector('.path')!.getBoundingClientRect().top >= row.querySelector('.chips')!.getBoundingClientRect().bottom - 1)
