@@ -230,16 +230,22 @@ function withoutLinks(html: string): string {
  */
 export function pathParts(path: string): Array<{text: string; param: boolean; wrap: boolean}> {
   const parts: Array<{text: string; param: boolean; wrap: boolean}> = []
+  // Not after the leading `/` alone: a line never holds only the `/` that starts a path.
+  const leadingSlash = () => parts.length === 1 && parts[0].text === '/'
   for (const piece of path.split(/(\{[^{}]*\})/)) {
     if (!piece) continue
     if (/^\{.*\}$/.test(piece)) {
-      parts.push({text: piece, param: true, wrap: parts.length > 0})
+      parts.push({text: piece, param: true, wrap: parts.length > 0 && !leadingSlash()})
       continue
     }
     for (const text of piece.split(/(?<=[/.])/)) {
       const previous = parts.at(-1)
-      // Not after the leading `/` alone: a path never starts a line with the rest of its first segment.
-      parts.push({text, param: false, wrap: previous !== undefined && !previous.param && /[/.]$/.test(previous.text) && !(parts.length === 1 && previous.text === '/')})
+      // The first segment joins the leading `/` in one piece, which a long segment (`/shield_information_…`) wraps as one.
+      if (leadingSlash()) {
+        parts[0].text += text
+        continue
+      }
+      parts.push({text, param: false, wrap: previous !== undefined && !previous.param && /[/.]$/.test(previous.text)})
     }
   }
   return parts

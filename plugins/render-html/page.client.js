@@ -165,7 +165,8 @@
     details.appendChild(close)
     var title = element('h2')
     title.appendChild(element('span', 'method m-' + e.method.toLowerCase(), e.method))
-    title.appendChild(element('span', 'path', e.path))
+    // The path as its row shows it, with the places it may wrap (markup the page build wrote).
+    title.appendChild(element('span', 'path')).innerHTML = rows[byId[e.id]].querySelector('.path').innerHTML
     details.appendChild(title)
     var chips = element('div', 'chip-list')
     if (e.deprecated) chips.appendChild(element('span', 'chip deprecated-chip', 'deprecated'))

@@ -96,13 +96,26 @@ function apipeReference(data, dom) {
     }
   }
 
+  /**
+   * A name that may wrap between its words when it is long (over 24 characters: after a `_`, before a capital after a
+   * small letter), and nowhere else: the rule of the rows' paths (wrap.ts's `pieceWords`).
+   */
+  function wrappingName(name) {
+    var words = element('span')
+    ;(name.length > 24 ? name.split(/(?<=_)|(?<=[a-z\d])(?=[A-Z])/) : [name]).forEach(function (word, index) {
+      if (index > 0) words.appendChild(element('wbr'))
+      words.appendChild(document.createTextNode(word))
+    })
+    return words
+  }
+
   function params(list) {
     var table = element('table', 'params')
     var head = table.appendChild(element('tr'))
     ;['Name', 'In', 'Type', 'Required'].forEach(function (name) { head.appendChild(element('th', '', name)) })
     list.forEach(function (p) {
       var row = table.appendChild(element('tr'))
-      row.appendChild(element('td', 'field-name', p.name))
+      row.appendChild(element('td', 'field-name')).appendChild(wrappingName(p.name))
       row.appendChild(element('td', '', p.in))
       var typeCell = row.appendChild(element('td'))
       typeCell.appendChild(p.type ? typeLabel(p.type) : document.createTextNode(''))

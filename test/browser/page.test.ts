@@ -191,8 +191,11 @@ check('a long path wraps after a slash, never inside a word', async ({tab, url})
 })
 
 /** The text of each line a row's path shows, a word broken across lines marked `[word broken]`. */
-const pathLines = (tab: Page, rowId: string) =>
-  tab.$eval(`a.row#${rowId} .path`, (path) => {
+const pathLines = (tab: Page, rowId: string) => lineTexts(tab, `a.row#${rowId} .path`)
+
+/** The text of each line of the element `selector` finds, a word broken across lines marked `[word broken]`. */
+const lineTexts = (tab: Page, selector: string) =>
+  tab.$eval(selector, (path) => {
     const walker = document.createTreeWalker(path, NodeFilter.SHOW_TEXT)
     const range = document.createRange()
     const lines = new Map<number, string>()
@@ -239,6 +242,31 @@ check('a path never wraps after the hyphen of a word; a long GraphQL signature w
   const narrow = await pathLines(tab, 'invitation')
   assert.ok(narrow.includes('Administrator'), narrow.join(' | '))
   assert.ok(!narrow.some((line) => line.includes('broken')), narrow.join(' | '))
+})
+
+check('on a phone, the details panel wraps a long path as its row does and breaks no word of the params table', async ({tab}) => {
+  const name = 'shield_information_barrier_segment_restriction_id'
+  await tab.goto(
+    await renderedPage('phone', {
+      meta: {title: 'Phone'},
+      endpoints: [{id: 'restriction', method: 'GET', path: `/shield_information_barrier_segment_restrictions/{${name}}`, summary: 'Get a restriction', params: [{name, in: 'path', type: 'string', required: true, description: 'The restriction.'}]}]
+    })
+  )
+  await tab.setViewportSize({width: 390, height: 900})
+  await tab.click('a.row#restriction')
+  const header = await lineTexts(tab, '#apipe-details h2 .path')
+  assert.equal(header, ['/shield_information_barrier_', 'segment_restrictions/', '{shield_information_barrier_', 'segment_restriction_id}'])
+  const beside = await tab.$eval('#apipe-details', (panel) => {
+    const path = panel.querySelector('h2 .path')!.getBoundingClientRect()
+    return path.right <= panel.querySelector('.close')!.getBoundingClientRect().left + 1
+  })
+  assert.ok(beside, 'the path stops before the close button')
+  // The head and the param's row, each cell marked to be read line by line.
+  const cells = await tab.$$eval('#apipe-details table.params tr:nth-child(-n+2) > *', (nodes) => nodes.map((node, index) => node.setAttribute('data-cell', String(index))).length)
+  assert.is(cells, 8)
+  const read = []
+  for (let index = 0; index < cells; index++) read.push((await lineTexts(tab, `[data-cell="${index}"]`)).join(' / '))
+  assert.equal(read, ['Name', 'In', 'Type', 'Required', 'shield_information_ / barrier_segment_ / restriction_id', 'path', 'string', 'yes'])
 })
 
 check('in a card narrower than 400 px the path takes the whole row under its badge and chips; in a wide card the chips stand beside it', async ({tab, url}) => {
