@@ -64,24 +64,42 @@ function projection(schema: Json, fields: readonly string[]): Json {
 
 const pageMeta = {type: 'object', properties: {page: {type: 'integer'}, limit: {type: 'integer'}, total: {type: 'integer'}, pages: {type: 'integer'}}}
 
-/** The schema of a route's success answer: the record, a list page or a list, in the route's envelope if it has one. */
+/**
+ * `schema` as the component `name`, referenced: an envelope or session that many routes answer is one type for
+ * clients (and for the catalogue the document imports into), not a copy per operation. Inline when another schema
+ * already has the name.
+ */
+function named(schemas: Record<string, Json>, name: string, schema: Json): Json {
+  if (schemas[name] === undefined) schemas[name] = schema
+  else if (JSON.stringify(schemas[name]) !== JSON.stringify(schema)) return schema
+  return {$ref: `#/components/schemas/${name}`}
+}
+
+/**
+ * The schema of a route's success answer: the record, a list page or a list, in the route's envelope if it has one.
+ * Envelopes are components named after their member (`ArticleEnvelope`, `ArticlesEnvelope`, `ProfileEnvelope`), the
+ * auth routes' answer is `AuthSession`.
+ */
 function answerSchema(route: RouteInfo, schemas: Record<string, Json>, envelope?: string): Json {
   // A route whose `defaults` choose the fields answers only those (and the key).
   const name = typeName(route.response!)
   const fields = route.defaults?.fields?.split(',')
   const item = fields && schemas[name] ? projection(schemas[name], ['id', ...fields]) : {$ref: `#/components/schemas/${name}`}
+  // Routes that answer alike share the component; one whose `defaults` answer other fields keeps its own inline.
+  const shared = (component: string, schema: Json) => named(schemas, component, schema)
   if (route.authAnswer) {
     const token = {type: 'string', description: 'A JWT for `Authorization`'}
-    return envelope ? {type: 'object', properties: {[envelope]: {allOf: [item, {type: 'object', properties: {token}, required: ['token']}]}}, required: [envelope]} : {type: 'object', properties: {token, user: item}, required: ['token', 'user']}
+    return shared('AuthSession', envelope ? {type: 'object', properties: {[envelope]: {allOf: [item, {type: 'object', properties: {token}, required: ['token']}]}}, required: [envelope]} : {type: 'object', properties: {token, user: item}, required: ['token', 'user']})
   }
   const {single, list, count} = route.envelope ?? {}
   const object = (properties: Record<string, Json>) => ({type: 'object', properties, required: Object.keys(properties)})
   if (route.kind === 'list') {
     const records = {type: 'array', items: item}
-    return list ? object(count ? {[list]: records, [count]: {type: 'integer'}} : {[list]: records, meta: pageMeta}) : object({data: records, meta: pageMeta})
+    if (!list) return object({data: records, meta: pageMeta})
+    return shared(`${typeName(list)}Envelope`, object(count ? {[list]: records, [count]: {type: 'integer'}} : {[list]: records, meta: pageMeta}))
   }
-  if (route.responseList) return list ? object({[list]: {type: 'array', items: item}, ...(count ? {[count]: {type: 'integer'}} : {})}) : {type: 'array', items: item}
-  return single ? object({[single]: item}) : item
+  if (route.responseList) return list ? shared(`${typeName(list)}Envelope`, object({[list]: {type: 'array', items: item}, ...(count ? {[count]: {type: 'integer'}} : {})})) : {type: 'array', items: item}
+  return single ? shared(`${typeName(single)}Envelope`, object({[single]: item})) : item
 }
 
 /** `Bearer` is HTTP bearer auth; another scheme of `auth.schemes` (`Token <jwt>`) is the Authorization header as a key. */
@@ -175,12 +193,13 @@ function operationOf(route: RouteInfo, operationId: string, {config, models, sch
     // A route whose `where` sets fields (a comment's `article` from the path) takes a body without them.
     const scoped = new Set(Object.keys(route.where ?? {}).map((path) => path.split('.')[0]))
     const model = models.get(route.request)
-    const body: Json =
-      route.crud && model && scoped.size > 0
-        ? bodySchema(model, route.kind === 'update' ? 'update' : 'create', models, scoped)
-        : {$ref: `#/components/schemas/${typeName(route.request)}${route.kind === 'update' ? 'Patch' : 'Input'}`}
+    const bodyName = `${typeName(route.request)}${route.kind === 'update' ? 'Patch' : 'Input'}`
+    const scopedBody = route.crud && model && scoped.size > 0
+    const body: Json = scopedBody ? bodySchema(model, route.kind === 'update' ? 'update' : 'create', models, scoped) : {$ref: `#/components/schemas/${bodyName}`}
     const single = route.envelope?.single
-    const schema = single ? {type: 'object', properties: {[single]: body}, required: [single], additionalProperties: false} : body
+    const enveloped = single && {type: 'object', properties: {[single]: body}, required: [single], additionalProperties: false}
+    // The envelope of an entity's body is a component, as its answer's (`ArticleInputEnvelope`); a scoped body's is the route's.
+    const schema = enveloped ? (scopedBody ? enveloped : named(schemas, `${bodyName}Envelope`, enveloped)) : body
     operation.requestBody = {required: true, content: {'application/json': {schema}}}
   }
   if (route.auth === 'bearer' || route.auth === 'optional') {

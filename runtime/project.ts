@@ -71,6 +71,19 @@ async function loadFolder<T>(directory: string, pick: (module: Record<string, un
   return found
 }
 
+/**
+ * The project's own error body, when `src/errors.ts` (or `.mts`, `.js`, `.mjs`) defines one: its formatter (the default
+ * export) and the JSON Schema of what it writes (`export const schema`), which the OpenAPI document and the catalogue
+ * give every error answer.
+ */
+export async function loadErrorShape(root: string): Promise<{formatProblem?: ProblemFormatter; problemSchema?: object}> {
+  const errorsFile = ['ts', 'mts', 'js', 'mjs'].map((extension) => path.join(root, `src/errors.${extension}`)).find((file) => existsSync(file))
+  if (!errorsFile) return {}
+  const errorsModule = (await importCode(errorsFile)) as Record<string, unknown>
+  const problemSchema = errorsModule.schema && typeof errorsModule.schema === 'object' ? (errorsModule.schema as object) : undefined
+  return {formatProblem: defaultExport(errorsModule) as ProblemFormatter, problemSchema}
+}
+
 /** Load the project whose `pipe.config.json` is in `root`; `settings.rules` set the checks' severities as in `.piperc`. */
 export async function loadProject(root: string, settings: Pick<Settings, 'rules'> = {}): Promise<Project> {
   const file = await readInput(path.join(root, 'pipe.config.json'))
@@ -87,10 +100,7 @@ export async function loadProject(root: string, settings: Pick<Settings, 'rules'
   const middleware = await loadFolder(path.join(tree.root, 'src/middleware'), (module) => defaultExport(module) as Middleware)
   const providers = await loadFolder(path.join(tree.root, 'src/auth'), (module) => defaultExport(module) as AuthProvider)
   const services = Object.fromEntries(await loadFolder(path.join(tree.root, 'src/services'), (module) => defaultExport(module) ?? module))
-  const errorsFile = ['ts', 'mts', 'js', 'mjs'].map((extension) => path.join(tree.root, `src/errors.${extension}`)).find((file) => existsSync(file))
-  const errorsModule = errorsFile ? ((await importCode(errorsFile)) as Record<string, unknown>) : undefined
-  const formatProblem = errorsModule ? (defaultExport(errorsModule) as ProblemFormatter) : undefined
-  const problemSchema = errorsModule?.schema && typeof errorsModule.schema === 'object' ? (errorsModule.schema as object) : undefined
+  const {formatProblem, problemSchema} = await loadErrorShape(tree.root)
   return {
     root: tree.root,
     config: tree.config,

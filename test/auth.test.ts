@@ -331,18 +331,22 @@ test('the catalogue and OpenAPI of the app show each route\'s auth scheme and ro
     'note.delete': ['bearer', ['role:admin']],
     'note.update': ['bearer', []],
     'report.summary': ['apiKey', []],
-    'report.whoami': ['optional', []],
+    // Optional, as the app's OpenAPI document says it and any import reads it: open, or with a token of either scheme.
+    'report.whoami': ['none', []],
     'report.session': ['none', []],
     'report.copy': ['bearer', []],
     'report.echo': ['none', []],
     'user.update': ['bearer', ['role:admin']],
     'user.update.put': ['bearer', ['role:admin']]
   })
+  const alternatives = Object.fromEntries(spec.endpoints.map((endpoint: Json) => [endpoint.id, endpoint['x-auth-alternatives']]))
+  assert.equal([alternatives['report.whoami'], alternatives['note.create'], alternatives['report.summary']], [['bearer', 'tokenAuth'], ['tokenAuth'], undefined])
   const served = await call('GET', '/openapi.json')
   assert.equal(served.body!.paths['/notes/{id}'].delete.security, [{bearerAuth: ['admin']}, {tokenAuth: ['admin']}])
   assert.equal(served.body!.paths['/reports'].get.security, [{apiKey: []}])
   const login = served.body!.paths['/auth/login'].post
-  assert.equal(login.responses['200'].content['application/json'].schema, {type: 'object', properties: {token: {type: 'string', description: 'A JWT for `Authorization`'}, user: {$ref: '#/components/schemas/User'}}, required: ['token', 'user']})
+  assert.equal(login.responses['200'].content['application/json'].schema, {$ref: '#/components/schemas/AuthSession'})
+  assert.equal(served.body!.components.schemas.AuthSession, {type: 'object', properties: {token: {type: 'string', description: 'A JWT for `Authorization`'}, user: {$ref: '#/components/schemas/User'}}, required: ['token', 'user']})
   assert.equal(Object.keys(served.body!.paths['/auth/register'].post.responses), ['201', '400', '409', '413', '415', '422', '429'])
   assert.equal(spec.endpoints.find((endpoint: Json) => endpoint.id === 'auth.register').response, 'AuthSession')
   const copy = served.body!.paths['/notes/{id}/copies'].post

@@ -164,7 +164,9 @@ test('pipe openapi and pipe map describe every route with its types and statuses
   assert.ok(statuses('POST /articles').includes(201))
   assert.ok(statuses('DELETE /articles/{slug}').includes(204))
   assert.ok(statuses('POST /articles/{slug}/favorite').includes(200))
-  const success = (key: string, status: number) => byKey[key].responses[status].content['application/json'].schema
+  // Answers many routes share are components (`ArticlesEnvelope`): read through the reference.
+  const component = (schema: Json) => (schema.$ref ? document.components.schemas[String(schema.$ref).split('/').pop()!] : schema)
+  const success = (key: string, status: number) => component(byKey[key].responses[status].content['application/json'].schema)
   assert.equal(success('GET /articles', 200).required, ['articles', 'articlesCount'])
   assert.equal(success('POST /articles/{slug}/favorite', 200).properties.article, {$ref: '#/components/schemas/Article'})
   assert.equal(Object.keys(success('GET /profiles/{username}', 200).properties.profile.properties), ['id', 'username', 'bio', 'image', 'following'])
@@ -196,6 +198,13 @@ test('pipe openapi and pipe map describe every route with its types and statuses
   assert.is(endpoint('GET /articles').response, 'ArticlesEnvelope')
   assert.is(endpoint('POST /profiles/{username}/follow').response, 'ProfileEnvelope')
   assert.ok(endpoint('DELETE /articles/{slug}/comments/{id}').status.includes(204))
+  // The catalogue is the document imported: no change between the app's two maps, envelopes, optional auth and the
+  // `Token` scheme included.
+  const diff = await runPipe(['diff', path.join(dir, 'openapi.json'), path.join(dir, 'docs/api.endpoints.json')], {env})
+  assert.equal(diff, {code: 0, stdout: '0 breaking, 0 non-breaking change(s)\n', stderr: ''})
+  assert.equal([endpoint('GET /articles').auth, endpoint('GET /articles')['x-auth-alternatives']], ['none', ['api-key', 'bearer']])
+  assert.equal(endpoint('POST /users/login').request, 'AuthLoginRequest')
+  assert.is(endpoint('POST /users/login').response, 'AuthSession')
 })
 
 test.run()

@@ -73,14 +73,22 @@ test('pipe openapi and pipe map describe the envelopes', async () => {
   assert.is(written.code, 0, written.stderr)
   const document = JSON.parse((await import('node:fs')).readFileSync(out, 'utf8'))
   const create = document.paths['/articles'].post
-  assert.equal(create.requestBody.content['application/json'].schema, {type: 'object', properties: {article: {$ref: '#/components/schemas/ArticleInput'}}, required: ['article'], additionalProperties: false})
-  assert.equal(create.responses['201'].content['application/json'].schema, {type: 'object', properties: {article: {$ref: '#/components/schemas/Article'}}, required: ['article']})
-  assert.equal(document.paths['/articles'].get.responses['200'].content['application/json'].schema, {
+  // Envelopes that several routes share are components, named after their member.
+  const schema = (content: {'application/json': {schema: {$ref: string}}}) => content['application/json'].schema.$ref
+  assert.is(schema(create.requestBody.content), '#/components/schemas/ArticleInputEnvelope')
+  assert.is(schema(create.responses['201'].content), '#/components/schemas/ArticleEnvelope')
+  assert.is(schema(document.paths['/articles'].get.responses['200'].content), '#/components/schemas/ArticlesEnvelope')
+  assert.is(schema(document.paths['/articles/{id}'].get.responses['200'].content), '#/components/schemas/ArticleEnvelope')
+  const {ArticleInputEnvelope, ArticleEnvelope, ArticlesEnvelope, ArticlePatchEnvelope} = document.components.schemas
+  assert.equal(ArticleInputEnvelope, {type: 'object', properties: {article: {$ref: '#/components/schemas/ArticleInput'}}, required: ['article'], additionalProperties: false})
+  assert.equal(ArticleEnvelope, {type: 'object', properties: {article: {$ref: '#/components/schemas/Article'}}, required: ['article']})
+  assert.equal(ArticlesEnvelope, {
     type: 'object',
     properties: {articles: {type: 'array', items: {$ref: '#/components/schemas/Article'}}, articlesCount: {type: 'integer'}},
     required: ['articles', 'articlesCount']
   })
-  assert.equal(document.paths['/articles/{id}'].put.requestBody.content['application/json'].schema.properties.article, {$ref: '#/components/schemas/ArticlePatch'})
+  assert.equal(ArticlePatchEnvelope.properties.article, {$ref: '#/components/schemas/ArticlePatch'})
+  assert.is(schema(document.paths['/articles/{id}'].put.requestBody.content), '#/components/schemas/ArticlePatchEnvelope')
   const map = path.join(path.dirname(out), 'map')
   assert.is((await runPipe(['map', project, '--output', map])).code, 0)
   const catalogue = JSON.parse((await import('node:fs')).readFileSync(path.join(map, 'api.endpoints.json'), 'utf8'))

@@ -36,6 +36,13 @@ test('pipe map <project dir> writes a catalogue of the app that validates with z
     auth: 'none',
     status: [200, 400, 404, 422],
     params: [{name: 'id', in: 'path', type: 'string', required: true}],
+    // Each status with its body, as the app's OpenAPI document describes it: errors are problem details.
+    responses: [
+      {status: 200, description: 'OK'},
+      {status: 400, description: 'Malformed JSON or query', type: 'Problem'},
+      {status: 404, description: 'Not found', type: 'Problem'},
+      {status: 422, description: 'Validation failed; `errors` lists each field', type: 'Problem'}
+    ],
     sources: [{file: 'src/controller/post.ts', line: 13}, {file: 'src/hooks/post/beforePublish.ts', line: 1}]
   })
   const create = spec.endpoints.find((endpoint) => endpoint.id === 'post.create')!
@@ -54,10 +61,12 @@ test('pipe map <project dir> writes a catalogue of the app that validates with z
   const post = spec.types!.find((type) => type.name === 'Post')!
   assert.equal(post.fields!.filter((field) => ['author', 'tags', 'comments', 'status'].includes(field.name)), [
     {name: 'status', type: 'string', enum: ['draft', 'published'], required: true},
-    {name: 'author', type: 'User', required: true},
-    {name: 'tags', type: 'Tag[]', required: false},
-    {name: 'comments', type: 'Comment[]', required: false}
+    {name: 'author', type: 'PostAuthor', required: true},
+    {name: 'tags', type: 'PostTagsItem[]', required: false},
+    {name: 'comments', type: 'PostCommentsItem[]', required: false}
   ])
+  // A relation is answered as its key, or as the record when populated: the document's `oneOf`, imported.
+  assert.equal(type('PostAuthor'), {name: 'PostAuthor', kind: 'union', members: ['integer', 'User']})
   assert.not.ok(spec.types!.find((type) => type.name === 'User')!.fields!.some((field) => field.name === 'password'), 'hidden fields are not shown')
   const page = readFileSync(path.join(out, 'api.endpoints.html'), 'utf8')
   assert.ok(page.includes('Publish a draft'))

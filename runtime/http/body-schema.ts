@@ -46,7 +46,7 @@ function nullable(schema: JsonSchema): JsonSchema {
 }
 
 /** One member of a body: a field, or a relation written by key (`author: 1`, `tags: [1, 3]`). */
-export interface BodyMember {
+interface BodyMember {
   name: string
   /** What its values are: the field's definition, or the key of the related record (its `by` field, else its key). */
   value: FieldDefinition
@@ -60,9 +60,10 @@ export interface BodyMember {
 
 /**
  * What a body of `model` takes in `mode`: its writable fields and the relations written by key, and which it must
- * have. The one reading of a body, for its JSON Schema (`bodySchema`) and for the catalogue that `pipe map` writes.
+ * have: the one reading of a body, from which its JSON Schema is made (`bodySchema`; the catalogue that `pipe map`
+ * writes imports it from the app's OpenAPI document).
  */
-export function bodyMembers(model: EntityModel, mode: 'create' | 'replace' | 'update', models: ReadonlyMap<string, EntityModel>, protectedFields: ReadonlySet<string> = new Set()): BodyMember[] {
+function bodyMembers(model: EntityModel, mode: 'create' | 'replace' | 'update', models: ReadonlyMap<string, EntityModel>, protectedFields: ReadonlySet<string> = new Set()): BodyMember[] {
   const members: BodyMember[] = []
   for (const field of model.fields.values()) {
     if (!field.writable || protectedFields.has(field.name)) continue
