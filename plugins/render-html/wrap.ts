@@ -14,7 +14,21 @@ export const longPiece = 24
  * small letter or digit, where a word of a snake_case or camelCase name ends; a word itself is never cut.
  */
 export function pieceWords(text: string): string[] {
-  return text.length > longPiece ? text.split(/(?<=_)|(?<=[a-z\d])(?=[A-Z])/) : [text]
+  if (text.length <= longPiece) return [text]
+  // A loop, not `split` with lookbehinds, which took ~7 ms of loket.nl's page.
+  const words: string[] = []
+  let start = 0
+  for (let index = 1; index < text.length; index++) {
+    const previous = text.charCodeAt(index - 1)
+    const code = text.charCodeAt(index)
+    const lowerOrDigit = (previous >= 97 && previous <= 122) || (previous >= 48 && previous <= 57)
+    if (previous === 95 || (lowerOrDigit && code >= 65 && code <= 90)) {
+      words.push(text.slice(start, index))
+      start = index
+    }
+  }
+  words.push(text.slice(start))
+  return words
 }
 
 /**
@@ -41,10 +55,18 @@ export function pieceHtml(piece: string, escape: (word: string) => string = esca
 
 /** A type name as markup that may wrap after each `.` (Kubernetes: `io.k8s.api.core.v1.Pod`) and between the words of a long one. */
 export function typeNameHtml(name: string): string {
-  // Most names are short, and a big API's page writes thousands of them.
+  // Most names are short, and a big API's page writes thousands of them, most of them many times (field types).
   if (name.length <= longPiece) return name.includes('.') ? escapeHtml(name).replace(/\./g, '.<wbr>') : escapeHtml(name)
-  return name
-    .split(/(?<=\.)/)
-    .map((piece) => pieceHtml(piece))
-    .join('<wbr>')
+  let html = longNames.get(name)
+  if (html === undefined) {
+    html = name
+      .split(/(?<=\.)/)
+      .map((piece) => pieceHtml(piece))
+      .join('<wbr>')
+    longNames.set(name, html)
+  }
+  return html
 }
+
+/** The markup of each long type name written so far. */
+const longNames = new Map<string, string>()
