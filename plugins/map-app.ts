@@ -71,7 +71,8 @@ export async function projectCatalogue(tree: DefinitionsTree, cwd: string): Prom
   // Internal tables (the events outbox) are not API: no types, no rows.
   const entities = all.filter((entity) => !isInternal(entity))
   const {problemSchema} = await loadErrorShape(tree.root)
-  const spec = await importedDocument(openapiDocument(tree.config, all, tree.controllers, projectTitle(tree.root), {errorSchema: problemSchema}), tree.root)
+  const document = openapiDocument(tree.config, all, tree.controllers, projectTitle(tree.root), {errorSchema: problemSchema}) as Parameters<typeof importedDocument>[0]
+  const spec = await importedDocument(document, tree.root)
   const controllerFiles = new Map(tree.controllers.map((item) => [item.definition.name, item.file]))
   // The document's operation ids, as the import keeps them: `<controller>.<action>`, the method added to a repeat.
   const routes = new Map<string, RouteInfo>()
@@ -112,7 +113,11 @@ export async function projectCatalogue(tree: DefinitionsTree, cwd: string): Prom
  * The catalogue of the app's OpenAPI document, imported by the `openapi` preset's own plugins. The document is the
  * app's own: a finding on it is apipe's fault, reported as a crash rather than passed off as the user's.
  */
-async function importedDocument(document: object, root: string): Promise<Catalogue> {
+async function importedDocument(document: {info: {title: string; version: string}; paths: object; servers: Array<{url: string}>}, root: string): Promise<Catalogue> {
+  // A project without routes (only entities, or only events) has nothing to import: a catalogue without endpoints.
+  if (Object.keys(document.paths).length === 0) {
+    return {schema_version: 1, diagram_type: 'endpoints', meta: {title: document.info.title, version: document.info.version, base_url: document.servers[0].url}, endpoints: [], types: []}
+  }
   const file = new VFile({path: path.join(root, 'openapi.json'), value: JSON.stringify(document)})
   const tree = (await transformFile(createProcessor({plugins: [[parse], [resolveRefs], [importOpenapi]]}), file)) as CatalogueTree | undefined
   const fatal = file.messages.find((message) => message.fatal)

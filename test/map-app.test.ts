@@ -2,7 +2,7 @@
  * The framework meets the catalogue: `pipe map <project dir>` and `pipe openapi` on the contract blog (fixtures/blog-app), and the same
  * OpenAPI document served at `/openapi.json`.
  */
-import {readFileSync} from 'node:fs'
+import {readFileSync, rmSync} from 'node:fs'
 import path from 'node:path'
 import {test} from 'uvu'
 import * as assert from 'uvu/assert'
@@ -80,6 +80,17 @@ test('a pipe init project: its catalogue and its OpenAPI document describe the s
   assert.is((await runPipe(['map', dir, '--output', path.join(dir, 'docs'), '--quiet'])).code, 0)
   const diff = await runPipe(['diff', path.join(dir, 'openapi.json'), path.join(dir, 'docs', 'api.endpoints.json')])
   assert.equal(diff, {code: 0, stdout: '0 breaking, 0 non-breaking change(s)\n', stderr: ''})
+})
+
+test('a project without routes maps to a catalogue without endpoints, not a refusal of its OpenAPI document', async () => {
+  const parent = temporaryProject('map-no-routes')
+  const dir = path.join(parent, 'entities-only')
+  assert.is((await runPipe(['init', dir])).code, 0)
+  rmSync(path.join(dir, 'src', 'controller'), {recursive: true})
+  const mapped = await runPipe(['map', dir, '--output', path.join(dir, 'docs'), '--quiet'])
+  assert.equal(mapped, {code: 0, stdout: '', stderr: ''})
+  const spec = JSON.parse(readFileSync(path.join(dir, 'docs', 'api.endpoints.json'), 'utf8')) as Catalogue
+  assert.equal([spec.endpoints, spec.meta.erd], [[], 'api.erd.json'])
 })
 
 test('pipe map <project dir> writes the ERD of the entities beside the catalogue, which names it, and the page shows its columns', async () => {
