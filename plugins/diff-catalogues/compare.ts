@@ -739,11 +739,13 @@ function compareEnum(was: unknown[] | undefined, now: unknown[] | undefined, typ
   }
 }
 
-/** Whether two defaults are the same value (objects and lists compared as JSON). */
+/**
+ * Whether two defaults are the same value: objects by their members whatever their order (GraphQL's SDL import writes
+ * an input object's default in its fields' order, the introspection import as written: `{field: LOGIN, direction:
+ * ASC}` either way), lists item by item.
+ */
 function sameDefault(was: unknown, now: unknown): boolean {
-  if (was === now) return true
-  if (was === undefined || now === undefined || typeof was !== 'object' || typeof now !== 'object') return false
-  return JSON.stringify(was) === JSON.stringify(now)
+  return was === now || (typeof was === 'object' && typeof now === 'object' && isDeepStrictEqual(was, now))
 }
 
 /**
