@@ -156,7 +156,9 @@ function clientData(spec: Catalogue, views: EndpointView[]) {
     const key = JSON.stringify(response)
     let index = responseIndex.get(key)
     if (index === undefined) {
-      index = responses.push(compact({...response, description: response.description ? markdownHtml(response.description) : undefined})) - 1
+      // A header's description is Markdown as every other (`a \`limit\``), placed as HTML by the page script.
+      const headers = response.headers?.map((header) => compact({...header, description: header.description ? markdownHtml(header.description) : undefined}))
+      index = responses.push(compact({...response, description: response.description ? markdownHtml(response.description) : undefined, headers})) - 1
       responseIndex.set(key, index)
     }
     return index

@@ -186,9 +186,10 @@ function apipeReference(data, dom) {
         ;['Header', 'Type', 'Description'].forEach(function (name) { top.appendChild(element('th', '', name)) })
         r.headers.forEach(function (h) {
           var row = headers.appendChild(element('tr'))
-          row.appendChild(element('td', 'field-name', h.name))
+          row.appendChild(element('td', 'field-name')).appendChild(wrappingName(h.name))
           row.appendChild(element('td', '', h.type || ''))
-          row.appendChild(element('td', '', h.description || ''))
+          // Sanitized when the page was built, as every description.
+          row.appendChild(element('td', 'rich header-description')).innerHTML = h.description || ''
         })
         item.appendChild(headers)
       }

@@ -249,7 +249,16 @@ check('on a phone, the details panel wraps a long path as its row does and break
   await tab.goto(
     await renderedPage('phone', {
       meta: {title: 'Phone'},
-      endpoints: [{id: 'restriction', method: 'GET', path: `/shield_information_barrier_segment_restrictions/{${name}}`, summary: 'Get a restriction', params: [{name, in: 'path', type: 'string', required: true, description: 'The restriction.'}]}]
+      endpoints: [
+        {
+          id: 'restriction',
+          method: 'GET',
+          path: `/shield_information_barrier_segment_restrictions/{${name}}`,
+          summary: 'Get a restriction',
+          params: [{name, in: 'path', type: 'string', required: true, description: 'The restriction.'}],
+          responses: [{status: 200, description: 'The restriction', headers: [{name: 'RateLimit', type: 'string', description: 'Contains a `limit` to convey the expiring limit, `remaining` to convey the remaining quota units.'}]}]
+        }
+      ]
     })
   )
   await tab.setViewportSize({width: 390, height: 900})
@@ -267,6 +276,12 @@ check('on a phone, the details panel wraps a long path as its row does and break
   const read = []
   for (let index = 0; index < cells; index++) read.push((await lineTexts(tab, `[data-cell="${index}"]`)).join(' / '))
   assert.equal(read, ['Name', 'In', 'Type', 'Required', 'shield_information_ / barrier_segment_ / restriction_id', 'path', 'string', 'yes'])
+  // A response's headers: no word broken (`Hea/der`, `Rat/eLi/mit` before), the description's Markdown rendered.
+  const headerCells = await tab.$$eval('#apipe-details table.headers tr > *:not(:last-child)', (nodes) => nodes.map((node, index) => node.setAttribute('data-header-cell', String(index))).length)
+  const headers = []
+  for (let index = 0; index < headerCells; index++) headers.push((await lineTexts(tab, `[data-header-cell="${index}"]`)).join(' / '))
+  assert.equal(headers, ['Header', 'Type', 'RateLimit', 'string'])
+  assert.equal(await tab.$$eval('#apipe-details table.headers td code', (codes) => codes.map((code) => code.textContent)), ['limit', 'remaining'])
 })
 
 check('in a card narrower than 400 px the path takes the whole row under its badge and chips; in a wide card the chips stand beside it', async ({tab, url}) => {
