@@ -7,7 +7,7 @@ import {constants, deflateRaw} from 'node:zlib'
 import type {Catalogue, Endpoint, Field, Param, TypeDefinition} from '../../schemas/types/endpoints.js'
 import {escapeHtml} from '../shared/escape-html.js'
 import {inlineMarkdown, markdownHtml} from './markdown.js'
-import {typeNameHtml} from './wrap.js'
+import {pieceHtml, typeNameHtml} from './wrap.js'
 
 /** A type card. */
 export interface TypeView {
@@ -68,7 +68,7 @@ function fieldRows(field: Field, names: ReadonlySet<string>): string {
   // text, which sample bodies read as the type.
   const format = (typeof field['x-format'] === 'string' ? ` data-format="${escapeHtml(field['x-format'])}"` : '') + (field['x-nullable'] === true ? ' data-nullable' : '')
   // A read-only field (`x-read-only`) is marked beside `required` (page.css) and left out of sample request bodies.
-  const head = `<tr${sample === undefined ? '' : ` data-sample="${escapeHtml(JSON.stringify(sample))}"`}${field['x-read-only'] === true ? ' data-read-only' : ''}><th>${escapeHtml(field.name)}<td${format}>${field.type ? typeHtml(field.type, names) : ''}<td>${field.required ? 'required' : ''}`
+  const head = `<tr${sample === undefined ? '' : ` data-sample="${escapeHtml(JSON.stringify(sample))}"`}${field['x-read-only'] === true ? ' data-read-only' : ''}><th>${pieceHtml(field.name)}<td${format}>${field.type ? typeHtml(field.type, names) : ''}<td>${field.required ? 'required' : ''}`
   const about = deprecatedHtml(field) + (field.description ? markdownHtml(field.description) : '') + argumentsHtml(field['x-args'], names) + mapHtml(field['x-map-values'], names) + constraintsHtml(field.enum, field.default)
   return about ? `${head}<tr class="about"><td colspan="3">${about}` : head
 }

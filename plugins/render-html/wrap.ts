@@ -46,6 +46,8 @@ export function signaturePieces(signature: string): string[] {
  * wider than a line (else `role: Enterprise` / `AdministratorRole!`). White space after it stays outside.
  */
 export function pieceHtml(piece: string, escape: (word: string) => string = escapeHtml): string {
+  // Most pieces are short: no words to cut (a big API's page writes tens of thousands of field names).
+  if (piece.length <= longPiece) return escape(piece)
   const words = pieceWords(piece)
   if (words.length === 1) return escape(piece)
   const space = /\s*$/.exec(piece)![0]
