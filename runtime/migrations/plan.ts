@@ -140,18 +140,57 @@ async function statementsBetween(orm: Orm, fromSchema: DatabaseSchema, toSchema:
   if (platform.constructor.name.includes('Sqlite')) for (const table of fromSchema.getTables()) adoptForeignKeyNames(table, toSchema.getTable(table.name))
   const diff = new SchemaComparator(platform).compare(fromSchema, toSchema)
   for (const table of Object.values(diff.changedTables)) keepOnlyDeclaredRenames(table, renames.columns.get(table.toTable.name) ?? new Map())
-  // SQLite keeps a foreign key inside its table's definition: changing one (an `onDelete`) means rebuilding the table
-  // from the database's own copy of its definition, which an offline plan does not have (knex fails deep inside).
-  if (platform.constructor.name.includes('Sqlite')) {
-    const rekeyed = Object.values(diff.changedTables).filter((table) => Object.keys(table.changedForeignKeys).length > 0 || (Object.keys(table.removedForeignKeys).length > 0 && Object.keys(table.addedForeignKeys).length > 0))
-    if (rekeyed.length > 0) {
-      const names = rekeyed.map((table) => `\`${table.name}\``).join(', ')
-      throw new UnplannableChange(`SQLite cannot change a foreign key of ${names} in place (an \`onDelete\`, or the table it refers to): the table must be rebuilt, which \`pipe migrate create\` does not write; write that migration by hand, or change the relation back`)
+  const generator = orm.schema as unknown as Generator
+  // A column made required with a default: its empty values take the default first, which the ALTER (PostgreSQL's
+  // `set not null`, MySQL's `modify`) or SQLite's copy into a NOT NULL column would otherwise refuse.
+  for (const table of Object.values(diff.changedTables)) {
+    for (const {column, fromColumn} of Object.values(table.changedColumns)) {
+      if (!fromColumn.nullable || column.nullable || !hasDefault(column)) continue
+      statements.push(`update ${quote(table.fromTable.name)} set ${quote(fromColumn.name)} = ${column.default} where ${quote(fromColumn.name)} is null;`)
     }
   }
-  const generator = orm.schema as unknown as Generator
-  statements.push(...splitStatements(await generator.diffToSQL(diff, {wrap: false, safe: false, dropTables: true})))
+  // SQLite alters a column, or a foreign key (kept inside its table's definition), only by rebuilding the table: done
+  // here, and the generator writes the rest (the diff itself stays whole, for the destructive steps it holds).
+  const rebuilt = platform.constructor.name.includes('Sqlite') ? Object.entries(diff.changedTables).filter(([, table]) => needsRebuild(table)) : []
+  for (const [, table] of rebuilt) statements.push(...(await sqliteRebuild(table, orm, generator)))
+  const rest = rebuilt.length === 0 ? diff : {...diff, changedTables: Object.fromEntries(Object.entries(diff.changedTables).filter(([key]) => !rebuilt.some(([done]) => done === key)))}
+  statements.push(...splitStatements(await generator.diffToSQL(rest, {wrap: false, safe: false, dropTables: true})))
   return {statements, diff}
+}
+
+/** Whether SQLite can make a table's change only by rebuilding it: a column altered, a foreign key changed. */
+function needsRebuild(table: TableDifference): boolean {
+  const rekeyed = Object.keys(table.changedForeignKeys).length > 0 || (Object.keys(table.removedForeignKeys).length > 0 && Object.keys(table.addedForeignKeys).length > 0)
+  return rekeyed || Object.keys(table.changedColumns).length > 0
+}
+
+/**
+ * A SQLite table rebuilt to its new definition, as SQLite documents for a change ALTER TABLE cannot make (knex does
+ * it from the database's own copy of the table, which an offline plan has not): the new table under another name,
+ * the rows copied in (a renamed column from its old name), the old table dropped, the new one given its name, then its indexes. The runner turns foreign keys off
+ * around it and checks them after.
+ */
+async function sqliteRebuild(table: TableDifference, orm: Orm, generator: Generator): Promise<string[]> {
+  const platform = orm.em.getPlatform()
+  const quote = (name: string) => platform.quoteIdentifier(name)
+  const name = table.toTable.name
+  const temporary = `${name}__rebuild`
+  const only = new DatabaseSchema(platform, table.toTable.schema ?? '')
+  ;(only.getTables() as DatabaseTable[]).push(table.toTable)
+  const empty = new DatabaseSchema(platform, table.toTable.schema ?? '')
+  const [create, ...indexes] = splitStatements(await generator.diffToSQL(new SchemaComparator(platform).compare(empty, only), {wrap: false, safe: false, dropTables: false}))
+  const oldNames = new Map(Object.entries(table.renamedColumns).map(([old, column]) => [column.name, old]))
+  const copied = table.toTable.getColumns().flatMap((column) => {
+    const old = table.fromTable.getColumn(oldNames.get(column.name) ?? column.name)
+    return old && !table.addedColumns[column.name] ? [{to: quote(column.name), from: quote(old.name)}] : []
+  })
+  return [
+    create.replace(`create table ${quote(name)}`, `create table ${quote(temporary)}`),
+    `insert into ${quote(temporary)} (${copied.map((column) => column.to).join(', ')}) select ${copied.map((column) => column.from).join(', ')} from ${quote(table.fromTable.name)};`,
+    `drop table ${quote(table.fromTable.name)};`,
+    `alter table ${quote(temporary)} rename to ${quote(name)};`,
+    ...indexes
+  ]
 }
 
 function adoptForeignKeyNames(from: DatabaseTable, to: DatabaseTable | undefined) {
