@@ -16,7 +16,7 @@ import type {JsonPath} from '../pipeline/json-path.js'
 import {defineRule, fatalFinding, ruleSet} from '../pipeline/rule.js'
 import {fieldColumn, relationColumn} from '../runtime/entity-schema.js'
 import {lastSnapshot, listMigrationFiles, migrationSource, moduleExtension, nextMigrationName} from '../runtime/migrations/files.js'
-import {planMigration, UnplannableChange, type DestructiveStep, type MigrationPlan} from '../runtime/migrations/plan.js'
+import {changedElsewhere, planMigration, UnplannableChange, type DestructiveStep, type MigrationPlan} from '../runtime/migrations/plan.js'
 import type {EntityDefinition} from '../schemas/types/entity.js'
 import type {DefinitionsTree, RelatedTree} from './parse-definitions.js'
 
@@ -31,7 +31,13 @@ export interface Options {
 declare module 'vfile' {
   interface DataMap {
     /** The migration that emit-migrations planned (and, with `create`, wrote as an output). */
-    migration: MigrationPlan & {name?: string; file?: string; destructiveAllowed?: boolean}
+    migration: MigrationPlan & {
+      name?: string
+      file?: string
+      destructiveAllowed?: boolean
+      /** Another database type the change takes statements on, when it takes none on the project's own. */
+      elsewhere?: {type: string; statements: number}
+    }
   }
 }
 
@@ -47,8 +53,10 @@ export const destructiveMigration = defineRule<DefinitionsTree>({id: 'destructiv
 /** Rule `pending-migration` (warning): the definitions changed and no migration says so. */
 export const pendingMigration = defineRule<DefinitionsTree>({id: 'pending-migration', severity: 'warn'}, (_tree, file, report) => {
   const statements = file.data.migration?.up.length ?? 0
-  if (statements === 0) return
-  const message = report(`The definitions changed since the last migration (${statements} statement(s)); run \`pipe migrate create\``, {path: []})
+  const elsewhere = file.data.migration?.elsewhere
+  if (statements === 0 && !elsewhere) return
+  const count = elsewhere ? `none here, ${elsewhere.statements} statement(s) on ${elsewhere.type}` : `${statements} statement(s)`
+  const message = report(`The definitions changed since the last migration (${count}); run \`pipe migrate create\``, {path: []})
   message.jsonPath = undefined
 })
 
@@ -62,8 +70,10 @@ export default function emitMigrations(this: Processor, options: Options = {}) {
     const directory = path.resolve(tree.root, tree.config.migrations)
     const entities = tree.entities.map(({definition}) => definition)
     let plan: MigrationPlan
+    let snapshot: EntityDefinition[]
     try {
-      plan = await planMigration(tree.config.database.type, await lastSnapshot(directory), entities)
+      snapshot = await lastSnapshot(directory)
+      plan = await planMigration(tree.config.database.type, snapshot, entities)
     } catch (error) {
       if (error instanceof UnplannableChange) {
         fatalFinding(file, error.message, 'migration-plan')
@@ -73,8 +83,10 @@ export default function emitMigrations(this: Processor, options: Options = {}) {
       fatalFinding(file, error.message, 'migration-file')
       return
     }
-    file.data.migration = {...plan, destructiveAllowed: options.allowDestructive === true}
-    if (plan.up.length === 0) return
+    // A change that is nothing on this database may be statements on another the same migrations serve.
+    const elsewhere = plan.up.length === 0 ? await changedElsewhere(tree.config.database.type, snapshot, entities) : undefined
+    file.data.migration = {...plan, destructiveAllowed: options.allowDestructive === true, ...(elsewhere ? {elsewhere} : {})}
+    if (plan.up.length === 0 && !elsewhere) return
     checkSteps?.(tree, file)
     checkPending?.(tree, file)
     if (!options.create || [file, ...(file.data.related ?? [])].some(hasErrors)) return

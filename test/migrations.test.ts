@@ -196,6 +196,19 @@ function scenario(database: TestDatabase) {
     matches(await ok('migrate', 'create', 'again'), /^No changes/)
   })
 
+  test('a string widened: a migration on every database, though SQLite keeps no length (one folder serves all)', async () => {
+    const required = current().fields
+    writeEntities(root, [{...current(), fields: {...required, headline: {...required.headline, length: 300}, body: {type: 'text', required: true, default: 'none'}}}])
+    const pending = await pipe('run', '--preset', 'backend', 'pipe.config.json')
+    if (database.type === 'sqlite') matches(pending.stderr, 'The definitions changed since the last migration (none here, 1 statement(s) on postgresql)')
+    else matches(pending.stderr, /The definitions changed since the last migration \(1 statement\(s\)\)/)
+    const created = await ok('migrate', 'create', 'widen headline')
+    if (database.type === 'sqlite') matches(created, /^Created migrations\/\d{14}_widen_headline\.js \(0 statement\(s\) up, 0 down; nothing on sqlite, 1 on postgresql\)\n$/)
+    else matches(created, /^Created migrations\/\d{14}_widen_headline\.js \(1 statement\(s\) up, 1 down\)\n$/)
+    matches(await ok('migrate'), /^Applied \d{14}_widen_headline /)
+    matches(await ok('migrate', 'create', 'again'), /^No changes/)
+  })
+
   test('a failed migration leaves the database as it was and names the statement', async () => {
     const before = await introspect(orm)
     const file = path.join(root, 'migrations', '29991231235959_broken.js')

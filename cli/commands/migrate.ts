@@ -155,7 +155,7 @@ export class MigrateCreateCommand extends Command {
     const {tree, file} = await runProjectPreset(this.context, this.project, backendPreset({create: this.name ?? true, allowDestructive: this.allowDestructive}))
     const plan = file.data.migration
     if (!tree || !plan) return 1
-    if (plan.up.length === 0) {
+    if (plan.up.length === 0 && !plan.elsewhere) {
       this.context.stdout.write('No changes: the definitions match the newest migration\n')
       return 0
     }
@@ -167,7 +167,8 @@ export class MigrateCreateCommand extends Command {
     }
     const written = await writeOutputs([file], {announce: false})
     if (written.length === 0) return 1
-    this.context.stdout.write(`Created ${file.data.outputs![0].path} (${plan.up.length} statement(s) up, ${plan.down.length} down)\n`)
+    const elsewhere = plan.elsewhere ? `; nothing on ${tree.config.database.type}, ${plan.elsewhere.statements} on ${plan.elsewhere.type}` : ''
+    this.context.stdout.write(`Created ${file.data.outputs![0].path} (${plan.up.length} statement(s) up, ${plan.down.length} down${elsewhere})\n`)
     return 0
   }
 }

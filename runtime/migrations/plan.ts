@@ -58,6 +58,20 @@ export async function planMigration(type: DatabaseType, from: readonly EntityDef
   }
 }
 
+/**
+ * The first other database type on which the change from `from` to `to` takes statements, and how many, when it
+ * takes none on `type`: SQLite keeps no string `length`, so widening one is nothing there and an ALTER on
+ * PostgreSQL and MySQL, which the one migrations folder must still carry.
+ */
+export async function changedElsewhere(type: DatabaseType, from: readonly EntityDefinition[], to: readonly EntityDefinition[]): Promise<{type: DatabaseType; statements: number} | undefined> {
+  const family = (item: DatabaseType) => (item === 'mariadb' ? 'mysql' : item)
+  for (const other of (['postgresql', 'mysql', 'sqlite'] as const).filter((item) => item !== family(type))) {
+    const {up} = await planMigration(other, from, to)
+    if (up.length > 0) return {type: other, statements: up.length}
+  }
+  return undefined
+}
+
 function invert(map: Map<string, string>): Map<string, string> {
   return new Map([...map].map(([key, value]) => [value, key]))
 }
