@@ -94,6 +94,19 @@ function crudSuite(database: TestDatabase) {
     assert.is((await call('GET', '/posts?filter[title]=Tagged')).body!.meta.total, 0, 'nothing was written')
   })
 
+  test('an integer past the `int` columns of PostgreSQL and MySQL: 404 as a key, 422 as a value, on every database', async () => {
+    for (const url of ['/posts/2147483648', '/posts/99999999999', '/posts/01']) {
+      const read = await call('GET', url)
+      assert.equal([read.status, read.body?.title], [404, 'Not Found'], `${url}: ${read.raw}`)
+    }
+    assert.is((await call('DELETE', '/posts/2147483648')).status, 404)
+    const large = (field: string) => ({pointer: `/${field}`, code: 'maximum', detail: `\`${field}\` must be <= 2147483647`})
+    const viewed = await call('POST', '/posts', {title: 'Viral', author: 1, views: 3000000000})
+    assert.equal([viewed.status, viewed.body?.errors], [422, [large('views')]], viewed.raw)
+    const authored = await call('POST', '/posts', {title: 'Lost', author: 3000000000})
+    assert.equal([authored.status, authored.body?.errors], [422, [large('author')]], authored.raw)
+  })
+
   test('create: 422 lists every failing field as a JSON pointer', async () => {
     const response = await call('POST', '/posts', {title: 7, status: 'lost', views: 'many', id: 99, createdAt: '2020-01-01T00:00:00Z', bogus: true})
     assert.is(response.status, 422)

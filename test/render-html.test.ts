@@ -102,7 +102,7 @@ test('group cards are dealt into the layout columns, each to the shortest column
 test('a group far longer than a column\'s share is cut into consecutive cards, marked continued with their rows; a huge one into pieces of 60', async () => {
   const untagged = Array.from({length: 120}, (_, index) => ({id: `e${index}`, method: 'GET' as const, path: `/e${index}`, summary: 'E'}))
   const html = await renderPage(catalogue([...untagged, {id: 'pet', method: 'GET', path: '/pet', summary: 'P', group: 'pets'}], {groups: [{id: 'pets', description: 'Pets'}], layout: {columns: 3}}))
-  const cards = [...html.matchAll(/<article class="card" data-group="([^"]+)"(?: id="[^"]+")?>\s*<h2>([^<]*)<span class="count">([^<]*)<\/span>(?: <span class="count rows-range">([^<]*)<\/span>)?<\/h2>([\s\S]*?)<\/article>/g)]
+  const cards = [...html.matchAll(/<article class="card" data-group="([^"]+)"(?: id="[^"]+")? style="order: \d+">\s*<h2>([^<]*)<span class="count">([^<]*)<\/span>(?: <span class="count rows-range">([^<]*)<\/span>)?<\/h2>([\s\S]*?)<\/article>/g)]
   // Page order is column by column: the three cards of `default` in consecutive columns, the first under `pets`.
   assert.equal(cards.map((card) => [card[1], card[3], card[4], count(card[5], /<a class="row/)]), [
     ['pets', '1', undefined, 1],
@@ -169,14 +169,14 @@ test('the group index lists every group with its count and links to its first ca
   const html = await renderPage(shop)
   const entries = [...html.matchAll(/<li data-group="([^"]+)"><a href="#group-\1">([^<]+)<\/a> <span class="count">(\d+)<\/span><\/li>/g)].map((match) => [match[1], Number(match[3])])
   assert.equal(entries.map(([id]) => id).sort(), ['customers', 'default', 'events', 'graphql', 'orders'])
-  for (const [id, n] of entries) assert.match(html, new RegExp(`<article class="card" data-group="${id}" id="group-${id}">[\\s\\S]*?<span class="count">${n}</span>`))
+  for (const [id, n] of entries) assert.match(html, new RegExp(`<article class="card" data-group="${id}" id="group-${id}" style="order: \\d+">[\\s\\S]*?<span class="count">${n}</span>`))
 })
 
 test('a group id with spaces or `%` is percent-encoded in its card id and index link, so no id holds whitespace', async () => {
   const endpoints: Endpoint[] = ['Pet Store', '50% off', 'Pet%20Store'].flatMap((group, index) => [0, 1].map((n) => ({id: `e${index}${n}`, method: 'GET' as const, path: `/p${index}/${n}`, group})))
   const html = await renderPage(catalogue(endpoints, {groups: [{id: 'Pet Store', label: 'Pet Store'}, {id: '50% off', label: 'Sale'}, {id: 'Pet%20Store', label: 'Odd'}]}))
   assert.equal([...html.matchAll(/<a href="#(group-[^"]+)">/g)].map((match) => match[1]), ['group-Pet%20Store', 'group-50%25%20off', 'group-Pet%2520Store'])
-  assert.equal([...html.matchAll(/<article class="card" data-group="[^"]+" id="([^"]+)">/g)].map((match) => match[1]), ['group-Pet%20Store', 'group-50%25%20off', 'group-Pet%2520Store'])
+  assert.equal([...html.matchAll(/<article class="card" data-group="[^"]+" id="([^"]+)" style="order: \d+">/g)].map((match) => match[1]), ['group-Pet%20Store', 'group-50%25%20off', 'group-Pet%2520Store'])
   assert.equal([...html.matchAll(/ id="([^"]*)"/g)].map((match) => match[1]).filter((id) => /\s/.test(id)), [])
 })
 

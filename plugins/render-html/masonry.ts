@@ -18,6 +18,8 @@ export interface Cut {
   continued?: boolean
   /** On the cards of a cut group: the 1-based numbers of its first and last rows in the group. */
   rows?: {first: number; last: number}
+  /** The card's place in group order, pieces of a cut group in turn: a phone shows one column in this order. */
+  order?: number
 }
 
 /**
@@ -28,7 +30,8 @@ export interface Cut {
  */
 export function masonry<Group extends Card>(groups: Group[], count: number): Array<Array<Group & Cut>> {
   const share = groups.reduce((sum, group) => sum + group.endpoints.length, 0) / count
-  const cards = groups.map((group) => cutGroup(group, share, count))
+  let order = 0
+  const cards = groups.map((group) => cutGroup(group, share, count).map((card) => ({...card, order: order++})))
   const columns: Array<Array<Group & Cut>> = Array.from({length: Math.min(count, Math.max(cards.flat().length, 1))}, () => [])
   const heights = columns.map(() => 0)
   const place = (card: Group & Cut, column: number) => {

@@ -5,7 +5,7 @@
  * unless a route lists them in `assign`) and unknown keys are refused: no mass assignment.
  */
 import type {FieldDefinition} from '../../schemas/types/entity.js'
-import type {EntityModel} from './model.js'
+import {integerRange, type EntityModel} from './model.js'
 
 type JsonSchema = Record<string, unknown>
 
@@ -23,7 +23,8 @@ export function fieldSchema(field: FieldDefinition): JsonSchema {
     case 'number':
       return {type: 'number'}
     case 'integer':
-      return {type: 'integer'}
+      // An `int` column on PostgreSQL and MySQL: a value past it would be the database's error, a 500.
+      return {type: 'integer', minimum: integerRange.min, maximum: integerRange.max}
     case 'boolean':
       return {type: 'boolean'}
     case 'date':

@@ -116,10 +116,17 @@ export function parseScalar(type: FieldDefinition['type'], text: string): unknow
   }
 }
 
-/** An `{id}` path value as the key's type; `undefined` when it cannot be one (the answer is then 404). */
+/** What an `integer` field and key hold on every database: PostgreSQL's and MySQL's `int` (SQLite's is wider). */
+export const integerRange = {min: -2147483648, max: 2147483647}
+
+/**
+ * An `{id}` path value as the key's type; `undefined` when it cannot be one (the answer is then 404): an integer key
+ * written as the server writes it (`01` is not `1`), within the key column's range (PostgreSQL refused `2147483648`
+ * with an error, a 500).
+ */
 export function parseId(model: EntityModel, text: string): unknown {
   if (text.length > 200) return undefined
-  if (model.primaryKeyType === 'integer') return /^\d{1,15}$/.test(text) ? Number(text) : undefined
+  if (model.primaryKeyType === 'integer') return /^(0|[1-9]\d{0,9})$/.test(text) && Number(text) <= integerRange.max ? Number(text) : undefined
   if (model.primaryKeyType === 'uuid') return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(text) ? text.toLowerCase() : undefined
   return parseScalar(model.primaryKeyType, text)
 }

@@ -264,6 +264,18 @@ check('a path never wraps after the hyphen of a word; a long GraphQL signature w
   assert.ok(!narrow.some((line) => line.includes('broken')), narrow.join(' | '))
 })
 
+check('on a phone the group cards stand in group order, the pieces of a cut group in turn, not column after column', async ({tab}) => {
+  const rows = (group: string, count: number) => Array.from({length: count}, (_, index) => ({id: `${group}${index}`, method: 'GET', path: `/${group}/${index}`, summary: `${group} ${index}`, group}))
+  const groups = ['stations', 'trips', 'bookings', 'payments', 'everything']
+  await tab.goto(await renderedPage('order', {meta: {title: 'Order'}, groups: groups.map((id) => ({id})), endpoints: [...rows('stations', 12), ...rows('trips', 2), ...rows('bookings', 3), ...rows('payments', 2), ...rows('everything', 130)]}))
+  const order = () => tab.$$eval('article.card', (cards) => cards.filter((card) => card.checkVisibility()).sort((a, b) => a.getBoundingClientRect().top - b.getBoundingClientRect().top).map((card) => `${card.getAttribute('data-group')}${card.querySelector('.rows-range')?.textContent ?? ''}`))
+  // Dealt into three columns, the cards' document order (column after column) is not group order.
+  const dealt = await tab.$$eval('article.card', (cards) => cards.map((card) => `${card.getAttribute('data-group')}${card.querySelector('.rows-range')?.textContent ?? ''}`))
+  assert.not.equal(dealt, ['stations', 'trips', 'bookings', 'payments', 'everything1–44', 'everything45–88', 'everything89–130'], dealt.join(' '))
+  await tab.setViewportSize({width: 390, height: 900})
+  assert.equal(await order(), ['stations', 'trips', 'bookings', 'payments', 'everything1–44', 'everything45–88', 'everything89–130'])
+})
+
 check('on a phone, the details panel wraps a long path as its row does and breaks no word of the params table', async ({tab}) => {
   const name = 'shield_information_barrier_segment_restriction_id'
   await tab.goto(
