@@ -208,7 +208,12 @@ function urlOf(server: ReturnType<typeof createServer>, host: string, port: numb
   return listenUrl(host, typeof address === 'object' && address ? address.port : port)
 }
 
-/** Watch `src/` and pipe.config.json; `reload` runs once a burst of changes has settled (100 ms). */
+/**
+ * Watch `src/` and pipe.config.json; `reload` runs once a burst of changes has settled (100 ms). The config file is
+ * watched through its folder: an editor or `sed -i` that saves by writing a new file in its place would leave a
+ * watch on the file itself watching the old one, and later edits would go unseen. A `src/` made after the start is
+ * watched from then on.
+ */
 function watchSources(root: string, reload: () => Promise<void>): FSWatcher[] {
   const watchers: FSWatcher[] = []
   let timer: NodeJS.Timeout | undefined
@@ -216,13 +221,22 @@ function watchSources(root: string, reload: () => Promise<void>): FSWatcher[] {
     clearTimeout(timer)
     timer = setTimeout(() => void reload(), 100)
   }
-  for (const [target, recursive] of [[path.join(root, 'src'), true], [path.join(root, 'pipe.config.json'), false]] as const) {
+  const watchSource = (): boolean => {
     try {
-      watchers.push(watch(target, {recursive}, changed).on('error', () => undefined))
+      watchers.push(watch(path.join(root, 'src'), {recursive: true}, changed).on('error', () => undefined))
+      return true
     } catch {
-      // Nothing to watch there (no src/ yet).
+      // No src/ yet.
+      return false
     }
   }
+  let watchingSource = watchSource()
+  watchers.push(
+    watch(root, (_event, name) => {
+      if (name === 'pipe.config.json') changed()
+      else if (name === 'src' && !watchingSource && (watchingSource = watchSource())) changed()
+    }).on('error', () => undefined)
+  )
   return watchers
 }
 

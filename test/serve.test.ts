@@ -3,7 +3,7 @@
  * without losing the port, and a graceful stop on SIGTERM that finishes the request in flight and exits 0.
  */
 import {spawn} from 'node:child_process'
-import {readFileSync, writeFileSync} from 'node:fs'
+import {readFileSync, renameSync, writeFileSync} from 'node:fs'
 import net from 'node:net'
 import path from 'node:path'
 import {test} from 'uvu'
@@ -167,6 +167,15 @@ test('pipe dev: listens on 127.0.0.1, a log line per request, and a reload on ch
     const coloured = await fetch(`${server.url}/tags`, {method: 'POST', headers: {'content-type': 'application/json'}, body: JSON.stringify({label: 'sky', colour: 'blue'})})
     assert.is(coloured.status, 201)
     assert.is(server.output().split('Not reloaded: Cannot start: pending migration').length, 2, 'said once, not at every try')
+    // pipe.config.json saved as `sed -i` and many editors save: a new file in its place, twice; each is seen.
+    const config = path.join(dir, 'pipe.config.json')
+    for (const middleware of [[], ['requestId']]) {
+      const before = server.output().split('Reloaded').length
+      const next = {...JSON.parse(readFileSync(config, 'utf8')), middleware}
+      writeFileSync(`${config}.tmp`, JSON.stringify(next, null, 2))
+      renameSync(`${config}.tmp`, config)
+      await until(() => server.output().split('Reloaded').length > before, `the reload after pipe.config.json was replaced (middleware ${JSON.stringify(middleware)})`)
+    }
   } finally {
     server.child.kill('SIGTERM')
     await server.exited
