@@ -53,9 +53,9 @@ test('pipe init, npm install, npm run migrate, npm test: nothing linked by hand'
   const created = await app.inject({method: 'POST', url: '/posts', payload: {title: '  Padded  '}, headers: {'x-request-id': 'abc'}})
   assert.is(created.json().title, 'Padded', 'the example hook ran')
   assert.is(created.headers['x-request-id'], 'abc', 'the example middleware ran')
-  // A title of spaces is no title: the hook refuses it as the body check refuses a missing one.
+  // A title of spaces is no title: the hook checks the trimmed one again.
   const blank = await app.inject({method: 'POST', url: '/posts', payload: {title: '   '}})
-  assert.equal([blank.statusCode, blank.json().errors], [422, [{pointer: '/title', code: 'required', detail: '`title` is required'}]])
+  assert.equal([blank.statusCode, blank.json().errors], [422, [{pointer: '/title', code: 'minLength', detail: '`title` must NOT have fewer than 1 characters'}]])
   await app.close()
 
   const again = await runPipe(['init', dir])

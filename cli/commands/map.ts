@@ -25,11 +25,12 @@ export class MapCommand extends Command {
       ['Map the pet store into docs/', 'pipe map petstore.yaml --output docs/'],
       ['Map a GraphQL schema', 'pipe map schema.graphql --output docs/'],
       ['Map the example blog', 'pipe map examples/blog --output docs/'],
-      ['Map into the current folder', 'pipe map openapi.json']
+      ['Map into the current folder', 'pipe map openapi.json'],
+      ['Map the project in the current folder', 'pipe map']
     ]
   })
 
-  input = Option.String({name: 'project dir | api file'})
+  input = Option.String({name: 'project dir | api file', required: false})
 
   output = Option.String('--output,-o', '.', {description: 'Folder to write api.endpoints.json and api.endpoints.html into (default: `.`), e.g. `--output docs/`'})
 
@@ -37,10 +38,12 @@ export class MapCommand extends Command {
 
   override async execute(): Promise<number> {
     const [{stat}, path, {produce}, {fileKind}] = await Promise.all([import('node:fs/promises'), import('node:path'), import('../produce.js'), import('../document-kind.js')])
-    const info = await stat(this.input).catch(() => undefined)
+    // The project in the working folder when none is named, as `pipe openapi` and `pipe migrate` take it.
+    const given = this.input ?? '.'
+    const info = await stat(given).catch(() => undefined)
     const project = info?.isDirectory() === true
-    const preset = (project ? await import('../../presets/map-app.js') : await documentPreset(await fileKind(this.input))).default
-    const input = project ? path.join(this.input, 'pipe.config.json') : this.input
+    const preset = (project ? await import('../../presets/map-app.js') : await documentPreset(await fileKind(given))).default
+    const input = project ? path.join(given, 'pipe.config.json') : given
     const {code, outputs} = await produce(this.context, preset, input, [
       {extension: '.json', name: project ? 'api.endpoints.json' : undefined, path: path.join(this.output, 'api.endpoints.json')},
       {extension: '.html', path: path.join(this.output, 'api.endpoints.html')},
