@@ -26,6 +26,7 @@ export async function importCatalogue(context: BaseContext, kind: DocumentKind, 
   if (code !== 0) return code
   if (quiet) return 0
   const spec = JSON.parse(String(outputs[0])) as {endpoints: unknown[]; types?: unknown[]}
-  context.stdout.write(`Wrote ${output} (${spec.endpoints.length} endpoints, ${spec.types?.length ?? 0} types)\n`)
+  const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`
+  context.stdout.write(`Wrote ${output} (${count(spec.endpoints.length, 'endpoint')}, ${count(spec.types?.length ?? 0, 'type')})\n`)
   return 0
 }

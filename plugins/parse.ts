@@ -59,7 +59,10 @@ export function parseSource(source: string | Uint8Array, file: VFile, options: O
 function parseText(text: string, file: VFile, options: Options, blockTried = false): unknown {
   const value = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text
   if (value.trim() === '') fail(file, 'Unexpected empty file, expected a JSON or YAML document', {line: 1, column: 1})
-  const syntax = options.syntax ?? syntaxByName(file) ?? syntaxByContent(value)
+  const named = options.syntax ?? syntaxByName(file)
+  // A `.json` file that is YAML (`openapi: 3.1.0` on its first line) is read as what it is, as a `.yaml` file holding
+  // JSON is; one that is broken JSON (`{…`) or neither stays JSON, whose error says where.
+  const syntax = named === 'json' && !options.syntax && yamlMappingStart.test(value) ? 'yaml' : (named ?? syntaxByContent(value))
   file.data.syntax = syntax
   return syntax === 'json' ? treeShaped(parseJsonText(value, file)) : parseYaml(value, file, blockTried)
 }
@@ -121,6 +124,9 @@ function syntaxByName(file: VFile): 'json' | 'yaml' | undefined {
   if (extension === '.yaml' || extension === '.yml') return 'yaml'
   return undefined
 }
+
+/** A text that opens as a YAML mapping: comments and blank lines, then `key:` followed by a space or a line end. */
+const yamlMappingStart = /^(?:\s*#[^\n]*\n|\s*\n)*[A-Za-z_$][\w$.-]*:(?:[ \t]|\r?\n)/
 
 function syntaxByContent(value: string): 'json' | 'yaml' {
   const first = value.trimStart()[0]

@@ -146,7 +146,7 @@ test('.piperc applies to render, map and import: a rule turned off stays off', a
     const map = await runPipe(['map', 'a/openapi.yaml', '--output', out, '--quiet'], {cwd})
     assert.equal(map, {code: 0, stdout: '', stderr: ''})
     const imported = await runPipe(['import', 'openapi', 'a/openapi.yaml', path.join(out, 'a.json')], {cwd})
-    assert.equal(imported, {code: 0, stdout: `Wrote ${path.join(out, 'a.json')} (1 endpoints, 0 types)\n`, stderr: ''})
+    assert.equal(imported, {code: 0, stdout: `Wrote ${path.join(out, 'a.json')} (1 endpoint, 0 types)\n`, stderr: ''})
     // Without the configuration, the same catalogue warns.
     cpSync(path.join(cwd, 'api.endpoints.json'), path.join(out, 'api.endpoints.json'))
     const bare = await runPipe(['render', path.join(out, 'api.endpoints.json')], {cwd: out})

@@ -16,6 +16,17 @@ test('pipe import openapi writes the catalogue and says what it wrote', async ()
   assert.is(readFileSync(output, 'utf8'), readFileSync(fixture('import-openapi', 'v2-swagger', 'output.endpoints.json'), 'utf8'))
 })
 
+test('a .json file that is YAML is read as YAML, its findings placed in it; broken JSON stays a JSON error', async () => {
+  const dir = temp()
+  const yaml = path.join(dir, 'openapi.json')
+  writeFileSync(yaml, 'openapi: 3.0.3\ninfo: {title: Pets, version: 1.0.0}\npaths:\n  /pets:\n    get:\n      operationId: listPets\n      summary: List pets\n      responses:\n        "200": {description: The pets}\n')
+  const imported = await runPipe(['import', 'openapi', yaml, path.join(dir, 'pets.endpoints.json')])
+  assert.equal(imported, {code: 0, stdout: `Wrote ${path.join(dir, 'pets.endpoints.json')} (1 endpoint, 0 types)\n`, stderr: ''})
+  const broken = path.join(dir, 'broken.json')
+  writeFileSync(broken, '{"openapi": "3.0.3", "info": {')
+  assert.equal(await runPipe(['validate', broken]), {code: 1, stdout: 'error parse 1:31 Unexpected end of file, expected `}`\n1 error(s), 0 warning(s)\n', stderr: ''})
+})
+
 test('pipe import openapi reports a problem inside a file a $ref led to in that file, at its place there', async () => {
   const output = path.join(temp(), 'pets.endpoints.json')
   const input = fixture('import-openapi', 'invalid-in-other-file', 'input.yaml')
@@ -45,7 +56,7 @@ test('findings about an imported GraphQL catalogue carry no place in the SDL', a
 test('pipe import openapi --all-types keeps schemas no operation reaches', async () => {
   const output = path.join(temp(), 'small.json')
   const result = await runPipe(['import', 'openapi', fixture('import-openapi', 'all-types', 'input.yaml'), output, '--all-types'])
-  assert.is(result.stdout, `Wrote ${output} (1 endpoints, 2 types)\n`)
+  assert.is(result.stdout, `Wrote ${output} (1 endpoint, 2 types)\n`)
 })
 
 test('pipe import openapi on a document without operations says so, writes nothing and exits 1', async () => {
@@ -122,7 +133,7 @@ test('pipe import graphql on broken SDL prints the finding, writes nothing and e
 test('pipe import asyncapi follows relative refs and writes the events', async () => {
   const output = path.join(temp(), 'events.json')
   const result = await runPipe(['import', 'asyncapi', fixture('import-asyncapi', 'relative-refs', 'input.yaml'), output])
-  assert.equal(result, {code: 0, stdout: `Wrote ${output} (1 endpoints, 1 types)\n`, stderr: ''})
+  assert.equal(result, {code: 0, stdout: `Wrote ${output} (1 endpoint, 1 type)\n`, stderr: ''})
   assert.equal(JSON.parse(readFileSync(output, 'utf8')).endpoints[0].response, 'commentLikedPayload')
 })
 
@@ -132,7 +143,7 @@ test('pipe import asyncapi says what it left out (the operations the application
   const result = await runPipe(['import', 'asyncapi', 'events.yaml', 'events.json'], {cwd: dir})
   assert.equal(result, {
     code: 0,
-    stdout: 'Wrote events.json (1 endpoints, 1 types)\n',
+    stdout: 'Wrote events.json (1 endpoint, 1 type)\n',
     stderr: 'info asyncapi events.yaml Left out 1 operation(s) the application receives; the catalogue lists what it publishes\n0 error(s), 0 warning(s)\n'
   })
 })
