@@ -116,7 +116,14 @@ export class SchemaTypes {
       const typeName = this.claim(schema, name ?? pascal(spelled(fallback)))
       const type = Object.assign(typeHead(typeName, 'union', schema), {members: [] as string[]})
       this.types.set(typeName, type)
-      const members = variants.filter((variant) => !isNullSchema(this.refs.resolve(variant).value)).map((variant, index) => this.typeOf(variant, `${typeName}Option${index + 1}`))
+      const kept = variants.filter((variant) => !isNullSchema(this.refs.resolve(variant).value))
+      // Inline members are named by their titles when each has its own (`Card`, `Bank Account`), else by place.
+      const titles = kept.map((variant) => {
+        const title = (this.refs.resolve(variant).value as {title?: unknown} | undefined)?.title
+        return typeof title === 'string' && /[A-Za-z]/.test(title) ? pascal(title) : undefined
+      })
+      const titled = titles.every((title) => title !== undefined) && new Set(titles).size === titles.length
+      const members = kept.map((variant, index) => this.typeOf(variant, titled ? `${typeName}${titles[index]}` : `${typeName}Option${index + 1}`))
       type.members = [...new Set(members)]
       this.discriminated(type, schema)
       return typeName
