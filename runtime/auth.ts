@@ -91,13 +91,18 @@ export function tokenOf(settings: Pick<AuthSettings, 'schemes'>, authorization: 
   return match[2]
 }
 
-/** The subject of a valid token in `authorization`; 401 for none, a bad signature, another algorithm, expiry. */
+/**
+ * The subject of a valid token in `authorization`; 401 for none, a bad signature, another algorithm, expiry, or no
+ * expiry at all: the server signs every token with one (`auth.expiresIn`), so one without was made elsewhere with
+ * the secret and would never lapse.
+ */
 export function verifyBearer(settings: AuthSettings, authorization: unknown): string {
   const token = tokenOf(settings, authorization)
   if (!token) throw unauthorized(settings, `This route needs a token: ${settings.schemes.map((scheme) => `\`Authorization: ${scheme} <token>\``).join(' or ')}`)
   try {
     const payload = jwt.verify(token, settings.secret, {algorithms: ['HS256']}) as jwt.JwtPayload
     if (typeof payload.sub !== 'string') throw new Error('no subject')
+    if (typeof payload.exp !== 'number') throw new Error('no expiry')
     return payload.sub
   } catch (error) {
     const expired = (error as {name?: string}).name === 'TokenExpiredError'

@@ -183,7 +183,7 @@ test('login: a token for the right password; the same 401 for an unknown e-mail 
   assert.is(wrong.headers['www-authenticate'], 'Bearer, Token', 'every scheme of auth.schemes is named')
 })
 
-test('me: the user of a valid token; 401 with WWW-Authenticate for none, tampered, alg none, expired, deleted user', async () => {
+test('me: the user of a valid token; 401 with WWW-Authenticate for none, tampered, alg none, expired, never expiring, deleted user', async () => {
   const {body} = await call('POST', '/auth/login', {email: 'ada@example.com', password: 'analytical engine'})
   const me = await call('GET', '/auth/me', undefined, bearer(body!.token))
   assert.is(me.status, 200)
@@ -194,6 +194,8 @@ test('me: the user of a valid token; 401 with WWW-Authenticate for none, tampere
   const none = `${Buffer.from(JSON.stringify({alg: 'none', typ: 'JWT'})).toString('base64url')}.${payload}.`
   const expired = jwt.sign({roles: []}, secret, {algorithm: 'HS256', subject: String(me.body!.id), expiresIn: -10})
   const otherKey = jwt.sign({roles: []}, 'another secret of the right length, but not ours', {algorithm: 'HS256', subject: String(me.body!.id)})
+  // Signed with the secret, but never to expire: not a token the server made.
+  const forever = jwt.sign({roles: ['admin']}, secret, {algorithm: 'HS256', subject: String(me.body!.id)})
   const leaving = await call('POST', '/auth/register', {email: 'leaving@example.com', password: 'soon to be gone'})
   await app.orm.em.getKnex()('user').where({id: leaving.body!.user.id}).delete()
   const ghost = leaving.body!.token as string
@@ -203,6 +205,7 @@ test('me: the user of a valid token; 401 with WWW-Authenticate for none, tampere
     [bearer(none), 'The token is not valid'],
     [bearer(otherKey), 'The token is not valid'],
     [bearer(expired), 'The token has expired; log in again'],
+    [bearer(forever), 'The token is not valid'],
     [bearer(ghost), 'The user of this token no longer exists'],
     [{authorization: 'Basic YWRhOnB3'}, 'This route needs a token: `Authorization: Bearer <token>` or `Authorization: Token <token>`']
   ]
