@@ -9,6 +9,14 @@ import type {EntityDefinition, FieldDefinition} from '../schemas/types/entity.js
 const fieldTypes = new Set(['string', 'text', 'email', 'password', 'number', 'integer', 'boolean', 'date', 'datetime', 'uuid', 'json', 'enum'])
 const modifiers = new Set(['required', 'unique', 'index', 'hidden'])
 
+/**
+ * The `$schema` a definition file in `src/entities/` or `src/controller/` names, so that an editor checks and
+ * completes it from the installed package's schema (as the files `pipe init` writes do).
+ */
+export function schemaOf(kind: 'entity' | 'controller'): string {
+  return `../../node_modules/apipe-kit/schemas/${kind}.schema.json`
+}
+
 /** `BookReview`, `book-review`, `bookReview` -> `book_review`. */
 export function entityName(name: string): string {
   return name

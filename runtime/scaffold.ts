@@ -8,7 +8,7 @@ import {readFileSync} from 'node:fs'
 import path from 'node:path'
 import type {ControllerDefinition} from '../schemas/types/controller.js'
 import type {EntityDefinition, FieldDefinition} from '../schemas/types/entity.js'
-import {controllerDefinition, entityName, typeName} from './generate.js'
+import {controllerDefinition, entityName, schemaOf, typeName} from './generate.js'
 
 /** A value of a field's type that passes validation. */
 export function sampleValue(name: string, field: FieldDefinition): unknown {
@@ -300,7 +300,7 @@ export function allowedScripts(apipeSpec: string): Record<string, true> {
 /** The files of a new project, by path; `apipeSpec` is the version or `file:` link its package.json depends on. */
 export function projectFiles(name: string, apipeSpec: string, uvuVersion: string): Record<string, string> {
   const post: EntityDefinition = {
-    $schema: '../../node_modules/apipe-kit/schemas/entity.schema.json',
+    $schema: schemaOf('entity'),
     name: 'post',
     fields: {
       title: {type: 'string', required: true, length: 200},
@@ -309,7 +309,7 @@ export function projectFiles(name: string, apipeSpec: string, uvuVersion: string
     },
     timestamps: true
   }
-  const controller = {$schema: '../../node_modules/apipe-kit/schemas/controller.schema.json', ...controllerDefinition('post', true)}
+  const controller = {$schema: schemaOf('controller'), ...controllerDefinition('post', true)}
   const packageName = entityName(name).replace(/_/g, '-') || 'app'
   return {
     'package.json': JSON.stringify(

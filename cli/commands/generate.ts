@@ -44,14 +44,14 @@ export class GenerateEntityCommand extends Command {
   force = Option.Boolean('--force', false, {description: 'Replace an existing file, e.g. `--force`'})
 
   override async execute(): Promise<number> {
-    const {entityDefinition, entitySource, parseFields} = await import('../../runtime/generate.js')
+    const {entityDefinition, entitySource, parseFields, schemaOf} = await import('../../runtime/generate.js')
     let definition
     try {
       definition = entityDefinition(this.name, parseFields(this.fields))
     } catch (error) {
       return usageError(this, (error as Error).message)
     }
-    const content = this.code ? entitySource(definition) : JSON.stringify(definition, null, 2) + '\n'
+    const content = this.code ? entitySource(definition) : JSON.stringify({$schema: schemaOf('entity'), ...definition}, null, 2) + '\n'
     const code = await writeNew(this, `src/entities/${definition.name}.${this.code ? 'ts' : 'json'}`, content, this.force)
     if (code !== 0) return code
     // An entity alone has a table but no routes: say what makes it reachable and stored.
@@ -86,7 +86,7 @@ export class GenerateControllerCommand extends Command {
   force = Option.Boolean('--force', false, {description: 'Replace an existing file, e.g. `--force`'})
 
   override async execute(): Promise<number> {
-    const [{controllerDefinition}, {existsSync}] = await Promise.all([import('../../runtime/generate.js'), import('node:fs')])
+    const [{controllerDefinition, schemaOf}, {existsSync}] = await Promise.all([import('../../runtime/generate.js'), import('node:fs')])
     const definition = controllerDefinition(this.name, this.crud)
     // CRUD routes act on an entity of the same name: without one, the project would no longer load.
     const entity = typeof definition.entity === 'string' ? definition.entity : undefined
@@ -94,7 +94,7 @@ export class GenerateControllerCommand extends Command {
       this.context.stderr.write(`No entity \`${entity}\` in src/entities for the CRUD routes to act on; write it first: \`pipe generate entity ${entity}\`\n`)
       return 1
     }
-    return writeNew(this, `src/controller/${definition.name}.json`, JSON.stringify(definition, null, 2) + '\n', this.force)
+    return writeNew(this, `src/controller/${definition.name}.json`, JSON.stringify({$schema: schemaOf('controller'), ...definition}, null, 2) + '\n', this.force)
   }
 }
 
