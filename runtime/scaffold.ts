@@ -297,6 +297,22 @@ export function allowedScripts(apipeSpec: string): Record<string, true> {
   return allowed
 }
 
+/** The example hook of a new project: it trims the title a client sent and checks it again. */
+const exampleHook = [
+  "import type {ActionContext} from 'apipe-kit/runtime'",
+  '',
+  '/**',
+  ' * Runs before every `POST /posts`, after the body passed its checks, in the same transaction: trims the title a',
+  ' * client sent and checks it again, so that a title of spaces is refused (422) rather than saved empty.',
+  ' */',
+  'export default function beforeCreate(ctx: ActionContext) {',
+  "  if (typeof ctx.data.title !== 'string') return",
+  '  ctx.data.title = ctx.data.title.trim()',
+  "  ctx.validate(ctx.data, {type: 'object', properties: {title: {type: 'string', minLength: 1}}})",
+  '}',
+  ''
+].join('\n')
+
 /** The files of a new project, by path; `apipeSpec` is the version or `file:` link its package.json depends on. */
 export function projectFiles(name: string, apipeSpec: string, uvuVersion: string): Record<string, string> {
   const post: EntityDefinition = {
@@ -330,20 +346,7 @@ export function projectFiles(name: string, apipeSpec: string, uvuVersion: string
     'src/entities/post.json': JSON.stringify(post, null, 2),
     'src/controller/post.json': JSON.stringify(controller, null, 2),
     'tests/post.test.ts': testSource(post, controller, []),
-    'src/hooks/post/beforeCreate.ts': [
-      "import type {ActionContext} from 'apipe-kit/runtime'",
-      '',
-      '/**',
-      ' * Runs before every `POST /posts`, after the body passed its checks, in the same transaction: trims the title a',
-      ' * client sent and checks it again, so that a title of spaces is refused (422) rather than saved empty.',
-      ' */',
-      'export default function beforeCreate(ctx: ActionContext) {',
-      "  if (typeof ctx.data.title !== 'string') return",
-      '  ctx.data.title = ctx.data.title.trim()',
-      "  ctx.validate(ctx.data, {type: 'object', properties: {title: {type: 'string', minLength: 1}}})",
-      '}',
-      ''
-    ].join('\n'),
+    'src/hooks/post/beforeCreate.ts': exampleHook,
     'src/middleware/requestId.ts': [
       "import {randomUUID} from 'node:crypto'",
       "import type {ActionContext} from 'apipe-kit/runtime'",
