@@ -39,7 +39,9 @@ export async function serve(context: ServeOutput, directory: string, mode: 'dev'
     host = project.config.host ?? (mode === 'dev' ? '127.0.0.1' : '0.0.0.0')
     requestTimeout = project.config.requestTimeout ?? 30_000
     // JSON logs written synchronously: pino's buffered stream grew without bound under load (a soak test found it).
-    const logger = mode === 'start' ? {level: 'info', stream: pino.destination({dest: 1, sync: true})} : false
+    // In dev, the warnings and errors only (a broker that does not take events, a 500's cause), one line each on
+    // stderr beside the request lines, where a developer reads them.
+    const logger = mode === 'start' ? {level: 'info', stream: pino.destination({dest: 1, sync: true})} : {level: 'warn', stream: {write: (line: string) => context.stderr.write(`${logLine(line)}\n`)}}
     const app = await createApp(project, {logger, development: mode === 'dev'})
     await closeUnless(app, async () => {
       const gap = await migrationGap(project, app.orm)
@@ -190,6 +192,16 @@ function devReloader(context: ServeOutput, build: () => Promise<FastifyInstance>
     }
   }
   return {reload, stop: () => clearTimeout(retry)}
+}
+
+/** A pino JSON line as a developer reads it: its message (`level` 40 a warning, 50 and up an error). */
+function logLine(line: string): string {
+  try {
+    const entry = JSON.parse(line) as {level?: number; msg?: string}
+    return `${(entry.level ?? 0) >= 50 ? 'error' : 'warning'}: ${entry.msg ?? line.trim()}`
+  } catch {
+    return line.trim()
+  }
 }
 
 /** Run `check`; when it throws, close `app` (its database) before the error goes on. */

@@ -182,6 +182,22 @@ test('pipe dev: listens on 127.0.0.1, a log line per request, and a reload on ch
   }
 })
 
+test('pipe dev says, once, on stderr, that the broker does not take events, as pipe start logs it', async () => {
+  // A port nothing listens on: the outbox keeps the events.
+  const env = {EVENTS_URL: 'nats://127.0.0.1:1', EVENTS_PREFIX: 'apipe-dev-down.'}
+  const dir = await projectCopy(path.join(root, 'fixtures/events-app'), env)
+  const server = await serve('dev', dir, env)
+  try {
+    const created = await fetch(`${server.url}/notes`, {method: 'POST', headers: {'content-type': 'application/json'}, body: JSON.stringify({text: 'kept'})})
+    assert.is(created.status, 201)
+    await until(() => server.output().includes('warning: events: the broker does not take events'), 'the warning')
+    assert.is(server.output().split('the broker does not take events').length, 2, 'said once')
+  } finally {
+    server.child.kill('SIGTERM')
+    await server.exited
+  }
+})
+
 /** A raw HTTP connection: what a slow client sends, piece by piece, and everything the server answered until it closed. */
 function rawConnection(url: string) {
   const {hostname, port} = new URL(url)
