@@ -38,11 +38,7 @@ export async function serve(context: ServeOutput, directory: string, mode: 'dev'
     port = project.config.port
     host = project.config.host ?? (mode === 'dev' ? '127.0.0.1' : '0.0.0.0')
     requestTimeout = project.config.requestTimeout ?? 30_000
-    // JSON logs written synchronously: pino's buffered stream grew without bound under load (a soak test found it).
-    // In dev, the warnings and errors only (a broker that does not take events, a 500's cause), one line each on
-    // stderr beside the request lines, where a developer reads them.
-    const logger = mode === 'start' ? {level: 'info', stream: pino.destination({dest: 1, sync: true})} : {level: 'warn', stream: {write: (line: string) => context.stderr.write(`${logLine(line)}\n`)}}
-    const app = await createApp(project, {logger, development: mode === 'dev'})
+    const app = await createApp(project, {logger: loggerOf(mode, context), development: mode === 'dev'})
     await closeUnless(app, async () => {
       const gap = await migrationGap(project, app.orm)
       if (gap) throw Object.assign(new ApipeError('APIPE_ERR_CONFIG', [gap]), {migrationGap: true})
@@ -192,6 +188,16 @@ function devReloader(context: ServeOutput, build: () => Promise<FastifyInstance>
     }
   }
   return {reload, stop: () => clearTimeout(retry)}
+}
+
+/**
+ * The server's log: JSON lines on stdout for `pipe start`, written synchronously (pino's buffered stream grew without
+ * bound under load; a soak test found it); in dev, the warnings and errors only (a broker that does not take events,
+ * a 500's cause), one line each on stderr beside the request lines, where a developer reads them.
+ */
+function loggerOf(mode: 'dev' | 'start', context: {stderr: NodeJS.WritableStream}) {
+  if (mode === 'start') return {level: 'info', stream: pino.destination({dest: 1, sync: true})}
+  return {level: 'warn', stream: {write: (line: string) => context.stderr.write(`${logLine(line)}\n`)}}
 }
 
 /** A pino JSON line as a developer reads it: its message (`level` 40 a warning, 50 and up an error). */
