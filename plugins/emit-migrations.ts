@@ -8,6 +8,7 @@
  * `allowDestructive` (`pipe migrate create --allow-destructive`) turns them into warnings.
  */
 import path from 'node:path'
+import {isDeepStrictEqual} from 'node:util'
 import type {Processor} from 'unified'
 import {VFile} from 'vfile'
 import {addOutput, hasErrors} from '../pipeline/data.js'
@@ -83,8 +84,10 @@ export default function emitMigrations(this: Processor, options: Options = {}) {
       fatalFinding(file, error.message, 'migration-file')
       return
     }
-    // A change that is nothing on this database may be statements on another the same migrations serve.
-    const elsewhere = plan.up.length === 0 ? await changedElsewhere(tree.config.database.type, snapshot, entities) : undefined
+    // A change that is nothing on this database may be statements on another the same migrations serve; definitions
+    // that are the snapshot's (the usual case) are nothing anywhere, and need no other plan.
+    const unchanged = plan.up.length === 0 && isDeepStrictEqual(snapshot, entities.map(snapshotOf))
+    const elsewhere = plan.up.length === 0 && !unchanged ? await changedElsewhere(tree.config.database.type, snapshot, entities) : undefined
     file.data.migration = {...plan, destructiveAllowed: options.allowDestructive === true, ...(elsewhere ? {elsewhere} : {})}
     if (plan.up.length === 0 && !elsewhere) return
     checkSteps?.(tree, file)

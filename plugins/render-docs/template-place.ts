@@ -4,7 +4,7 @@
  * without naming the tag. Other errors carry `[Line, Column]` in their message.
  */
 
-/** A block tag and the tag that closes it. */
+/** The tags that open a block, each closed by `end<tag>` (`set` too, when it assigns nothing: see below). */
 const blockTags = new Set(['for', 'asyncEach', 'asyncAll', 'if', 'ifAsync', 'macro', 'call', 'filter', 'block', 'raw', 'verbatim'])
 
 /** A 1-based line and column, and what to add to the reason. */
@@ -39,7 +39,6 @@ function unclosedBlock(template: string): {tag: string; index: number} | undefin
     else if (name.startsWith('end') && open.at(-1)?.tag === name.slice(3)) open.pop()
     // `{% set x %}…{% endset %}` is a block; `{% set x = 1 %}` is not.
     else if (name === 'set' && !/^[^%]*=/.test(template.slice(match.index + match[0].length))) open.push({tag: 'set', index: match.index})
-    else if (name === 'endset' && open.at(-1)?.tag === 'set') open.pop()
   }
   return open.at(-1)
 }

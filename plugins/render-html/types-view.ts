@@ -35,7 +35,6 @@ export function baseType(expression: string): string {
   return expression.replace(/[[\]!?\s]/g, '')
 }
 
-
 /** A type expression as markup: the named type inside it is a link to its card. */
 export function typeHtml(expression: string, names: ReadonlySet<string>): string {
   const base = baseType(expression)

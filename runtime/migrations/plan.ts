@@ -130,6 +130,7 @@ async function statementsBetween(orm: Orm, fromSchema: DatabaseSchema, toSchema:
   const quote = (name: string) => platform.quoteIdentifier(name)
   const statements: string[] = []
   const isPostgres = platform.constructor.name.startsWith('PostgreSql')
+  const isSqlite = platform.constructor.name.includes('Sqlite')
   for (const table of fromSchema.getTables()) {
     const renamed = renames.tables.get(table.name)
     if (!renamed) continue
@@ -151,7 +152,7 @@ async function statementsBetween(orm: Orm, fromSchema: DatabaseSchema, toSchema:
   }
   // SQLite keeps foreign keys inside the table and never refers to them by name: a renamed table's keys are the same
   // keys (MikroORM would otherwise re-add them, and SQLite's ALTER TABLE attaches them to the wrong column).
-  if (platform.constructor.name.includes('Sqlite')) for (const table of fromSchema.getTables()) adoptForeignKeyNames(table, toSchema.getTable(table.name))
+  if (isSqlite) for (const table of fromSchema.getTables()) adoptForeignKeyNames(table, toSchema.getTable(table.name))
   const diff = new SchemaComparator(platform).compare(fromSchema, toSchema)
   for (const table of Object.values(diff.changedTables)) keepOnlyDeclaredRenames(table, renames.columns.get(table.toTable.name) ?? new Map())
   const generator = orm.schema as unknown as Generator
@@ -165,7 +166,7 @@ async function statementsBetween(orm: Orm, fromSchema: DatabaseSchema, toSchema:
   }
   // SQLite alters a column, or a foreign key (kept inside its table's definition), only by rebuilding the table: done
   // here, and the generator writes the rest (the diff itself stays whole, for the destructive steps it holds).
-  const rebuilt = platform.constructor.name.includes('Sqlite') ? Object.entries(diff.changedTables).filter(([, table]) => needsRebuild(table)) : []
+  const rebuilt = isSqlite ? Object.entries(diff.changedTables).filter(([, table]) => needsRebuild(table)) : []
   for (const [, table] of rebuilt) statements.push(...(await sqliteRebuild(table, orm, generator)))
   const rest = rebuilt.length === 0 ? diff : {...diff, changedTables: Object.fromEntries(Object.entries(diff.changedTables).filter(([key]) => !rebuilt.some(([done]) => done === key)))}
   statements.push(...splitStatements(await generator.diffToSQL(rest, {wrap: false, safe: false, dropTables: true})))
@@ -181,8 +182,8 @@ function needsRebuild(table: TableDifference): boolean {
 /**
  * A SQLite table rebuilt to its new definition, as SQLite documents for a change ALTER TABLE cannot make (knex does
  * it from the database's own copy of the table, which an offline plan has not): the new table under another name,
- * the rows copied in (a renamed column from its old name), the old table dropped, the new one given its name, then its indexes. The runner turns foreign keys off
- * around it and checks them after.
+ * the rows copied in (a renamed column from its old name), the old table dropped, the new one given its name, then
+ * its indexes. The runner turns foreign keys off around it and checks them after.
  */
 async function sqliteRebuild(table: TableDifference, orm: Orm, generator: Generator): Promise<string[]> {
   const platform = orm.em.getPlatform()
