@@ -12,7 +12,7 @@ import {VFile} from 'vfile'
 import {hasErrors, type CatalogueTree} from '../pipeline/data.js'
 import {locate} from '../pipeline/position.js'
 import {createProcessor, transformFile} from '../pipeline/process.js'
-import {projectTitle} from '../runtime/config.js'
+import {projectInfo} from '../runtime/config.js'
 import {erdOf} from '../runtime/erd.js'
 import {describeRoutes, tableOf, typeName, type RouteInfo} from '../runtime/routes.js'
 import {openapiDocument} from '../runtime/openapi.js'
@@ -71,7 +71,7 @@ export async function projectCatalogue(tree: DefinitionsTree, cwd: string): Prom
   // Internal tables (the events outbox) are not API: no types, no rows.
   const entities = all.filter((entity) => !isInternal(entity))
   const {problemSchema} = await loadErrorShape(tree.root)
-  const document = openapiDocument(tree.config, all, tree.controllers, projectTitle(tree.root), {errorSchema: problemSchema}) as Parameters<typeof importedDocument>[0]
+  const document = openapiDocument(tree.config, all, tree.controllers, projectInfo(tree.root), {errorSchema: problemSchema}) as Parameters<typeof importedDocument>[0]
   const spec = await importedDocument(document, tree.root)
   const controllerFiles = new Map(tree.controllers.map((item) => [item.definition.name, item.file]))
   // The document's operation ids, as the import keeps them: `<controller>.<action>`, the method added to a repeat.

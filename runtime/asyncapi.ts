@@ -4,7 +4,7 @@
  * `pipe import asyncapi` reads it back to the events `pipe map` lists.
  */
 import type {EntityDefinition} from '../schemas/types/entity.js'
-import type {ResolvedConfig} from './config.js'
+import type {ProjectInfo, ResolvedConfig} from './config.js'
 import {describeEvents} from './events/describe.js'
 import {isInternal} from './events/outbox.js'
 import {entityJsonSchema} from './openapi.js'
@@ -16,7 +16,7 @@ type Json = Record<string, unknown>
 const cloudEventNote =
   'Sent as a CloudEvents 1.0 JSON message (structured mode): `specversion`, `id`, `source`, `type`, `time`, `subject` (the record\'s key) and `datacontenttype` beside `data`, which is this payload.'
 
-export function asyncapiDocument(config: ResolvedConfig, entities: readonly EntityDefinition[], controllers: readonly DescribedController[], title: string): Json {
+export function asyncapiDocument(config: ResolvedConfig, entities: readonly EntityDefinition[], controllers: readonly DescribedController[], info: ProjectInfo): Json {
   const visible = entities.filter((entity) => !isInternal(entity))
   const byName = new Map(visible.map((entity) => [entity.name, entity]))
   const events = describeEvents(config, visible, controllers)
@@ -42,7 +42,7 @@ export function asyncapiDocument(config: ResolvedConfig, entities: readonly Enti
   const url = config.events?.url ? new URL(config.events.url) : undefined
   return {
     asyncapi: '3.0.0',
-    info: {title, version: '1.0.0'},
+    info: {title: info.title, version: info.version},
     ...(url ? {servers: {broker: {host: url.host, protocol: url.protocol.replace(/:$/, '')}}} : {}),
     channels,
     operations,

@@ -89,13 +89,23 @@ export function resolveConfig(config: ProjectConfig, root: string, environment: 
   }
 }
 
-/** A project's name as documents title it: the `name` of its package.json, else its folder's name. */
-export function projectTitle(root: string): string {
+/** How a project's own documents (its OpenAPI and AsyncAPI documents, its catalogue) name and version it. */
+export interface ProjectInfo {
+  title: string
+  version: string
+}
+
+/**
+ * A project's title and version: the `name` and `version` of its package.json, else its folder's name and `1.0.0`,
+ * so that a release's documents carry the release's version (`pipe diff` reads it for `version-not-bumped`).
+ */
+export function projectInfo(root: string): ProjectInfo {
+  let manifest: {name?: unknown; version?: unknown} = {}
   try {
-    const {name} = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {name?: unknown}
-    if (typeof name === 'string' && name.trim() !== '') return name
+    manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as typeof manifest
   } catch {
     // No package.json (or not JSON): the folder names the project.
   }
-  return path.basename(root)
+  const text = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value : undefined)
+  return {title: text(manifest.name) ?? path.basename(root), version: text(manifest.version) ?? '1.0.0'}
 }

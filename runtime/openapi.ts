@@ -5,14 +5,11 @@
  */
 import type {ControllerDefinition} from '../schemas/types/controller.js'
 import type {EntityDefinition, FieldDefinition} from '../schemas/types/entity.js'
-import type {ResolvedConfig} from './config.js'
+import type {ProjectInfo, ResolvedConfig} from './config.js'
 import {bodySchema, fieldSchema} from './http/body-schema.js'
 import {entityModel, type EntityModel} from './http/model.js'
 import {isInternal} from './events/outbox.js'
 import {describeRoutes, responseFields, typeName, type DescribedController, type RouteInfo} from './routes.js'
-
-/** The version an app's own descriptions (its OpenAPI document, its catalogue) give it. */
-export const documentVersion = '1.0.0'
 
 type Json = Record<string, unknown>
 
@@ -115,7 +112,7 @@ function tokenSchemesOf(config: ResolvedConfig): Array<{name: string; scheme: Js
  * The OpenAPI 3.1 document of a project. `errorSchema` is the JSON Schema of the project's own error body (`export
  * const schema` beside the formatter in `src/errors.ts`): errors are then described as that, as `application/json`.
  */
-export function openapiDocument(config: ResolvedConfig, entities: readonly EntityDefinition[], controllers: readonly DescribedController[], title: string, {errorSchema}: {errorSchema?: object} = {}): Json {
+export function openapiDocument(config: ResolvedConfig, entities: readonly EntityDefinition[], controllers: readonly DescribedController[], info: ProjectInfo, {errorSchema}: {errorSchema?: object} = {}): Json {
   const routes = describeRoutes(config, entities, controllers)
   const tokenSchemes = tokenSchemesOf(config)
   const models = new Map(entities.map((entity) => [entity.name, entityModel(entity)]))
@@ -149,7 +146,7 @@ export function openapiDocument(config: ResolvedConfig, entities: readonly Entit
   }
   const document: Json = {
     openapi: '3.1.0',
-    info: {title, version: documentVersion},
+    info: {title: info.title, version: info.version},
     servers: [{url: `http://localhost:${config.port}`}],
     paths,
     components: {schemas}

@@ -2,7 +2,7 @@
  * The framework meets the catalogue: `pipe map <project dir>` and `pipe openapi` on the contract blog (fixtures/blog-app), and the same
  * OpenAPI document served at `/openapi.json`.
  */
-import {readFileSync, rmSync} from 'node:fs'
+import {readFileSync, rmSync, writeFileSync} from 'node:fs'
 import path from 'node:path'
 import {test} from 'uvu'
 import * as assert from 'uvu/assert'
@@ -80,6 +80,22 @@ test('a pipe init project: its catalogue and its OpenAPI document describe the s
   assert.is((await runPipe(['map', dir, '--output', path.join(dir, 'docs'), '--quiet'])).code, 0)
   const diff = await runPipe(['diff', path.join(dir, 'openapi.json'), path.join(dir, 'docs', 'api.endpoints.json')])
   assert.equal(diff, {code: 0, stdout: '0 breaking, 0 non-breaking change(s)\n', stderr: ''})
+})
+
+test('the documents of a project carry its package.json version, so that a release is told apart from the last', async () => {
+  const parent = temporaryProject('map-version')
+  const dir = path.join(parent, 'versioned')
+  assert.is((await runPipe(['init', dir])).code, 0)
+  const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as {version?: string}
+  writeFileSync(path.join(dir, 'package.json'), JSON.stringify({...manifest, version: '2.3.0'}, null, 2))
+  for (const command of ['openapi', 'asyncapi']) {
+    assert.is((await runPipe([command, '--project', dir, '--output', path.join(dir, `${command}.json`)])).code, 0)
+    const document = JSON.parse(readFileSync(path.join(dir, `${command}.json`), 'utf8')) as {info: {title: string; version: string}}
+    assert.equal(document.info, {title: 'versioned', version: '2.3.0'}, command)
+  }
+  assert.is((await runPipe(['map', dir, '--output', path.join(dir, 'docs'), '--quiet'])).code, 0)
+  const spec = JSON.parse(readFileSync(path.join(dir, 'docs', 'api.endpoints.json'), 'utf8')) as Catalogue
+  assert.is(spec.meta.version, '2.3.0')
 })
 
 test('a project without routes maps to a catalogue without endpoints, not a refusal of its OpenAPI document', async () => {

@@ -1,6 +1,7 @@
 import {Command, Option} from 'clipanion'
 import {projectOption, usageError, useColor} from '../options.js'
 import type {Project} from '../../runtime/project.js'
+import type {ProjectInfo} from '../../runtime/config.js'
 
 /**
  * Print why a project cannot run: its findings (one line each, file and place first), or one line for a database
@@ -237,11 +238,11 @@ export class AsyncapiCommand extends Command {
   }
 }
 
-type ProjectDocument = (config: Project['config'], entities: Project['entities'], controllers: Project['controllers'], title: string, options: {errorSchema?: object}) => unknown
+type ProjectDocument = (config: Project['config'], entities: Project['entities'], controllers: Project['controllers'], info: ProjectInfo, options: {errorSchema?: object}) => unknown
 
 /** Load the project, write the document it describes as JSON, and say where. */
 async function writeProjectDocument(command: Command, project: string, output: string, build: ProjectDocument): Promise<number> {
-  const [{writeFile, mkdir}, path, {loadProject}, {projectTitle}] = await Promise.all([
+  const [{writeFile, mkdir}, path, {loadProject}, {projectInfo}] = await Promise.all([
     import('node:fs/promises'),
     import('node:path'),
     import('../../runtime/project.js'),
@@ -249,7 +250,7 @@ async function writeProjectDocument(command: Command, project: string, output: s
   ])
   try {
     const loaded = await loadProject(path.resolve(project))
-    const document = build(loaded.config, loaded.entities, loaded.controllers, projectTitle(loaded.root), {errorSchema: loaded.problemSchema})
+    const document = build(loaded.config, loaded.entities, loaded.controllers, projectInfo(loaded.root), {errorSchema: loaded.problemSchema})
     await mkdir(path.dirname(path.resolve(output)), {recursive: true})
     await writeFile(output, JSON.stringify(document, null, 2) + '\n')
     command.context.stdout.write(`Wrote ${output}\n`)

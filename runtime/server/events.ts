@@ -11,7 +11,7 @@ import {declaredWrites, outboxEntity} from '../events/outbox.js'
 import {Relay} from '../events/relay.js'
 import {problemBody} from '../http/problem.js'
 import type {Project} from '../project.js'
-import {projectTitle} from '../config.js'
+import {projectInfo} from '../config.js'
 
 /** What request.ts needs to record events. */
 export interface EventsRuntime {
@@ -46,7 +46,7 @@ export const eventsPlugin = fp(
     if (types.size > 0 && !recording) app.log.warn('events are declared but pipe.config.json has no events.url: they are not published')
     app.decorate('events', {
       recording,
-      source: config.events?.source ?? `/${projectTitle(project.root)}`,
+      source: config.events?.source ?? `/${projectInfo(project.root).title}`,
       writes,
       types,
       committed: () => relay?.notify()

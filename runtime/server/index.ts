@@ -18,7 +18,7 @@ import {frameworkErrors, problemsPlugin} from './problems.js'
 import {rateLimitStore, securityPlugin} from './security.js'
 import {eventsPlugin} from './events.js'
 import {describeRoutes} from '../routes.js'
-import {projectTitle} from '../config.js'
+import {projectInfo} from '../config.js'
 
 export interface AppOptions {
   /** Log requests (default: false; `pipe dev` logs pretty lines, `pipe start` JSON). */
@@ -57,7 +57,7 @@ export async function createApp(project: Project, options: AppOptions = {}): Pro
     // Described once: the rate-limit store reads the routes' limits, the controllers plan from them.
     const routes = describeRoutes(config, project.entities, project.controllers)
     const store = rateLimitStore(config, routes.map((route) => route.rateLimit))
-    await app.register(securityPlugin, {config, store, namespace: projectTitle(project.root)})
+    await app.register(securityPlugin, {config, store, namespace: projectInfo(project.root).title})
     await app.register(bodiesPlugin)
     await app.register(authenticationPlugin, {project, auth})
     await app.register(openapiRoute, {project})
