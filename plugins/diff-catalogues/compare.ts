@@ -45,6 +45,8 @@ export function compareCatalogues(previous: Catalogue, next: Catalogue): Change[
     changes.push(change)
   }
   const types: Types = {old: byName(previous.types ?? []), new: byName(next.types ?? []), compared: {request: new Map(), response: new Map(), event: new Map()}, implementers: {old: implementersOf(previous.types ?? []), new: implementersOf(next.types ?? [])}, schemes: {old: schemesOf(previous), new: schemesOf(next)}}
+  markSharedRoutes(previous.endpoints)
+  markSharedRoutes(next.endpoints)
   const nextIndex = new Map(next.endpoints.map((endpoint, index) => [endpoint, index]))
   const [oldBase, newBase] = basePaths(previous, next)
   const matched = new Set<Endpoint>()
@@ -89,27 +91,57 @@ export function compareCatalogues(previous: Catalogue, next: Catalogue): Change[
 }
 
 /**
- * Pair each of `endpoints` not matched yet with an endpoint of `next` of the same key, the one of the same id among
- * several (events on one channel, of one WebSocket, share a route); the pairs go to `pairs`, the partners to
- * `matched`. Returns the endpoints left without a partner.
+ * Pair each of `endpoints` not matched yet with an endpoint of `next` of the same key; the pairs go to `pairs`, the
+ * partners to `matched`. Returns the endpoints left without a partner. Events on one channel, or on channels of one
+ * address (a WebSocket's `/`), share a key: among several, an event is paired with the one of its id, else with the
+ * one that carries the same payload, else only when one is left on each side, so that a renamed event is not
+ * compared with another event's payload.
  */
 function pairByRoute(endpoints: Endpoint[], next: Endpoint[], keyOf: (endpoint: Endpoint, side: 'old' | 'new') => string, matched: Set<Endpoint>, pairs: Array<[Endpoint, Endpoint]>): Endpoint[] {
   const nextByKey = new Map<string, Endpoint[]>()
   for (const endpoint of next) {
     if (matched.has(endpoint)) continue
     const key = keyOf(endpoint, 'new')
-    nextByKey.set(key, [...(nextByKey.get(key) ?? []), endpoint])
+    const group = nextByKey.get(key)
+    if (group) group.push(endpoint)
+    else nextByKey.set(key, [endpoint])
   }
+  const oldByKey = new Map<string, Endpoint[]>()
   const left: Endpoint[] = []
   for (const endpoint of endpoints) {
-    const candidates = (nextByKey.get(keyOf(endpoint, 'old')) ?? []).filter((candidate) => !matched.has(candidate))
-    const partner = candidates.find((candidate) => candidate.id === endpoint.id) ?? candidates[0]
-    if (partner) {
-      matched.add(partner)
-      pairs.push([endpoint, partner])
-    } else left.push(endpoint)
+    const key = keyOf(endpoint, 'old')
+    const candidates = nextByKey.get(key)
+    if (!candidates) {
+      left.push(endpoint)
+      continue
+    }
+    const group = oldByKey.get(key)
+    if (group) group.push(endpoint)
+    else oldByKey.set(key, [endpoint])
+  }
+  for (const [key, olds] of oldByKey) {
+    const candidates = nextByKey.get(key)!
+    if (olds.length === 1 && candidates.length === 1) {
+      pair(olds[0], candidates[0])
+      continue
+    }
+    const open = (list: Endpoint[]) => list.filter((item) => !matched.has(item))
+    const rest = olds.filter((endpoint) => !pair(endpoint, open(candidates).find((candidate) => candidate.id === endpoint.id)))
+    const unpaired = rest.filter((endpoint) => {
+      const sameBody = open(candidates).filter((candidate) => candidate.response === endpoint.response && candidate.request === endpoint.request)
+      return !(sameBody.length === 1 && pair(endpoint, sameBody[0]))
+    })
+    if (unpaired.length === 1 && open(candidates).length === 1) pair(unpaired[0], open(candidates)[0])
+    else left.push(...unpaired)
   }
   return left
+
+  function pair(endpoint: Endpoint, partner: Endpoint | undefined): boolean {
+    if (!partner) return false
+    matched.add(partner)
+    pairs.push([endpoint, partner])
+    return true
+  }
 }
 
 interface Types {
@@ -396,9 +428,14 @@ function compareParams(oldParams: Param[], newParams: Param[], owner: ParamOwner
     }
     const path = owner.path(newParams.indexOf(partner))
     if (partner.required && !param.required) {
-      add({code: received ? 'event-param-became-required' : 'param-became-required', location, message: `${capital(describe(partner))} of ${owner.words} became ${partner.in === 'arg' ? 'non-null' : 'required'}`, path})
+      add({code: received ? 'event-param-became-required' : 'param-became-required', location, message: `${capital(describe(partner))} of ${owner.words} became ${partner.in === 'arg' && param['x-non-null'] !== true ? 'non-null' : 'required'}`, path})
     }
     if (!partner.required && param.required) add({code: received ? 'event-param-became-optional' : 'param-became-optional', location, message: `${capital(describe(partner))} of ${owner.words} became optional`, path})
+    // An optional GraphQL argument that may no longer be sent as null (`Int` to `Int! = 10`), or the other way round.
+    if (!partner.required && !param.required && param['x-non-null'] !== partner['x-non-null']) {
+      const how = partner['x-non-null'] === true ? 'narrowed' : 'widened'
+      add({code: `request-type-${how}`, location, path, message: `${capital(describe(partner))} of ${owner.words} ${how === 'narrowed' ? 'can no longer be null' : 'may now be null'}`})
+    }
     if (partner['x-deprecated'] === true && param['x-deprecated'] !== true) add({code: 'param-deprecated', location, message: `${capital(describe(partner))} of ${owner.words} is deprecated${reason(partner)}`, path})
     if (param['x-deprecated'] === true && partner['x-deprecated'] !== true) add({code: 'param-reactivated', location, message: `${capital(describe(partner))} of ${owner.words} is no longer deprecated`, path})
     // What a server assumes for a param a request leaves out; on a message received, a default only documents.
@@ -476,6 +513,11 @@ function compareType(was: string, now: string, use: Use, types: Types, add: Add)
         if (use.graphql && use.direction === 'response') {
           for (const gone of onlyIn([...kept], implementers)) {
             add({code: 'possible-type-removed', location: `${newType.name}.${gone}`, message: `${codeSpan(gone)} no longer implements interface ${codeSpan(newType.name)} of ${use.what}`, path: ['types', newType.name]})
+          }
+          // One more type a response may be, as a member added to a union: a client that handles each possible type
+          // (a `switch` on `__typename`) meets one it does not know.
+          for (const added of implementers.filter((implementer) => !kept.has(implementer))) {
+            add({code: 'response-type-widened', location: `${newType.name}.${added}`, message: `${codeSpan(added)} now implements interface ${codeSpan(newType.name)} of ${use.what}`, path: ['types', newType.name]})
           }
         }
       }
@@ -569,6 +611,11 @@ function compareFields(oldType: TypeDef, newType: TypeDef, use: Use, types: Type
     // What a server assumes for a field a request leaves out; in a response a default only documents.
     if (sent && !sameDefault(field.default, partner.default)) {
       add({code: 'field-default-changed', location: at(field), message: `Default of field ${codeSpan(field.name)} of ${codeSpan(newType.name)} changed from ${shownValue(field.default)} to ${shownValue(partner.default)}${via()}`, path})
+    }
+    // An optional input field that may no longer be sent as null (`a: Int` to `a: Int! = 5`), or the other way round.
+    if (sent && !field.required && !partner.required && field['x-non-null'] !== partner['x-non-null']) {
+      const how = partner['x-non-null'] === true ? 'narrowed' : 'widened'
+      add({code: `request-type-${how}`, location: at(field), message: `Field ${codeSpan(field.name)} of ${codeSpan(newType.name)} ${how === 'narrowed' ? 'can no longer be null' : 'may now be null'}${via()}`, path})
     }
     // A field that may now be null holds more values; one that no longer may, fewer.
     if (Boolean(field['x-nullable']) !== Boolean(partner['x-nullable'])) {
@@ -888,12 +935,29 @@ function basePathOf(url: unknown): string | undefined {
 
 /** The location of an endpoint in a change line: `GET:/pets/{petId}`, `QUERY:pet`, `EVENT:pet.created`. */
 function route(endpoint: Endpoint): string {
-  return `${endpoint.method}:${routeName(endpoint)}`
+  return `${endpoint.method}:${routeName(endpoint)}${sharedRoutes.has(endpoint) ? `(${endpoint.id})` : ''}`
 }
 
-/** An endpoint as a reader knows it: `GET /pets/{petId}`, `QUERY pet`. */
+/** An endpoint as a reader knows it: `GET /pets/{petId}`, `QUERY pet`; an event that shares its route, with its id. */
 function display(endpoint: Endpoint): string {
-  return `${endpoint.method} ${routeName(endpoint)}`
+  return `${endpoint.method} ${routeName(endpoint)}${sharedRoutes.has(endpoint) ? ` (${endpoint.id})` : ''}`
+}
+
+/** Endpoints whose route another endpoint of their catalogue has too (events of one WebSocket address). */
+const sharedRoutes = new WeakSet<Endpoint>()
+
+function markSharedRoutes(endpoints: readonly Endpoint[]): void {
+  const byRoute = new Map<string, Endpoint>()
+  for (const endpoint of endpoints) {
+    if (endpoint.method !== 'EVENT') continue
+    const key = endpoint.path
+    const first = byRoute.get(key)
+    if (!first) byRoute.set(key, endpoint)
+    else {
+      sharedRoutes.add(first)
+      sharedRoutes.add(endpoint)
+    }
+  }
 }
 
 function describe(param: Param): string {

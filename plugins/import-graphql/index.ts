@@ -1,7 +1,8 @@
 /**
  * import-graphql: a GraphQL schema becomes a catalogue. Every field of Query, Mutation and Subscription is an
  * endpoint: method `QUERY`, `MUTATION` or `SUBSCRIPTION`; the operation signature as the path
- * (`pet(id: ID!): Pet`); arguments as params `in: arg` (`required` for non-null ones); the return type as the
+ * (`pet(id: ID!): Pet`); arguments as params `in: arg` (`required` for non-null ones
+ * without a default; with one, `x-non-null`); the return type as the
  * response (`[Pet!]!` -> `Pet[]`); a single input-object argument as the request; the description's first line as
  * the summary and the whole as the description; `@deprecated` as `deprecated`. Endpoints are grouped by the
  * schema's own categories, else by the entity their name is about (see groups.ts). Types are those the operations

@@ -88,12 +88,17 @@ export function jsonDefault(value: unknown): unknown {
   }
 }
 
-/** A GraphQL argument as a catalogue param (`in: arg`), of an operation or of a field of an object type. */
+/**
+ * A GraphQL argument as a catalogue param (`in: arg`), of an operation or of a field of an object type. A non-null
+ * argument with a default may be left out, as the GraphQL spec says: it is not `required`, and `x-non-null` says
+ * that it may not be sent as null.
+ */
 export function argumentParam(arg: GraphQLArgument): Param {
-  const param: Param = {name: arg.name, in: 'arg', type: typeExpression(arg.type), required: isRequired(arg.type)}
+  const fallback = jsonDefault(arg.defaultValue)
+  const param: Param = {name: arg.name, in: 'arg', type: typeExpression(arg.type), required: isRequired(arg.type) && arg.defaultValue === undefined}
+  if (isRequired(arg.type) && arg.defaultValue !== undefined) param['x-non-null'] = true
   if (itemsNullable(arg.type)) param['x-items-nullable'] = true
   if (arg.description?.trim()) param.description = arg.description.trim()
-  const fallback = jsonDefault(arg.defaultValue)
   if (fallback !== undefined) param.default = fallback
   return param
 }
@@ -104,10 +109,13 @@ export function argumentParam(arg: GraphQLArgument): Param {
  */
 function fieldsOf(fields: Record<string, GraphQLField<unknown, unknown> | GraphQLInputField>): Field[] {
   return Object.values(fields).map((field) => {
-    const result: Field = {name: field.name, type: typeExpression(field.type), required: isRequired(field.type)}
+    // An input field with a default may be left out (the default applies), though not sent as null: `x-non-null`.
+    const defaulted = 'defaultValue' in field && field.defaultValue !== undefined
+    const result: Field = {name: field.name, type: typeExpression(field.type), required: isRequired(field.type) && !defaulted}
+    if (defaulted && isRequired(field.type)) result['x-non-null'] = true
     if (itemsNullable(field.type)) result['x-items-nullable'] = true
     if (field.description?.trim()) result.description = field.description.trim()
-    const fallback = 'defaultValue' in field ? jsonDefault(field.defaultValue) : undefined
+    const fallback = defaulted ? jsonDefault(field.defaultValue) : undefined
     if (fallback !== undefined) result.default = fallback
     if ('args' in field && field.args.length > 0) result['x-args'] = field.args.map(argumentParam)
     if (field.deprecationReason != null) {
