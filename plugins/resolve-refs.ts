@@ -5,17 +5,16 @@
  * are `openapi-schema` warnings at the place they point to, in the file that holds it (what other files hold is
  * checked where refs put it): real documents often break a rule or two and still import well. The importer then reuses the same follower (`file.data.refs`), so no ref is read twice or reported twice at one place.
  */
-import {readFileSync} from 'node:fs'
 import path from 'node:path'
 import type {Processor} from 'unified'
-import {VFile} from 'vfile'
+import type {VFile} from 'vfile'
 import type {ParsedTree} from './parse.js'
 import {ruleSet, defineRule, type RuleSetting} from '../pipeline/rule.js'
 import {checkDocument, type DocumentProblem} from './import-openapi/parser-adapter.js'
 import type {OpenApiTree} from '../pipeline/data.js'
 import {bundleForCheck} from './shared/bundle-refs.js'
-import {contextAt, JsonRefs} from './shared/json-refs.js'
-import type {JsonPath} from '../pipeline/json-path.js'
+import {JsonRefs} from './shared/json-refs.js'
+import {brokenRefFindings, relatedFile} from './shared/broken-refs.js'
 
 /** Options of resolve-refs. */
 export interface Options {
@@ -39,34 +38,9 @@ declare module 'vfile' {
 
 /** Rule `openapi-ref` (warning): a `$ref` that cannot be followed; types behind it stay unknown (and `dangling-ref` says where they are used). */
 export const openapiRef = defineRule<OpenApiTree>({id: 'openapi-ref', severity: 'warn'}, (_tree, file, report) => {
-  const refs = file.data.refs
-  if (!refs) return
-  const related = new Map<string, VFile>()
-  const brokenRefs = [...refs.broken.values()]
-  const places = refs.pathsOf(brokenRefs.map((broken) => broken.node))
-  brokenRefs.forEach((broken, index) => {
-    const at = broken.file === refs.rootFile ? undefined : relatedFile(file, refs, broken.file, related)
-    report(`Cannot follow \`$ref\` \`${broken.ref}\`: ${broken.reason}; ${leftOutAt(places[index])}`, {path: [...places[index], '$ref'], file: at})
-  })
+  if (!file.data.refs) return
+  for (const finding of brokenRefFindings(file, file.data.refs)) report(finding.reason, {path: finding.path, file: finding.file})
 })
-
-/** Keys whose value is a schema, and keys whose values (by name or position) are schemas. */
-const schemaKeys = new Set(['schema', 'items', 'additionalProperties', 'additionalItems', 'not', 'contains', 'propertyNames', 'if', 'then', 'else'])
-const schemaListKeys = new Set(['properties', 'patternProperties', 'allOf', 'anyOf', 'oneOf', 'prefixItems', 'schemas', 'definitions', '$defs', 'dependentSchemas'])
-
-/** What the import does without what a broken ref at `path` (the object that holds the `$ref`) names. */
-function leftOutAt(path: JsonPath): string {
-  if (contextAt(path) === 'example') return 'the example is left out'
-  const key = path.at(-1)
-  const container = path.at(-2)
-  if (schemaKeys.has(String(key)) || schemaListKeys.has(String(container))) return 'what it names is left out (a type behind it is `any`)'
-  if (key === 'requestBody' || container === 'requestBodies') return 'the request body is left out'
-  if (container === 'parameters') return 'the parameter is left out'
-  if (container === 'responses') return 'the response keeps only its status'
-  if (container === 'headers') return 'the header keeps only its name'
-  if (path.length === 2 && (container === 'paths' || container === 'webhooks' || container === 'x-webhooks')) return 'its operations are left out'
-  return 'what it names is left out'
-}
 
 /** Rule `openapi-schema` (warning): the document breaks the OpenAPI or Swagger schema. */
 export const openapiSchema = defineRule<OpenApiTree>({id: 'openapi-schema', severity: 'warn'}, (_tree, file, report) => {
@@ -121,23 +95,3 @@ async function schemaCheck(document: Record<string, unknown>, refs: JsonRefs, mu
   return [...kept.values()]
 }
 
-/** A file a `$ref` led to, as a related file of the one imported (findings there point into it). */
-function relatedFile(file: VFile, refs: JsonRefs, holder: string, related: Map<string, VFile>): VFile {
-  let at = related.get(holder) ?? file.data.related?.find((candidate) => path.resolve(candidate.cwd, candidate.path) === holder)
-  if (!at) {
-    at = new VFile({path: path.relative(file.cwd, holder), cwd: file.cwd, value: refs.sourceOf(holder) ?? safeRead(holder)})
-    at.data.syntax = /\.json$/i.test(holder) ? 'json' : 'yaml'
-    at.data.relatedTo = file.path
-    ;(file.data.related ??= []).push(at)
-  }
-  related.set(holder, at)
-  return at
-}
-
-function safeRead(file: string): string {
-  try {
-    return readFileSync(file, 'utf8')
-  } catch {
-    return ''
-  }
-}

@@ -3,7 +3,6 @@
  * request bodies with the same JSON Schemas the server validates with, responses with the entity schemas, errors as
  * RFC 9457 problems, and bearer security on authenticated routes.
  */
-import type {ControllerDefinition} from '../schemas/types/controller.js'
 import type {EntityDefinition, FieldDefinition} from '../schemas/types/entity.js'
 import type {ProjectInfo, ResolvedConfig} from './config.js'
 import {bodySchema, fieldSchema} from './http/body-schema.js'

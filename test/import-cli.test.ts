@@ -1,4 +1,4 @@
-import {existsSync, mkdtempSync, readFileSync, writeFileSync} from 'node:fs'
+import {existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import {test} from 'uvu'
@@ -148,12 +148,26 @@ test('pipe import asyncapi says what it left out (the operations the application
   })
 })
 
+test('pipe import asyncapi says nothing of what it left out once .piperc turns rule asyncapi off', async () => {
+  const dir = temp()
+  writeFileSync(path.join(dir, '.piperc.json'), JSON.stringify({settings: {rules: {asyncapi: 'off'}}}))
+  writeFileSync(path.join(dir, 'events.yaml'), ['asyncapi: 2.7.0', "info: {title: Events, version: '1.0.0'}", 'channels:', '  orders:', '    publish:', '      message: {payload: {type: object, properties: {id: {type: string}}}}', '    subscribe:', '      summary: An order was placed', '      message: {payload: {type: object, properties: {total: {type: number}}}}', ''].join('\n'))
+  const quiet = await runPipe(['import', 'asyncapi', 'events.yaml', 'events.json'], {cwd: dir})
+  assert.equal(quiet, {code: 0, stdout: 'Wrote events.json (1 endpoint, 1 type)\n', stderr: ''})
+  rmSync(path.join(dir, '.piperc.json'))
+  const told = await runPipe(['import', 'asyncapi', 'events.yaml', 'events.json'], {cwd: dir})
+  assert.equal(told.stderr.split('\n').slice(0, 2), [
+    'info asyncapi events.yaml AsyncAPI `2.7.0` is not a version this importer knows: read as 2.6, the last it knows of 2.x',
+    'info asyncapi events.yaml Left out 1 operation(s) the application receives; the catalogue lists what it publishes'
+  ])
+})
+
 test('pipe import asyncapi on a fragment says it is not a document and exits 1', async () => {
   const output = path.join(temp(), 'events.json')
   const input = path.relative(root, fixture('import-asyncapi', 'fragment', 'input.yaml'))
   const result = await runPipe(['import', 'asyncapi', input, output])
   assert.is(result.code, 1)
-  assert.is(result.stderr, 'error asyncapi (root) Unexpected document without an `asyncapi` field, expected an AsyncAPI 2.x or 3.0 document (a file that other documents reference is not one)\n1 error(s), 0 warning(s)\n')
+  assert.is(result.stderr, 'error asyncapi (root) Unexpected document without an `asyncapi` field, expected an AsyncAPI 2.x or 3.x document (a file that other documents reference is not one)\n1 error(s), 0 warning(s)\n')
   assert.not.ok(existsSync(output))
 })
 

@@ -6,7 +6,7 @@ export class ImportAsyncapiCommand extends Command {
   static override paths = [['import', 'asyncapi']]
 
   static override usage = Command.Usage({
-    description: 'Import the published events of an AsyncAPI 2.x or 3.0 document into a catalogue',
+    description: 'Import the published events of an AsyncAPI 2.x or 3.x document into a catalogue',
     details: `
       Every operation the application publishes (AsyncAPI 2 \`subscribe\`, AsyncAPI 3 \`send\`) becomes an EVENT
       endpoint with the channel address as the path, the message payload as its type, the first tag as its group and

@@ -22,9 +22,13 @@ export interface Published {
   messages: Array<{message: unknown; key?: string}>
 }
 
-/** The published operations of a document, and how many received ones were left out. */
-export function publishedOperations(document: Record_, refs: JsonRefs): {published: Published[]; received: number} {
+/**
+ * The published operations of a document, how many received ones were left out, and the keys of 3.0 operations whose
+ * `action` is neither `send` nor `receive` (left out too; the importer says so).
+ */
+export function publishedOperations(document: Record_, refs: JsonRefs): {published: Published[]; received: number; unknownActions: string[]} {
   const published: Published[] = []
+  const unknownActions: string[] = []
   let received = 0
   if (String(document.asyncapi).startsWith('2.')) {
     for (const [address, raw] of Object.entries(asRecord(document.channels))) {
@@ -36,15 +40,24 @@ export function publishedOperations(document: Record_, refs: JsonRefs): {publish
       const messages = (Array.isArray(message?.oneOf) ? (message!.oneOf as unknown[]) : operation.message ? [operation.message] : []).map((item) => ({message: item}))
       published.push({id: str(operation.operationId), address, parameters: asRecord(channel.parameters), channel, operation, messages})
     }
-    return {published, received}
+    return {published, received, unknownActions}
   }
   for (const [key, raw] of Object.entries(asRecord(document.operations))) {
     const operation = withTraits(asRecord(refs.resolve(raw).value), refs)
     if (operation.action !== 'send') {
+      if (operation.action !== 'receive') {
+        unknownActions.push(key)
+        continue
+      }
       received++
+      // What the application answers a request it receives with (3.0 request/reply) is a message it sends.
+      const reply = replyOf(key, operation, refs)
+      if (reply) published.push(reply)
       continue
     }
     const channelRef = refs.resolve(operation.channel)
+    // A channel ref that leads nowhere is an `asyncapi-ref` finding: the operation has no address to list.
+    if (channelRef.missing !== undefined) continue
     const channel = asRecord(channelRef.value)
     const address = str(channel.address) ?? channelRef.name ?? key
     const messages =
@@ -53,7 +66,28 @@ export function publishedOperations(document: Record_, refs: JsonRefs): {publish
         : Object.entries(asRecord(channel.messages)).map(([name, item]) => ({message: item, key: name}))
     published.push({id: key, address, parameters: asRecord(channel.parameters), channel, operation, messages})
   }
-  return {published, received}
+  return {published, received, unknownActions}
+}
+
+/**
+ * The reply of a received operation (AsyncAPI 3.0 `reply`), as the operation the application sends it by: its
+ * channel's address, else the reply address's runtime expression (`$message.header#/replyTo`), and its messages,
+ * else the channel's. Named `<key>Reply`, with the operation's tags and security; undefined without a reply, or
+ * when its channel leads nowhere (an `asyncapi-ref` finding).
+ */
+function replyOf(key: string, operation: Record_, refs: JsonRefs): Published | undefined {
+  const reply = asRecord(refs.resolve(operation.reply).value)
+  if (reply.channel === undefined && reply.address === undefined) return undefined
+  const channelRef = refs.resolve(reply.channel)
+  if (reply.channel !== undefined && channelRef.missing !== undefined) return undefined
+  const channel = asRecord(channelRef.value)
+  const address = str(channel.address) ?? str(asRecord(refs.resolve(reply.address).value).location) ?? channelRef.name ?? `${key}Reply`
+  const messages =
+    Array.isArray(reply.messages) && reply.messages.length > 0
+      ? reply.messages.map((item: unknown) => ({message: item}))
+      : Object.entries(asRecord(channel.messages)).map(([name, item]) => ({message: item, key: name}))
+  const sent: Record_ = {summary: `The reply to \`${key}\``, ...(operation.tags ? {tags: operation.tags} : {}), ...(operation.security ? {security: operation.security} : {})}
+  return {id: `${key}Reply`, address, parameters: asRecord(channel.parameters), channel, operation: sent, messages}
 }
 
 /**

@@ -9,8 +9,7 @@
  * reach (all with `allTypes`), root types included when a field returns one; built-in scalars and introspection
  * types left out. Ids are unique across endpoints, groups and types. `meta.api_kind` is `graphql`.
  */
-import path from 'node:path'
-import {astFromValue, getNamedType, isInputObjectType, isInterfaceType, Kind, print, type GraphQLField, type GraphQLNamedType, type GraphQLObjectType, type GraphQLSchema} from 'graphql'
+import {astFromValue, getNamedType, isInputObjectType, isInterfaceType, print, type GraphQLField, type GraphQLNamedType, type GraphQLObjectType, type GraphQLSchema} from 'graphql'
 import type {Processor} from 'unified'
 import type {VFile} from 'vfile'
 import type {GraphqlTree} from '../parse-graphql.js'
