@@ -7,6 +7,10 @@ import {docsUrl, source} from './rule.js'
 export function crashReason(error: unknown): string {
   // unified-engine says `Cannot parse file` of any configuration it could not load; apipe's own refusal says why.
   if (error instanceof Error && error.cause instanceof Error && error.cause.name === 'ApipeError') return crashReason(error.cause)
+  // A configuration file that is not JSON or YAML: unified-engine's words say which file, its cause where.
+  if (error instanceof Error && error.cause instanceof Error && /^Cannot parse file/.test(error.message)) return `${error.message.trim()}: ${firstLine(error.cause.message).replace(/ while parsing ".*" in /, ' in ').trim()}`
+  // Recursion through a document nested thousands of levels deep: what that means for the user, not V8's words.
+  if (error instanceof RangeError && /Maximum call stack size exceeded/.test(error.message)) return 'the document is nested too deeply to process (Maximum call stack size exceeded)'
   if (error instanceof Error) return error.message.trim() || error.name || 'Error'
   const text = String(error).trim()
   return text === '' ? 'unknown error' : text
@@ -33,4 +37,8 @@ export function tameCrashes(files: VFile[]): void {
 export function withoutStacks(files: VFile[]): VFile[] {
   for (const file of files) for (const message of file.messages) if (message.ruleId === 'crash') message.cause = undefined
   return files
+}
+
+function firstLine(text: string): string {
+  return text.trim().split('\n')[0]
 }

@@ -174,7 +174,7 @@ test('a .piperc that cannot be read or used is one crash finding saying why, in 
   try {
     cpSync(path.join(root, fixture('cli', 'piperc-everywhere'), 'api.endpoints.json'), path.join(cwd, 'api.endpoints.json'))
     const cases: Array<[string, string]> = [
-      ['{bad', 'Cannot parse file `.piperc.json`'],
+      ['{bad', `Cannot parse file \`.piperc.json\`: Expected property name or '}' in JSON at position 1 in ${path.join(cwd, '.piperc.json')}`],
       [JSON.stringify({settings: {rules: {summary: 'of'}}}), 'Unexpected severity `of` for rule `summary`, expected `off`, `warn` or `error`'],
       // Ignored without a word, these would leave a rule on that the team believes off.
       [JSON.stringify({rules: {summary: 'off'}}), 'Unexpected field `rules` in `.piperc.json`, expected `plugins` or `settings` (rule severities go in `settings.rules`)'],

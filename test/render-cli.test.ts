@@ -40,6 +40,16 @@ test('pipe render writes nothing for a catalogue with errors and exits 1', async
   assert.not.ok(existsSync(path.join(dir, 'page.html')))
 })
 
+test('a catalogue nested too deeply to render is one crash finding that says so, exit 1, no page', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'apipe-render-deep-'))
+  // 20,000 levels of arrays, written as text: JSON.stringify itself would run out of stack here.
+  const deep = `${'['.repeat(20_000)}"bottom"${']'.repeat(20_000)}`
+  writeFileSync(path.join(dir, 'deep.endpoints.json'), `{"schema_version": 1, "diagram_type": "endpoints", "meta": {"title": "Deep", "x-deep": ${deep}}, "endpoints": [{"id": "a", "method": "GET", "path": "/a", "summary": "A"}]}`)
+  const result = await runPipe(['render', 'deep.endpoints.json'], {cwd: dir})
+  assert.equal(result, {code: 1, stdout: '', stderr: 'error crash deep.endpoints.json Cannot process file: the document is nested too deeply to process (Maximum call stack size exceeded)\n1 error(s), 0 warning(s)\n'})
+  assert.not.ok(existsSync(path.join(dir, 'deep.endpoints.html')))
+})
+
 test('pipe render --open uses the system opener, and says so when there is none', async () => {
   const bin = temp()
   const log = path.join(bin, 'opened.txt')
