@@ -755,6 +755,16 @@ function compareValues(oldType: TypeDef, newType: TypeDef, use: Use, add: Add): 
   for (const value of onlyIn(oldType.values, newType.values)) {
     add({code: `${side}-enum-value-removed`, location: `${newType.name}.${value}`, message: `Removed value ${codeSpan(value)} of enum ${codeSpan(newType.name)} of ${use.what}`, path})
   }
+  // A value kept but now `@deprecated` (GraphQL's `x-deprecated-values`): announced to go.
+  const kept = new Set(oldType.values)
+  for (const value of onlyIn(deprecatedValues(newType), deprecatedValues(oldType))) {
+    if (kept.has(value)) add({code: 'enum-value-deprecated', location: `${newType.name}.${value}`, message: `Value ${codeSpan(value)} of enum ${codeSpan(newType.name)} of ${use.what} is deprecated`, path})
+  }
+}
+
+function deprecatedValues(type: TypeDef): string[] {
+  const values = (type as {'x-deprecated-values'?: unknown})['x-deprecated-values']
+  return Array.isArray(values) ? values.filter((value): value is string => typeof value === 'string') : []
 }
 
 /**
@@ -888,7 +898,8 @@ function implementersOf(types: TypeDef[]): Map<string, string[]> {
   const implementers = new Map<string, string[]>()
   for (const type of types) {
     const interfaces = type['x-implements']
-    if (!Array.isArray(interfaces)) continue
+    // What a response holds is an object type: an interface that implements another is not one of its possible types.
+    if (!Array.isArray(interfaces) || type.kind === 'interface') continue
     for (const name of interfaces) if (typeof name === 'string') implementers.set(name, [...(implementers.get(name) ?? []), type.name])
   }
   return implementers

@@ -77,7 +77,8 @@ export const changeCodes: ReadonlyArray<[code: string, breaking: boolean]> = [
   ['response-enum-value-added', true],
   ['response-enum-value-removed', false],
   ['request-enum-value-removed', true],
-  ['request-enum-value-added', false]
+  ['request-enum-value-added', false],
+  ['enum-value-deprecated', false]
 ]
 
 /** A rule reporting the changes of one code. */

@@ -71,9 +71,21 @@ export function typeDefinition(type: GraphQLNamedType): TypeDefinition {
     if (type.getInterfaces().length > 0) object['x-implements'] = type.getInterfaces().map((face) => face.name)
     return object
   }
-  if (isInterfaceType(type)) return {...base, kind: 'interface', fields: fieldsOf(type.getFields())}
+  if (isInterfaceType(type)) {
+    const face: TypeDefinition = {...base, kind: 'interface', fields: fieldsOf(type.getFields())}
+    // An interface may implement others (`interface Entity implements Node`, GraphQL since 2020).
+    if (type.getInterfaces().length > 0) face['x-implements'] = type.getInterfaces().map((other) => other.name)
+    return face
+  }
   if (isInputObjectType(type)) return {...base, kind: 'input', fields: fieldsOf(type.getFields())}
-  if (isEnumType(type)) return {...base, kind: 'enum', values: type.getValues().map((value) => value.name)}
+  if (isEnumType(type)) {
+    const values = type.getValues()
+    const enumType: TypeDefinition = {...base, kind: 'enum', values: values.map((value) => value.name)}
+    // Values marked `@deprecated`, which clients should stop sending and expect to go.
+    const deprecated = values.filter((value) => value.deprecationReason != null).map((value) => value.name)
+    if (deprecated.length > 0) enumType['x-deprecated-values'] = deprecated
+    return enumType
+  }
   if (isUnionType(type)) return {...base, kind: 'union', members: type.getTypes().map((member) => member.name)}
   return {...base, kind: 'scalar'}
 }
