@@ -9,11 +9,20 @@
  */
 import type {CloudEvent} from './cloudevent.js'
 
+/**
+ * The first event of a batch is one the broker can never take (bigger than NATS's `max_payload`, than RabbitMQ's
+ * `max_message_size`): sent again it would fail again and hold up every event behind it, so the relay sets it aside.
+ */
+export class RefusedEvent extends Error {
+  override readonly name = 'RefusedEvent'
+}
+
 export interface Broker {
   readonly kind: 'nats' | 'amqp' | 'redis'
   /**
    * Publish events in one round trip where the client allows (one flush, one confirm wait, one pipeline);
-   * resolves to how many of them, from the first on, the broker has. Rejects only when it took none.
+   * resolves to how many of them, from the first on, the broker has. Rejects only when it took none: with a
+   * {@link RefusedEvent} when the broker will never take the first.
    */
   publishAll(items: ReadonlyArray<{subject: string; event: CloudEvent}>): Promise<number>
   /** Whether the broker answers now (for `GET /ready`). */
@@ -89,18 +98,28 @@ function natsBroker(url: string, {timeout = 5000}: BrokerOptions): Broker {
         const nc = await within(connection.get(), timeout, 'connecting to NATS')
         const manager = await nc.jetstreamManager()
         for (const {subject} of items) if (!streams.has(subject)) streams.set(subject, await manager.streams.find(subject).then(() => true, () => false))
-        const encode = (event: CloudEvent) => new TextEncoder().encode(JSON.stringify(event))
-        // JetStream acknowledges each message: send them all, then count the acks in order.
-        const acks = items.map(({subject, event}) => (streams.get(subject) ? nc.jetstream().publish(subject, encode(event), {msgID: event.id}) : (nc.publish(subject, encode(event)), undefined)))
+        const encoder = new TextEncoder()
+        const messages = items.map(({event}) => encoder.encode(JSON.stringify(event)))
+        // The server's limit on a message (1 MiB by default): what is past it goes no further than the batch before it.
+        const limit = nc.info?.max_payload ?? Number.POSITIVE_INFINITY
+        const over = messages.findIndex((message) => message.byteLength > limit)
+        if (over === 0) throw new RefusedEvent(`the event is ${messages[0].byteLength} bytes, past the server's max_payload of ${limit}`)
+        const sendable = over === -1 ? items.length : over
+        // JetStream acknowledges each message: send them all, then count the acks in order. Each ack is settled at
+        // once, so that one that fails while the flush is awaited is not an unhandled rejection.
+        const acks = items.slice(0, sendable).map(({subject, event}, index) =>
+          streams.get(subject) ? within(nc.jetstream().publish(subject, messages[index], {msgID: event.id}), timeout, 'a JetStream publish').then(() => true, () => false) : (nc.publish(subject, messages[index]), undefined)
+        )
         await within(nc.flush(), timeout, 'a NATS flush')
         let done = 0
         for (const ack of acks) {
-          if (ack && !(await within(ack, timeout, 'a JetStream publish').then(() => true, () => false))) break
+          if (ack && !(await ack)) break
           done++
         }
         if (done === 0 && items.length > 0) throw new Error('JetStream took none of the events')
         return done
       } catch (error) {
+        if (error instanceof RefusedEvent) throw error
         streams.clear()
         await connection.drop()
         throw error

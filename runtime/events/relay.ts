@@ -3,7 +3,8 @@
  * order of their commits (a record's writes wait for each other's commit before they insert their event), and marks
  * each sent. At least once: an event the broker took but that could not be marked is sent again. A broker that is
  * down stops the batch at the first failure (so nothing overtakes it) and the relay tries again later, backing off
- * up to 5 s; a restarted app finds the unsent rows where they were.
+ * up to 5 s; a restarted app finds the unsent rows where they were. An event the broker can never take (too big for
+ * it) is set aside, its `attempts` -1, and said as an error: the events behind it go on.
  *
  * One relay sends at a time per database: on PostgreSQL and MariaDB/MySQL a batch holds a database lock (other
  * instances skip that round); a SQLite project runs one relay (with `--workers`, in the first worker only), which
@@ -12,7 +13,7 @@
  */
 import type {EntityManager} from '@mikro-orm/core'
 import type {DatabaseType} from '../config.js'
-import type {Broker} from './brokers.js'
+import {RefusedEvent, type Broker} from './brokers.js'
 import type {CloudEvent} from './cloudevent.js'
 import {execute, outboxEntity} from './outbox.js'
 
@@ -132,13 +133,19 @@ export class Relay {
 
   async #send(em: EntityManager): Promise<{sent: number; failed: boolean}> {
     // A native select: the rows are read once and never changed as entities (hydrating them was most of a batch's time).
-    const rows = (await execute(em, `select id, type, payload, attempts from ${outboxEntity} where sent_at is null order by id limit ?`, [this.#options.batch])).map((row) => ({...row, id: Number(row.id), attempts: Number(row.attempts)})) as unknown as OutboxRow[]
+    const rows = (await execute(em, `select id, type, payload, attempts from ${outboxEntity} where sent_at is null and attempts >= 0 order by id limit ?`, [this.#options.batch])).map((row) => ({...row, id: Number(row.id), attempts: Number(row.attempts)})) as unknown as OutboxRow[]
     // Nothing waits: the broker is not asked (connecting to a stopped one would fail a round that had nothing to do).
     if (rows.length === 0) return {sent: 0, failed: false}
     let sent = 0
     try {
       sent = await this.#broker.publishAll(rows.map((row) => ({subject: this.#options.prefix + row.type, event: JSON.parse(row.payload) as CloudEvent})))
     } catch (error) {
+      if (error instanceof RefusedEvent) {
+        const [row] = rows
+        this.#options.log?.(`events: the broker refuses event ${row.id} (\`${row.type}\`): ${error.message}; it is set aside in ${outboxEntity} (attempts = -1), and the events behind it go on`)
+        await execute(em, `update ${outboxEntity} set attempts = ? where id = ?`, [-1, row.id], 'run')
+        return {sent: 0, failed: false}
+      }
       if (!this.#down) this.#options.log?.(`events: the broker does not take events (${(error as Error).message}); they wait in the outbox`)
       this.#down = true
     }

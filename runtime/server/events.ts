@@ -70,9 +70,10 @@ function healthRoutes(app: FastifyInstance, broker: Broker | undefined): void {
     const database = (await app.orm.checkConnection().catch(() => ({ok: false}))).ok
     const checks: Record<string, 'up' | 'down'> = {database: database ? 'up' : 'down'}
     if (broker) checks.broker = (await broker.reachable()) ? 'up' : 'down'
-    const down = Object.entries(checks).filter(([, state]) => state === 'down').map(([name]) => name)
-    if (down.length === 0) return {status: 'ready', checks}
+    // Without its broker the app still serves: writes keep their events in the outbox until it is back. Only a
+    // database that does not answer takes it out of rotation.
+    if (database) return {status: checks.broker === 'down' ? 'degraded' : 'ready', checks}
     reply.header('retry-after', '5')
-    return reply.code(503).type('application/problem+json').send({...problemBody(503, `Not ready: the ${down.join(' and the ')} does not answer`), checks})
+    return reply.code(503).type('application/problem+json').send({...problemBody(503, 'Not ready: the database does not answer'), checks})
   })
 }
