@@ -15,7 +15,7 @@
  */
 import type {ControllerDefinition, RouteOptions} from '../schemas/types/controller.js'
 import type {ActionContext} from './context.js'
-import type {EntityDefinition, FieldDefinition, IndexDefinition, RelationDefinition} from '../schemas/types/entity.js'
+import type {EntityDefinition, FieldDefinition, RelationDefinition} from '../schemas/types/entity.js'
 
 /** Options of a field: every key of a JSON field but its type. */
 export type FieldOptions = Omit<FieldDefinition, 'type'>
@@ -52,15 +52,14 @@ export const relation = {
   oneToOne: related('one-to-one')
 }
 
-/** Entity-wide options of {@link defineEntity}. */
-export interface EntityOptions {
+/**
+ * Entity-wide options of {@link defineEntity}: everything a JSON entity says beside its fields and relations
+ * (`table`, `indexes`, `timestamps`, `softDelete`, `events`, `computed`, `renamedFrom`, `x-` data…), so that a code
+ * entity can say all a JSON one can.
+ */
+export type EntityOptions = Omit<EntityDefinition, 'name' | 'fields' | 'relations'> & {
   /** Entity name (default: the class name, lower-cased first letter: `BookReview` -> `bookReview`). */
   name?: string
-  table?: string
-  indexes?: IndexDefinition[]
-  timestamps?: boolean
-  softDelete?: boolean
-  renamedFrom?: string
 }
 
 const relationKinds = new Set(['many-to-one', 'one-to-many', 'many-to-many', 'one-to-one'])
@@ -77,9 +76,8 @@ export function defineEntity(shape: (new () => object) | Record<string, FieldDef
     if (relationKinds.has(String((value as {kind?: unknown}).kind))) (definition.relations ??= {})[key] = value as RelationDefinition
     else definition.fields[key] = value as FieldDefinition
   }
-  for (const key of ['table', 'indexes', 'timestamps', 'softDelete', 'renamedFrom'] as const) {
-    if (options[key] !== undefined) (definition as Record<string, unknown>)[key] = options[key]
-  }
+  const {name: _name, ...entityWide} = options
+  for (const [key, value] of Object.entries(entityWide)) if (value !== undefined) (definition as Record<string, unknown>)[key] = value
   return definition
 }
 

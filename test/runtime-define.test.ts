@@ -36,6 +36,27 @@ test('a code entity class becomes the same definition as its JSON, valid against
   assert.ok(validate(book), JSON.stringify(validate.errors))
 })
 
+test('a code entity says all a JSON one can: events and computed fields are kept', () => {
+  const club = defineEntity(
+    class Club {
+      name = field.string({required: true, unique: true})
+      members = relation.manyToMany('user')
+    },
+    {timestamps: true, events: ['created', 'updated'], computed: {memberCount: {count: 'members'}}, 'x-owner': 'team-a'}
+  )
+  assert.equal(club, {
+    name: 'club',
+    fields: {name: {type: 'string', required: true, unique: true}},
+    relations: {members: {kind: 'many-to-many', entity: 'user'}},
+    timestamps: true,
+    events: ['created', 'updated'],
+    computed: {memberCount: {count: 'members'}},
+    'x-owner': 'team-a'
+  })
+  const validate = validator('entity')
+  assert.ok(validate(club), JSON.stringify(validate.errors))
+})
+
 test('a value that is neither a field nor a relation is refused with the property named', () => {
   assert.throws(
     () => defineEntity(class Broken {
