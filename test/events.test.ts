@@ -4,7 +4,7 @@
  * that is down delays events and loses none, across a restart of the app; `/health` and `/ready`; the events in
  * `pipe map` and `pipe asyncapi`, read back by `pipe import asyncapi`.
  */
-import {mkdtempSync, readFileSync} from 'node:fs'
+import {cpSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync} from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import type {FastifyInstance} from 'fastify'
@@ -24,12 +24,12 @@ let run = 0
  * The events app on a fresh in-memory database (or a SQLite file, where creates take the prepared insert),
  * publishing to `url` under a prefix of its own.
  */
-async function eventsApp(url: string, file?: string): Promise<{app: FastifyInstance; prefix: string}> {
+async function eventsApp(url: string, file?: string, project = fixture): Promise<{app: FastifyInstance; prefix: string}> {
   const prefix = `apipe-test-${process.pid}-${++run}.`
   process.env.EVENTS_URL = url
   process.env.EVENTS_PREFIX = prefix
   try {
-    return {app: await createTestApp({root: fixture, ...(file ? {database: {type: 'sqlite', url: file}} : {})}), prefix}
+    return {app: await createTestApp({root: project, ...(file ? {database: {type: 'sqlite', url: file}} : {})}), prefix}
   } finally {
     delete process.env.EVENTS_URL
     delete process.env.EVENTS_PREFIX
@@ -121,6 +121,28 @@ for (const stream of [false, true]) {
     }
   })
 }
+
+testWhen(test, await brokerMissing('nats'), 'a sign-up through /auth/register publishes the auth entity\'s created event, without its password', async () => {
+  // The events app with an auth entity that declares `created` (its schema from the definitions: no migrations).
+  const dir = temporaryProject('events-auth')
+  cpSync(fixture, dir, {recursive: true, filter: (source) => !/[/\\](data|migrations)$/.test(source)})
+  mkdirSync(path.join(dir, 'node_modules'))
+  symlinkSync(root, path.join(dir, 'node_modules', 'apipe-kit'))
+  writeFileSync(path.join(dir, 'src', 'entities', 'user.json'), JSON.stringify({name: 'user', fields: {email: {type: 'email', required: true, unique: true}, password: {type: 'password', required: true}}, events: ['created']}))
+  const config = JSON.parse(readFileSync(path.join(dir, 'pipe.config.json'), 'utf8')) as Record<string, unknown>
+  writeFileSync(path.join(dir, 'pipe.config.json'), JSON.stringify({...config, auth: {entity: 'user', bcryptCost: 10}}))
+  const {app, prefix} = await eventsApp(brokerUrls.nats, undefined, dir)
+  const consumer = await consume('nats', prefix)
+  try {
+    const registered = await post(app, '/auth/register', {email: 'ada@example.com', password: 'a long passphrase of hers'})
+    assert.is(registered.statusCode, 201)
+    const [event] = await consumer.until(1)
+    assert.equal([event.type, event.subject, event.data], ['user.created', '1', {id: 1, email: 'ada@example.com'}])
+  } finally {
+    await consumer.close()
+    await app.close()
+  }
+})
 
 testWhen(test, await brokerMissing('nats'), 'events written while the broker was down are sent by the next start of the app', async () => {
   const dir = await projectCopy(fixture)

@@ -13,6 +13,8 @@ import {validateBody} from '../http/errors.js'
 import {HttpProblem} from '../http/problem.js'
 import {utils} from '../utils.js'
 import {loginEmail, loginEmailField, normalizeLoginEmail} from '../login-email.js'
+import {cloudEvent} from '../events/cloudevent.js'
+import {recordEvents} from '../events/outbox.js'
 
 interface AuthRouteOptions {
   config: Pick<ResolvedConfig, 'auth'>
@@ -65,8 +67,25 @@ export async function registerAuthRoutes(app: FastifyInstance, options: AuthRout
     assertPasswords(users, data, undefined, auth.passwordRules)
     const em = orm.em.fork()
     // Every field shown, as a create route answers it (`bio: null` too).
-    const record = em.create(users.name, withDefaults(users, data))
-    await em.flush()
+    const create = (manager: typeof em) => manager.create(users.name, withDefaults(users, data)) as object
+    // A sign-up is a create of the auth entity: its `created` event, when it declares one, is recorded in the same
+    // transaction, as a CRUD create's is (what sends the welcome e-mail).
+    const {events} = app
+    let record: object
+    if (!events.recording || !events.writes.get(users.name)?.has('created')) {
+      record = create(em)
+      await em.flush()
+    } else {
+      record = await em.transactional(async (transaction) => {
+        const created = create(transaction)
+        await transaction.flush()
+        const shown = present(users, created) as Record<string, unknown>
+        const key = String(shown[users.primaryKey] ?? '')
+        await recordEvents(transaction, [{event: cloudEvent(`${users.name}.created`, events.source, shown, key), key: `${users.name}:${key}`}])
+        return created
+      })
+      events.committed()
+    }
     return reply.code(201).send(answer(record))
   }})
 
