@@ -13,7 +13,7 @@ import type {FastReader} from './fast-read.js'
 import type {OutboxEvent} from '../events/outbox.js'
 import type {FastWriter} from './fast-write.js'
 import {applyScopeToCreate, recordFilter, routeQuery, scopeFilter, type RouteScope} from './scope.js'
-import {answeredBy, byRelations, resolveByRelations} from './relations-by.js'
+import {answeredBy, resolveByRelations} from './relations-by.js'
 
 type Row = Record<string, unknown>
 
@@ -73,9 +73,9 @@ export function present(model: EntityModel, entity: object, fields?: string[], p
       continue
     }
     // A many-to-one that is not populated is its key, even when the related entity happens to be loaded already
-    // (the authenticated user that `from: "user"` put there).
-    if (relation && !populate.includes(key) && value && typeof value === 'object' && !Array.isArray(value) && related && typeof related === 'object') {
-      out[key] = wrap(related, true).getPrimaryKey()
+    // (the authenticated user that `from: "user"` put there); a writable list not populated, its keys.
+    if (relation && !populate.includes(key) && value && typeof value === 'object' && related && typeof related === 'object') {
+      out[key] = Array.isArray(value) ? (related as Collection<object>).getItems().map((item) => wrap(item, true).getPrimaryKey()) : wrap(related, true).getPrimaryKey()
       continue
     }
     out[key] = value
@@ -110,9 +110,21 @@ function plainId(model: EntityModel, context: CrudContext): unknown {
 async function findOne(model: EntityModel, context: CrudContext, populate: string[] = []): Promise<object> {
   const where = recordFilter(context.route, model, context)
   if (!where) throw notFound(named(model, context))
-  const entity = await context.db.findOne(model.name, where as FilterQuery<object>, {populate: [...new Set([...populate, ...byRelations(model)])] as never[]})
+  const entity = await context.db.findOne(model.name, where as FilterQuery<object>, {populate: [...new Set([...populate, ...answeredRelations(model)])] as never[]})
   if (!entity) throw notFound(named(model, context))
   return entity
+}
+
+/**
+ * The relations every answer shows, loaded with the record: those answered `by` a field, and the writable lists
+ * (a many-to-many a body sets is read back as it was set: its keys).
+ */
+export function answeredRelations(model: EntityModel): string[] {
+  return [...model.relations].filter(([name, relation]) => relation.by || (isList(relation) && model.writableRelations.has(name))).map(([name]) => name)
+}
+
+function isList(relation: {kind: string}): boolean {
+  return relation.kind === 'many-to-many' || relation.kind === 'one-to-many'
 }
 
 /** Run one auto-CRUD action; resolves to the response body (undefined for 204). */
@@ -274,8 +286,8 @@ async function listAction(
     offset: query.offset,
     orderBy: Object.keys(query.orderBy).length > 0 ? query.orderBy : {[model.primaryKey]: 'asc' as const},
     fields: stored(query.fields) as never[] | undefined,
-    // Relations answered `by` a field are loaded with the records, unless `fields` leaves them out.
-    populate: [...new Set([...query.populate, ...(query.fields ? [] : byRelations(model))])] as never[],
+    // Relations every answer shows are loaded with the records, unless `fields` leaves them out.
+    populate: [...new Set([...query.populate, ...(query.fields ? [] : answeredRelations(model))])] as never[],
     strategy: 'select-in' as const
   }
   if (!query.count) {

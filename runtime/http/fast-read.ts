@@ -99,9 +99,12 @@ export class FastReader {
     return columns
   }
 
-  /** Whether the fast path can answer for the model: not with a one-to-one or a relation answered `by` a field (the entity path shows those). */
+  /**
+   * Whether the fast path can answer for the model: not with a one-to-one, a relation answered `by` a field or a
+   * writable list (the entity path shows those).
+   */
   supports(model: EntityModel): boolean {
-    return ![...model.relations.values()].some((relation) => relation.kind === 'one-to-one' || relation.by)
+    return ![...model.relations].some(([name, relation]) => relation.kind === 'one-to-one' || relation.by || (model.writableRelations.has(name) && (relation.kind === 'many-to-many' || relation.kind === 'one-to-many')))
   }
 
   #from(model: EntityModel): string {
