@@ -45,10 +45,17 @@ export function entityJsonSchema(entity: EntityDefinition, entities: ReadonlyMap
     const target = relation && entities.get(relation.entity)
     const populated = relation?.fields && target ? projection(entityJsonSchema(target, new Map()), relation.fields) : {$ref: `#/components/schemas/${base}`}
     const item = relation?.by ? scalarSchema('string', target?.fields[relation.by]) : relation ? {oneOf: [{type: 'integer'}, populated]} : scalarSchema(field?.type ?? base, field)
-    properties[name] = many ? {type: 'array', items: item} : item
+    // An answer shows every field, a value not set as `null` (a list relation, `[]`).
+    properties[name] = many ? {type: 'array', items: item} : isRequired ? item : orNull(item)
     if (isRequired) required.push(name)
   }
   return {type: 'object', properties, required}
+}
+
+/** `schema`, or null. */
+function orNull(schema: Json): Json {
+  if (typeof schema.type === 'string') return {...schema, type: [schema.type, 'null'], ...(Array.isArray(schema.enum) ? {enum: [...schema.enum, null]} : {})}
+  return {anyOf: [schema, {type: 'null'}]}
 }
 
 /** A record schema cut to some of its fields (a populated relation's `fields`, a route's default `fields`). */

@@ -270,7 +270,8 @@ export function responseFields(entity: EntityDefinition): Array<{name: string; t
   if (!entity.fields[key]) fields.push({name: key, type: 'integer', required: true})
   for (const [name, field] of Object.entries(entity.fields)) {
     if (field.hidden || field.writeOnly || field.type === 'password') continue
-    fields.push({name, type: field.type === 'enum' ? (field.enum ?? []).map((value) => JSON.stringify(value)).join(' | ') : field.type, required: Boolean(field.required || field.primary), field})
+    // What the server fills on create (`from: "user"`) is always there, as a required field is.
+    fields.push({name, type: field.type === 'enum' ? (field.enum ?? []).map((value) => JSON.stringify(value)).join(' | ') : field.type, required: Boolean(field.required || field.primary || field.from), field})
   }
   if (entity.timestamps) fields.push({name: 'createdAt', type: 'datetime', required: true}, {name: 'updatedAt', type: 'datetime', required: true})
   for (const [name, spec] of Object.entries(entity.computed ?? {})) fields.push({name, type: 'count' in spec ? 'integer' : 'boolean', required: true})
@@ -278,7 +279,7 @@ export function responseFields(entity: EntityDefinition): Array<{name: string; t
     // A relation answered `by` a field of its target shows that field's values (`string[]`).
     const target = relation.by ? 'string' : typeName(relation.entity)
     const many = relation.kind === 'one-to-many' || relation.kind === 'many-to-many'
-    fields.push({name, type: many ? `${target}[]` : target, required: Boolean(relation.required)})
+    fields.push({name, type: many ? `${target}[]` : target, required: Boolean(relation.required || relation.from)})
   }
   return fields
 }
