@@ -139,7 +139,9 @@ export function passwordProblems(model: EntityModel, data: Record<string, unknow
     }
     if (value.length < rules.minLength) problems.push({pointer, code: 'password-length', detail: `\`${field.name}\` needs at least ${rules.minLength} characters`})
     if (rules.common && commonPasswords.has(value.toLowerCase())) problems.push({pointer, code: 'password-common', detail: `\`${field.name}\` is one of the most common passwords`})
-    if (rules.email && local.length >= 3 && value.toLowerCase().includes(local)) problems.push({pointer, code: 'password-email', detail: `\`${field.name}\` must not contain the e-mail address`})
+    // The whole address anywhere, or its name when that is long enough to mean something (`jo` is in many words).
+    const lower = value.toLowerCase()
+    if (rules.email && ((email !== '' && lower.includes(email.toLowerCase())) || (local.length >= 3 && lower.includes(local)))) problems.push({pointer, code: 'password-email', detail: `\`${field.name}\` must not contain the e-mail address`})
   }
   return problems
 }

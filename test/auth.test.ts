@@ -140,6 +140,8 @@ test('register refuses a taken e-mail (409), a bad e-mail, roles, and each passw
     [{email: 'bob@example.com', password: 'short'}, ['/password password-length']],
     [{email: 'bob@example.com', password: 'password123'}, ['/password password-common']],
     [{email: 'bobby@example.com', password: 'i-am-bobby-42'}, ['/password password-email']],
+    // A name too short to look for (`jo` is in many words), but the whole address is refused.
+    [{email: 'jo@example.com', password: 'jo@example.com'}, ['/password password-email']],
     [{email: 'bob@example.com', password: 'fine password', role: 'admin'}, ['/role unknown-field']]
   ]
   for (const [body, expected] of cases) {

@@ -88,7 +88,7 @@ export interface ProjectConfig {
        */
       common?: boolean
       /**
-       * Refuse a password that equals or contains the local part of the record's e-mail (default: true).
+       * Refuse a password that contains the record's e-mail address, or its local part when that has 3 characters or more (default: true).
        */
       email?: boolean
     }
