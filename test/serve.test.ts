@@ -198,6 +198,26 @@ test('pipe dev says, once, on stderr, that the broker does not take events, as p
   }
 })
 
+test('a rate-limit store that does not answer is said, once: the limits are off until it does', async () => {
+  const env = {EVENTS_URL: 'nats://127.0.0.1:1', EVENTS_PREFIX: 'apipe-dev-limits.'}
+  const dir = await projectCopy(path.join(root, 'fixtures/events-app'), env)
+  const config = path.join(dir, 'pipe.config.json')
+  writeFileSync(config, JSON.stringify({...JSON.parse(readFileSync(config, 'utf8')), rateLimit: {max: 100, window: '1 minute', store: 'redis://127.0.0.1:1'}}))
+  const server = await serve('dev', dir, env)
+  try {
+    for (let index = 0; index < 3; index++) {
+      const created = await fetch(`${server.url}/notes`, {method: 'POST', headers: {'content-type': 'application/json'}, body: JSON.stringify({text: 'let through'})})
+      assert.is(created.status, 201)
+    }
+    const said = 'warning: rate limits: the Redis store at 127.0.0.1:1 does not answer'
+    await until(() => server.output().includes(said), 'the warning')
+    assert.is(server.output().split(said).length, 2, 'said once')
+  } finally {
+    server.child.kill('SIGTERM')
+    await server.exited
+  }
+})
+
 /** A raw HTTP connection: what a slow client sends, piece by piece, and everything the server answered until it closed. */
 function rawConnection(url: string) {
   const {hostname, port} = new URL(url)

@@ -46,8 +46,9 @@ export const securityPlugin = fp<{config: ResolvedConfig; store?: string; namesp
     const otherOptions = {...corsOptions, preflight: false}
     const isPreflight = (request: FastifyRequest) => request.headers.origin !== undefined && request.headers['access-control-request-method'] !== undefined
     await app.register(cors, {delegator: (request, callback) => callback(null, request.method === 'OPTIONS' && !isPreflight(request) ? otherOptions : corsOptions)})
-    const redis = store ? await redisForLimits(store) : undefined
-    if (redis) app.addHook('onClose', async () => void (await redis.quit().catch(() => undefined)))
+    const redis = store ? await redisForLimits(store, (message) => app.log.warn(message)) : undefined
+    // A client still trying to connect would wait on `quit` for ever (a SIGTERM that never stops the app): it is cut.
+    if (redis) app.addHook('onClose', async () => void (redis.status === 'ready' ? await redis.quit().catch(() => undefined) : redis.disconnect()))
     await app.register(rateLimit, {
       global: false,
       // The app's name keeps two apps on one Redis apart; its instances share their counts.
@@ -67,10 +68,22 @@ export const securityPlugin = fp<{config: ResolvedConfig; store?: string; namesp
  * The Redis client of the rate-limit store. Without Redis the limits let requests through (`skipOnError`) rather than
  * refuse every client: the app stays up, and says so in its log.
  */
-async function redisForLimits(url: string) {
+async function redisForLimits(url: string, warn: (message: string) => void) {
   const {Redis} = await import('ioredis')
   const client = new Redis(url, {maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2000, lazyConnect: true})
-  client.on('error', () => undefined)
+  // Once per outage: an operator must know that the limits are off, and when they hold again.
+  const where = new URL(url).host
+  let down = false
+  client.on('error', (error: Error) => {
+    if (down) return
+    down = true
+    warn(`rate limits: the Redis store at ${where} does not answer (${error.message || (error as NodeJS.ErrnoException).code || error.name}); requests go through unlimited until it does`)
+  })
+  client.on('ready', () => {
+    if (!down) return
+    down = false
+    warn(`rate limits: the Redis store at ${where} answers again; the limits hold`)
+  })
   await client.connect().catch(() => undefined)
   return client
 }
