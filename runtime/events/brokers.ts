@@ -1,7 +1,7 @@
 /**
  * The brokers events go to, chosen by the scheme of `events.url`, each through its maintained client:
  * - `nats://`: JetStream (acknowledged, de-duplicated by the event id) when a stream covers the subject, else core
- *   NATS, flushed to the server;
+ *   NATS, flushed to the server (a subject without a stream is looked at again after 30 s);
  * - `amqp://`: RabbitMQ, a persistent message on a topic exchange (`amq.topic` by default) with publisher confirms;
  * - `redis://`: Redis Streams, one stream per subject (`XADD`).
  * A broker that is down is not an error at start-up: `publishAll` rejects and the relay tries again later; the connection
@@ -81,8 +81,15 @@ async function answers<T>(connection: ReturnType<typeof lazily<T>>, probe: (valu
   }
 }
 
+/**
+ * How long a subject that no JetStream stream covered is taken to have none: a stream made after the app started (a
+ * usual order of deploys) is found within this, and its events are then acknowledged and de-duplicated.
+ */
+const noStreamFor = 30_000
+
 function natsBroker(url: string, {timeout = 5000}: BrokerOptions): Broker {
-  const streams = new Map<string, boolean>()
+  /** Per subject: whether a stream covers it, and until when a "no" holds. */
+  const streams = new Map<string, {covered: boolean; until: number}>()
   const connection = lazily(
     async () => {
       const {connect} = await import('nats')
@@ -97,7 +104,12 @@ function natsBroker(url: string, {timeout = 5000}: BrokerOptions): Broker {
       try {
         const nc = await within(connection.get(), timeout, 'connecting to NATS')
         const manager = await nc.jetstreamManager()
-        for (const {subject} of items) if (!streams.has(subject)) streams.set(subject, await manager.streams.find(subject).then(() => true, () => false))
+        const now = Date.now()
+        for (const {subject} of items) {
+          const known = streams.get(subject)
+          if (known && (known.covered || known.until > now)) continue
+          streams.set(subject, {covered: await manager.streams.find(subject).then(() => true, () => false), until: now + noStreamFor})
+        }
         const encoder = new TextEncoder()
         const messages = items.map(({event}) => encoder.encode(JSON.stringify(event)))
         // The server's limit on a message (1 MiB by default): what is past it goes no further than the batch before it.
@@ -108,7 +120,7 @@ function natsBroker(url: string, {timeout = 5000}: BrokerOptions): Broker {
         // JetStream acknowledges each message: send them all, then count the acks in order. Each ack is settled at
         // once, so that one that fails while the flush is awaited is not an unhandled rejection.
         const acks = items.slice(0, sendable).map(({subject, event}, index) =>
-          streams.get(subject) ? within(nc.jetstream().publish(subject, messages[index], {msgID: event.id}), timeout, 'a JetStream publish').then(() => true, () => false) : (nc.publish(subject, messages[index]), undefined)
+          streams.get(subject)?.covered ? within(nc.jetstream().publish(subject, messages[index], {msgID: event.id}), timeout, 'a JetStream publish').then(() => true, () => false) : (nc.publish(subject, messages[index]), undefined)
         )
         await within(nc.flush(), timeout, 'a NATS flush')
         let done = 0
