@@ -2,7 +2,7 @@
  * `createTestApp()`: the project's app on a throw-away database, for tests with `app.inject` (no port). The
  * database is a private in-memory SQLite unless `APIPE_TEST_DATABASE_URL` (with `APIPE_TEST_DATABASE_TYPE`) names
  * another; its schema comes from the project's migrations when they were written for that database type, else
- * straight from the definitions.
+ * straight from the definitions, and it starts empty either way.
  */
 import path from 'node:path'
 import type {FastifyInstance} from 'fastify'
@@ -44,6 +44,9 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<Fasti
   }
   if (migrations.length > 0 && migrations.every((migration) => !migration.database || same(migration.database))) {
     await new MigrationRunner(orm, type, directory).up()
+    // A database that outlives the test (a server's, a file) starts empty, as the in-memory one does: the rows of
+    // the last run would be duplicates of this one's (`… is already taken`).
+    if (!(type === 'sqlite' && database.url === ':memory:')) await orm.schema.clearDatabase()
   } else {
     await orm.schema.refreshDatabase()
   }

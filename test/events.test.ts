@@ -175,6 +175,19 @@ testWhen(test, await brokerMissing('nats'), 'events written while the broker was
   }
 })
 
+test('createTestApp on a database that outlives it (a file, a server) starts each test app empty', async () => {
+  const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'apipe-test-db-')), 'kept.sqlite')
+  for (const round of [1, 2]) {
+    const app = await createTestApp({root: fixture, database: {type: 'sqlite', url: file}})
+    try {
+      assert.is(await app.orm.em.fork().count('note'), 0, `round ${round}: an empty table`)
+      assert.is((await post(app, '/notes', {text: `round ${round}`})).statusCode, 201)
+    } finally {
+      await app.close()
+    }
+  }
+})
+
 test('publishing a type nothing declares is a 500 naming it, and the write rolls back', async () => {
   const {app} = await eventsApp('nats://127.0.0.1:1')
   try {
