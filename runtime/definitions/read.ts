@@ -41,8 +41,20 @@ export function readDefinitions(text: string, file: VFile): DefinitionsTree | Re
     declared,
     entities: entities.items.filter(hasDefinition),
     controllers: controllers.items.filter(hasDefinition),
-    middleware: codeNames(path.join(root, 'src/middleware'))
+    middleware: codeNames(path.join(root, 'src/middleware')),
+    hooks: hookNames(path.join(root, 'src/hooks'))
   }
+}
+
+/** The hook files under `directory`, by the folder they are in. */
+function hookNames(directory: string): Record<string, string[]> {
+  let folders: string[]
+  try {
+    folders = readdirSync(directory, {withFileTypes: true}).filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort()
+  } catch {
+    return {}
+  }
+  return Object.fromEntries(folders.map((folder) => [folder, codeNames(path.join(directory, folder))]))
 }
 
 /** The module names of the code files in `directory` (none when it does not exist). */

@@ -15,6 +15,7 @@
  * | `computed-relation` | a computed field over a relation that is not a one-to-many or many-to-many of its entity |
  * | `relation-by` | a relation's `by` that is not a unique field of its target, or `fields` the target does not have |
  * | `route-scope` | a route's `where` through a field its entity lacks or a path parameter it lacks, a `link`/`unlink` without a many-to-many `relation`, or a lookup parameter (`{slug}`) that is neither the key nor a unique field |
+ * | `unknown-hook` | a file of `src/hooks/` that no route runs: its folder names no controller, or its name is not `before`/`after` and an action of the controller's routes |
  * | `database-url` | `database.url` names another database than `database.type` (`sqlite` with `postgresql://…`) |
  */
 import type {JsonPath} from '../../pipeline/json-path.js'
@@ -135,6 +136,30 @@ export const unknownMiddleware = defineRule<DefinitionsTree>({id: 'unknown-middl
   }
 })
 
+export const unknownHook = defineRule<DefinitionsTree>({id: 'unknown-hook', severity: 'warn'}, (tree, _file, report) => {
+  const actionsOf = new Map<string, Set<string>>()
+  for (const {definition} of tree.controllers) {
+    const actions = (actionsOf.get(definition.name) ?? new Set<string>())
+    for (const value of Object.values(definition.routes ?? {})) {
+      const action = typeof value === 'string' ? value : value?.action
+      if (typeof action === 'string') actions.add(action)
+    }
+    actionsOf.set(definition.name, actions)
+  }
+  const listed = (names: Iterable<string>) => [...names].map((name) => `\`${name}\``).join(', ')
+  for (const [folder, names] of Object.entries(tree.hooks)) {
+    const actions = actionsOf.get(folder)
+    if (!actions) {
+      if (names.length > 0) report(`\`src/hooks/${folder}/\` names no controller, so its hooks never run; hooks go in \`src/hooks/<controller>/\`, expected one of ${listed(actionsOf.keys()) || 'the controllers (none yet)'}`, {path: []})
+      continue
+    }
+    const hooks = [...actions].flatMap((action) => ['before', 'after'].map((when) => `${when}${action[0].toUpperCase()}${action.slice(1)}`))
+    for (const name of names) {
+      if (!hooks.includes(name)) report(`\`src/hooks/${folder}/${name}\` runs for no route of controller \`${folder}\`: a hook is named \`before<Action>\` or \`after<Action>\`, expected one of ${listed(hooks)}`, {path: []})
+    }
+  }
+})
+
 export const routeClash = defineRule<DefinitionsTree>({id: 'route-clash', severity: 'error'}, (tree, _file, report) => {
   const first = new Map<string, {controller: string; file: DefinitionsTree['controllers'][number]['file']; route: string}>()
   for (const {file, definition} of tree.controllers) {
@@ -240,4 +265,4 @@ function scopeProblems(entity: EntityDefinition, byName: Map<string, EntityDefin
   return problems
 }
 
-export const definitionRules = [definitionSchema, unknownEntity, primaryKey, enumValues, tableClash, relationInverse, unknownAction, unknownMiddleware, routeClash, computedRelation, relationBy, routeScope, databaseUrl]
+export const definitionRules = [definitionSchema, unknownEntity, primaryKey, enumValues, tableClash, relationInverse, unknownAction, unknownMiddleware, unknownHook, routeClash, computedRelation, relationBy, routeScope, databaseUrl]

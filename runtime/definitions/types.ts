@@ -29,6 +29,8 @@ export interface DefinitionsTree extends Node {
   controllers: ControllerFile[]
   /** The names of the middleware files in `src/middleware/` (`requestId` for `requestId.ts`). */
   middleware: string[]
+  /** The hook files in `src/hooks/`, by folder (a controller's name): `{post: ['beforeCreate']}`. */
+  hooks: Record<string, string[]>
 }
 
 /** A file another file's plugins already read: nothing to do with it but report it. */
