@@ -144,9 +144,20 @@ test('pipe generate test writes a passing test that creates the required related
   const guarded = await runPipe(['test'], {cwd: dir})
   assert.is(guarded.code, 0, guarded.stdout + guarded.stderr)
   assert.match(guarded.stdout, /Total: +5\n +Passed: +5\n/)
+  // An enveloped controller that finds its records by a unique name and replaces them with PUT only: the test sends
+  // and reads bodies in the envelope, fills `{name}` from the record, and sends the whole record to PUT.
+  writeFileSync(path.join(dir, 'src/entities/club.json'), JSON.stringify({name: 'club', fields: {name: {type: 'string', required: true, unique: true}, motto: {type: 'string'}}, timestamps: true}))
+  writeFileSync(path.join(dir, 'src/controller/club.json'), JSON.stringify({name: 'club', envelope: {single: 'club', list: 'clubs', count: 'clubsCount'}, routes: {'GET /clubs': 'list', 'POST /clubs': 'create', 'GET /clubs/{name}': 'read', 'PUT /clubs/{name}': 'update', 'DELETE /clubs/{name}': 'delete'}}))
+  assert.is((await runPipe(['generate', 'test', 'Club'], {cwd: dir})).code, 0)
+  const clubs = readFileSync(path.join(dir, 'tests/club.test.ts'), 'utf8')
+  assert.match(clubs, "payload: {club: {name: 'Example name'}}")
+  assert.match(clubs, "test('PUT /clubs/{name} changes a field'")
+  const enveloped = await runPipe(['test', 'club'], {cwd: dir})
+  assert.is(enveloped.code, 0, enveloped.stdout + enveloped.stderr)
+  assert.match(enveloped.stdout, /Total: +5\n +Passed: +5\n/)
   // Piped, without NO_COLOR: the report is plain text (uvu colours by default).
   const {NO_COLOR: _noColor, FORCE_COLOR: _forceColor, ...environment} = process.env
-  const piped = execFileSync(process.execPath, [path.join(root, 'bin', 'pipe.js'), 'test'], {cwd: dir, env: environment, encoding: 'utf8'})
+  const piped = execFileSync(process.execPath, [path.join(root, 'bin', 'pipe.js'), 'test', 'book'], {cwd: dir, env: environment, encoding: 'utf8'})
   assert.match(piped, /Total: +5\n +Passed: +5\n/)
   assert.not.ok(piped.includes('\u001b['), 'no escape codes when piped')
 })
