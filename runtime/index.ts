@@ -13,6 +13,11 @@ export type {EntityDefinition, FieldDefinition, IndexDefinition, RelationDefinit
 export type {ControllerDefinition, RouteOptions} from '../schemas/types/controller.js'
 export type {ProjectConfig, RateLimit} from '../schemas/types/project.js'
 export type {AppOptions} from './server/index.js'
+// What the server adds to a fastify instance (`app.orm`, `app.signToken`, …), for the types of tests and entry points.
+export type {} from './server/orm.js'
+export type {} from './server/authentication.js'
+export type {} from './server/events.js'
+export type {} from './server/bodies.js'
 export type {AuthEntity, ContextFunction, Db, Entities, EntityName, Middleware, RecordOf, RequestContext, RequestUser} from './context.js'
 export type {Project} from './project.js'
 export type {TestAppOptions} from './testing.js'

@@ -42,6 +42,19 @@ test('pipe generate types writes record types that make ctx.db and ctx.user type
       ''
     ].join('\n')
   )
+  // A test's app is typed with what the server adds (`app.orm`, `app.signToken`), as generated tests use it.
+  writeFileSync(
+    path.join(dir, 'src/app.check.ts'),
+    [
+      "import {createTestApp} from 'apipe-kit/runtime'",
+      'export async function check() {',
+      '  const app = await createTestApp()',
+      "  const token: string = app.signToken({id: 1, roles: ['editor']})",
+      "  return {token, users: await app.orm.em.fork().count('user')}",
+      '}',
+      ''
+    ].join('\n')
+  )
   mkdirSync(path.join(dir, 'node_modules/@mikro-orm'), {recursive: true})
   symlinkSync(root, path.join(dir, 'node_modules/apipe-kit'))
   symlinkSync(path.join(root, 'node_modules/@mikro-orm/core'), path.join(dir, 'node_modules/@mikro-orm/core'))
