@@ -190,23 +190,36 @@ function createHelperSource(entity: EntityDefinition, route: string, envelope: E
   return lines
 }
 
+/** What the generated tests of one controller share while they are written. */
+interface TestPlan {
+  entity: EntityDefinition
+  related: Array<{relation: string; entity: EntityDefinition; controller: ControllerDefinition}>
+  routes: {list?: string; create?: string; read?: string; update?: string; updateMethod?: 'PATCH' | 'PUT'; remove?: string}
+  envelopes: Record<'create' | 'read' | 'list' | 'update', Envelope | undefined>
+  needs: ReturnType<typeof authPlan>['needs']
+  unreachable: (roles: string[] | undefined) => boolean
+  lines: string[]
+  /** The start of a test: a fresh app, and the token its routes need. */
+  open(title: string): void
+  /** The end of a test: its app closed. */
+  close(): void
+  /** `, headers: auth` for a route that needs a token. */
+  headers(asked: string[] | undefined): string
+  /** `, auth` for the create helper, when the tests sign in. */
+  authArgument: string
+  bodyOf(definition: EntityDefinition): Record<string, unknown>
+  /** A comment in place of a test whose route asks for a role no user can have. */
+  leftOut(route: string, asked: string[] | undefined): void
+}
+
 /** The source of `tests/<name>.test.ts` for a controller's CRUD routes. */
-export function testSource(entity: EntityDefinition, controller: ControllerDefinition, related: Array<{relation: string; entity: EntityDefinition; controller: ControllerDefinition}>, auth?: TestAuth): string {
-  const list = routeOf(controller, 'list')
-  const create = routeOf(controller, 'create')
-  const read = routeOf(controller, 'read')
+export function testSource(entity: EntityDefinition, controller: ControllerDefinition, related: TestPlan['related'], auth?: TestAuth): string {
   // A PATCH changes one field; a PUT (only) replaces the record, so it is sent whole.
-  const updateMethod = routeOf(controller, 'update', 'PATCH') ? 'PATCH' : routeOf(controller, 'update', 'PUT') ? 'PUT' : undefined
-  const update = updateMethod && routeOf(controller, 'update', updateMethod)
+  const updateMethod: TestPlan['routes']['updateMethod'] = routeOf(controller, 'update', 'PATCH') ? 'PATCH' : routeOf(controller, 'update', 'PUT') ? 'PUT' : undefined
+  const routes = {list: routeOf(controller, 'list'), create: routeOf(controller, 'create'), read: routeOf(controller, 'read'), update: updateMethod && routeOf(controller, 'update', updateMethod), updateMethod, remove: routeOf(controller, 'delete')}
   const envelopes = {create: envelopeOf(controller, 'create'), read: envelopeOf(controller, 'read'), list: envelopeOf(controller, 'list'), update: updateMethod && envelopeOf(controller, 'update', updateMethod)}
-  const remove = routeOf(controller, 'delete')
   const {needs, signedIn, roles, unreachable} = authPlan(controller, related, auth, updateMethod)
-  const leftOut = (route: string, asked: string[] | undefined) =>
-    lines.push(`// ${route} needs the role ${asked!.join(' or ')}, which no \`${auth!.entity.name}\` can have (roles come from its \`role\` or \`roles\` field): no test.`, '')
-  const headers = (asked: string[] | undefined) => (asked === undefined ? '' : ', headers: auth')
   const signIn = signedIn ? '    const auth = await signIn(app)' : undefined
-  const json = tsValue
-  const bodyOf = (definition: EntityDefinition) => requestBody(definition, auth)
   const lines = [
     `// Tests of the ${controller.name} routes, written by \`pipe generate test\`. Run them with \`npm test\` (\`pipe test\`):`,
     '// each test app runs on its own throw-away database.',
@@ -216,7 +229,7 @@ export function testSource(entity: EntityDefinition, controller: ControllerDefin
     ''
   ]
   if (signedIn) lines.push(...signInSource(auth!, roles))
-  if (create && read) {
+  if (routes.create && routes.read) {
     lines.push(
       '/** A record with its moments to the second, as MySQL and MariaDB store them (`…:59.280Z` is `…:59.000Z` there). */',
       'function toTheSecond(record: unknown): unknown {',
@@ -225,69 +238,97 @@ export function testSource(entity: EntityDefinition, controller: ControllerDefin
       ''
     )
   }
-  // The start of each test: a fresh app, and the token its routes need.
-  const open = (title: string) => lines.push(`test('${title}', async () => {`, '  const app = await createTestApp()', '  try {', ...(signIn ? [signIn] : []))
-  const authArgument = signedIn ? ', auth' : ''
-  if (create) {
-    const body = bodyOf(entity)
-    lines.push(...createHelperSource(entity, create, envelopes.create, body, related.map((item, index) => ({...item, body: bodyOf(item.entity), headers: headers(needs.related[index])})), signedIn, headers(needs.create)))
-    open(`POST ${create} answers 201 with the record and its Location`)
-    lines.push(`    const created = await create${typeName(entity.name)}(app${authArgument})`, `    const record = ${recordIn('created', envelopes.create)}`)
-    for (const [name, value] of Object.entries(body)) {
-      if (entity.fields[name]?.type !== 'password') lines.push(`    assert.equal(record.${name}, ${json(value)})`)
-    }
-    // Location names the record as the read route finds it (by its key, or a unique field such as a slug).
-    lines.push(`    assert.is(created.headers.location, ${read ? pathFor(read, 'record') : `\`${create}/\${record.id}\``})`)
-    if (read) {
-      lines.push(`    const read = await app.inject({method: 'GET', url: created.headers.location as string${headers(needs.read)}})`, '    assert.is(read.statusCode, 200)')
-      // MySQL and MariaDB keep datetimes to the second: a read shows the moment as stored, so both are compared so.
-      lines.push(`    assert.equal(toTheSecond(${recordIn('read', envelopes.read)}), toTheSecond(record))`)
-    }
-    lines.push('  } finally {', '    await app.close()', '  }', '})', '')
-    open(`POST ${create} with an empty body answers 422 naming the required fields`)
-    lines.push(`    const response = await app.inject({method: 'POST', url: '${create}', payload: ${wrapped('{}', envelopes.create)}${headers(needs.create)}})`)
-    const required = Object.values(entity.fields).filter((field) => (field.required || field.primary) && field.default === undefined && !(field.primary && ['integer', 'uuid'].includes(field.type))).length + related.length
-    if (required > 0) {
-      lines.push('    assert.is(response.statusCode, 422)', "    assert.is(response.headers['content-type'], 'application/problem+json; charset=utf-8')")
-      lines.push(`    assert.is(response.json().errors.length, ${required})`)
-    } else {
-      lines.push('    assert.is(response.statusCode, 201)')
-    }
-    lines.push('  } finally {', '    await app.close()', '  }', '})', '')
+  const plan: TestPlan = {
+    entity,
+    related,
+    routes,
+    envelopes: {...envelopes, update: envelopes.update || undefined},
+    needs,
+    unreachable,
+    lines,
+    open: (title) => lines.push(`test('${title}', async () => {`, '  const app = await createTestApp()', '  try {', ...(signIn ? [signIn] : [])),
+    close: () => lines.push('  } finally {', '    await app.close()', '  }', '})', ''),
+    headers: (asked) => (asked === undefined ? '' : ', headers: auth'),
+    authArgument: signedIn ? ', auth' : '',
+    bodyOf: (definition) => requestBody(definition, auth),
+    leftOut: (route, asked) => lines.push(`// ${route} needs the role ${asked!.join(' or ')}, which no \`${auth!.entity.name}\` can have (roles come from its \`role\` or \`roles\` field): no test.`, '')
   }
-  if (list) {
-    open(`GET ${list} answers a page of records`)
-    if (create) lines.push(`    await create${typeName(entity.name)}(app${authArgument})`)
-    lines.push(`    const response = await app.inject({method: 'GET', url: '${list}?page=1&limit=10'${headers(needs.list)}})`, '    assert.is(response.statusCode, 200)')
-    const total = create ? 1 : 0
-    if (envelopes.list?.count) lines.push(`    assert.is(response.json().${envelopes.list.count}, ${total})`)
-    else lines.push(`    assert.equal(response.json().meta, {page: 1, limit: 10, total: ${total}, pages: ${total}})`)
-    if (envelopes.list?.list) lines.push(`    assert.is(response.json().${envelopes.list.list}.length, ${total})`)
-    lines.push('  } finally {', '    await app.close()', '  }', '})', '')
-  }
-  const change = updatable(entity)
-  if (create && update && change && unreachable(needs.update)) leftOut(`${updateMethod} ${update}`, needs.update)
-  else if (create && update && change) {
-    open(`${updateMethod} ${update} changes a field`)
-    lines.push(`    const record = ${recordIn(`(await create${typeName(entity.name)}(app${authArgument}))`, envelopes.create)}`)
-    const sent = updateMethod === 'PUT' ? tsValue({...bodyOf(entity), [change[0]]: change[1]}) : `{${change[0]}: ${json(change[1])}}`
-    const relatedKeys = updateMethod === 'PUT' ? related.map((item) => `${item.relation}: record.${item.relation}`) : []
-    const payload = relatedKeys.length > 0 ? sent.replace(/}$/, `, ${relatedKeys.join(', ')}}`) : sent
-    lines.push(`    const response = await app.inject({method: '${updateMethod}', url: ${pathFor(update, 'record')}, payload: ${wrapped(payload, envelopes.update || undefined)}${headers(needs.update)}})`)
-    lines.push('    assert.is(response.statusCode, 200, response.body)', `    assert.is(${recordIn('response', envelopes.update || undefined)}.${change[0]}, ${json(change[1])})`)
-    lines.push('  } finally {', '    await app.close()', '  }', '})', '')
-  }
-  if (create && remove && unreachable(needs.delete)) leftOut(`DELETE ${remove}`, needs.delete)
-  else if (create && remove) {
-    open(`DELETE ${remove} answers 204, then the record is gone`)
-    lines.push(`    const record = ${recordIn(`(await create${typeName(entity.name)}(app${authArgument}))`, envelopes.create)}`)
-    lines.push(`    const url = ${pathFor(remove, 'record')}`)
-    lines.push(`    assert.is((await app.inject({method: 'DELETE', url${headers(needs.delete)}})).statusCode, 204)`)
-    if (read) lines.push(`    assert.is((await app.inject({method: 'GET', url${headers(needs.read)}})).statusCode, 404)`)
-    lines.push('  } finally {', '    await app.close()', '  }', '})', '')
-  }
+  createTests(plan)
+  listTest(plan)
+  updateTest(plan)
+  deleteTest(plan)
   lines.push('test.run()', '')
   return lines.join('\n')
+}
+
+/** The create helper, and the tests of a create and of a create with an empty body. */
+function createTests({entity, related, routes: {create, read}, envelopes, needs, lines, open, close, headers, authArgument, bodyOf}: TestPlan): void {
+  if (!create) return
+  const body = bodyOf(entity)
+  lines.push(...createHelperSource(entity, create, envelopes.create, body, related.map((item, index) => ({...item, body: bodyOf(item.entity), headers: headers(needs.related[index])})), authArgument !== '', headers(needs.create)))
+  open(`POST ${create} answers 201 with the record and its Location`)
+  lines.push(`    const created = await create${typeName(entity.name)}(app${authArgument})`, `    const record = ${recordIn('created', envelopes.create)}`)
+  for (const [name, value] of Object.entries(body)) {
+    if (entity.fields[name]?.type !== 'password') lines.push(`    assert.equal(record.${name}, ${tsValue(value)})`)
+  }
+  // Location names the record as the read route finds it (by its key, or a unique field such as a slug).
+  lines.push(`    assert.is(created.headers.location, ${read ? pathFor(read, 'record') : `\`${create}/\${record.id}\``})`)
+  if (read) {
+    lines.push(`    const read = await app.inject({method: 'GET', url: created.headers.location as string${headers(needs.read)}})`, '    assert.is(read.statusCode, 200)')
+    // MySQL and MariaDB keep datetimes to the second: a read shows the moment as stored, so both are compared so.
+    lines.push(`    assert.equal(toTheSecond(${recordIn('read', envelopes.read)}), toTheSecond(record))`)
+  }
+  close()
+  open(`POST ${create} with an empty body answers 422 naming the required fields`)
+  lines.push(`    const response = await app.inject({method: 'POST', url: '${create}', payload: ${wrapped('{}', envelopes.create)}${headers(needs.create)}})`)
+  const required = Object.values(entity.fields).filter((field) => (field.required || field.primary) && field.default === undefined && !(field.primary && ['integer', 'uuid'].includes(field.type))).length + related.length
+  if (required > 0) {
+    lines.push('    assert.is(response.statusCode, 422)', "    assert.is(response.headers['content-type'], 'application/problem+json; charset=utf-8')")
+    lines.push(`    assert.is(response.json().errors.length, ${required})`)
+  } else {
+    lines.push('    assert.is(response.statusCode, 201)')
+  }
+  close()
+}
+
+/** The test of a list: a page with the record made before, its total in `meta` or the envelope's count. */
+function listTest({entity, routes: {list, create}, envelopes, needs, lines, open, close, headers, authArgument}: TestPlan): void {
+  if (!list) return
+  open(`GET ${list} answers a page of records`)
+  if (create) lines.push(`    await create${typeName(entity.name)}(app${authArgument})`)
+  lines.push(`    const response = await app.inject({method: 'GET', url: '${list}?page=1&limit=10'${headers(needs.list)}})`, '    assert.is(response.statusCode, 200)')
+  const total = create ? 1 : 0
+  if (envelopes.list?.count) lines.push(`    assert.is(response.json().${envelopes.list.count}, ${total})`)
+  else lines.push(`    assert.equal(response.json().meta, {page: 1, limit: 10, total: ${total}, pages: ${total}})`)
+  if (envelopes.list?.list) lines.push(`    assert.is(response.json().${envelopes.list.list}.length, ${total})`)
+  close()
+}
+
+/** The test of an update: one field changed by a PATCH, or the whole record sent again by a PUT. */
+function updateTest({entity, related, routes: {create, update, updateMethod}, envelopes, needs, unreachable, lines, open, close, headers, authArgument, bodyOf, leftOut}: TestPlan): void {
+  const change = updatable(entity)
+  if (!create || !update || !change) return
+  if (unreachable(needs.update)) return leftOut(`${updateMethod} ${update}`, needs.update)
+  open(`${updateMethod} ${update} changes a field`)
+  lines.push(`    const record = ${recordIn(`(await create${typeName(entity.name)}(app${authArgument}))`, envelopes.create)}`)
+  const sent = updateMethod === 'PUT' ? tsValue({...bodyOf(entity), [change[0]]: change[1]}) : `{${change[0]}: ${tsValue(change[1])}}`
+  const relatedKeys = updateMethod === 'PUT' ? related.map((item) => `${item.relation}: record.${item.relation}`) : []
+  const payload = relatedKeys.length > 0 ? sent.replace(/}$/, `, ${relatedKeys.join(', ')}}`) : sent
+  lines.push(`    const response = await app.inject({method: '${updateMethod}', url: ${pathFor(update, 'record')}, payload: ${wrapped(payload, envelopes.update)}${headers(needs.update)}})`)
+  lines.push('    assert.is(response.statusCode, 200, response.body)', `    assert.is(${recordIn('response', envelopes.update)}.${change[0]}, ${tsValue(change[1])})`)
+  close()
+}
+
+/** The test of a delete: 204, then the record is gone. */
+function deleteTest({entity, routes: {create, read, remove}, envelopes, needs, unreachable, lines, open, close, headers, authArgument, leftOut}: TestPlan): void {
+  if (!create || !remove) return
+  if (unreachable(needs.delete)) return leftOut(`DELETE ${remove}`, needs.delete)
+  open(`DELETE ${remove} answers 204, then the record is gone`)
+  lines.push(`    const record = ${recordIn(`(await create${typeName(entity.name)}(app${authArgument}))`, envelopes.create)}`)
+  lines.push(`    const url = ${pathFor(remove, 'record')}`)
+  lines.push(`    assert.is((await app.inject({method: 'DELETE', url${headers(needs.delete)}})).statusCode, 204)`)
+  if (read) lines.push(`    assert.is((await app.inject({method: 'GET', url${headers(needs.read)}})).statusCode, 404)`)
+  close()
 }
 
 

@@ -26,7 +26,8 @@ test('package.json pins exact versions and declares the contract of the package'
   assert.is(manifest.bin.pipe, 'bin/pipe.js')
   assert.ok(manifest.exports['.'] && manifest.exports['./runtime'])
   for (const [name, version] of Object.entries({...manifest.dependencies, ...manifest.devDependencies})) {
-    assert.match(String(version), /^\d+\.\d+\.\d+$/, `${name} is pinned exactly`)
+    // An exact version, a pre-release one too (`1.0.0-beta.0`); never a range.
+    assert.match(String(version), /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?$/, `${name} is pinned exactly`)
   }
 })
 

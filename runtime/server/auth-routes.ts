@@ -9,6 +9,7 @@ import type {ResolvedConfig} from '../config.js'
 import {authRouteKeys} from '../routes.js'
 import type {RequestContext} from '../context.js'
 import {present, withDefaults} from '../http/crud.js'
+import type {EntityModel} from '../http/model.js'
 import {validateBody} from '../http/errors.js'
 import {HttpProblem} from '../http/problem.js'
 import {utils} from '../utils.js'
@@ -65,28 +66,7 @@ export async function registerAuthRoutes(app: FastifyInstance, options: AuthRout
     normalizeLoginEmail(users.definition, data)
     validateBody(register, data)
     assertPasswords(users, data, undefined, auth.passwordRules)
-    const em = orm.em.fork()
-    // Every field shown, as a create route answers it (`bio: null` too).
-    const create = (manager: typeof em) => manager.create(users.name, withDefaults(users, data)) as object
-    // A sign-up is a create of the auth entity: its `created` event, when it declares one, is recorded in the same
-    // transaction, as a CRUD create's is (what sends the welcome e-mail).
-    const {events} = app
-    let record: object
-    if (!events.recording || !events.writes.get(users.name)?.has('created')) {
-      record = create(em)
-      await em.flush()
-    } else {
-      record = await em.transactional(async (transaction) => {
-        const created = create(transaction)
-        await transaction.flush()
-        const shown = present(users, created) as Record<string, unknown>
-        const key = String(shown[users.primaryKey] ?? '')
-        await recordEvents(transaction, [{event: cloudEvent(`${users.name}.created`, events.source, shown, key), key: `${users.name}:${key}`}])
-        return created
-      })
-      events.committed()
-    }
-    return reply.code(201).send(answer(record))
+    return reply.code(201).send(answer(await storeUser(app, users, data)))
   }})
 
   if (keys.login) app.route({...route(keys.login), config: options.limit, handler: async (request) => {
@@ -108,4 +88,30 @@ export async function registerAuthRoutes(app: FastifyInstance, options: AuthRout
     if (!envelope) return present(users, user.record!)
     return {[envelope]: {...present(users, user.record!), token: request.headers.authorization?.split(/\s+/)[1]}}
   }})
+}
+
+/**
+ * Store a new user, every field shown as a create route answers it (`bio: null` too). A sign-up is a create of the
+ * auth entity: its `created` event, when it declares one, is recorded in the same transaction, as a CRUD create's is
+ * (what sends the welcome e-mail).
+ */
+async function storeUser(app: FastifyInstance, users: EntityModel, data: Record<string, unknown>): Promise<object> {
+  const em = app.orm.em.fork()
+  const create = (manager: typeof em) => manager.create(users.name, withDefaults(users, data)) as object
+  const {events} = app
+  if (!events.recording || !events.writes.get(users.name)?.has('created')) {
+    const record = create(em)
+    await em.flush()
+    return record
+  }
+  const record = await em.transactional(async (transaction) => {
+    const created = create(transaction)
+    await transaction.flush()
+    const shown = present(users, created) as Record<string, unknown>
+    const key = String(shown[users.primaryKey] ?? '')
+    await recordEvents(transaction, [{event: cloudEvent(`${users.name}.created`, events.source, shown, key), key: `${users.name}:${key}`}])
+    return created
+  })
+  events.committed()
+  return record
 }
