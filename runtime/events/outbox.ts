@@ -6,7 +6,7 @@
  */
 import type {EntityManager} from '@mikro-orm/core'
 import type {EntityDefinition} from '../../schemas/types/entity.js'
-import type {CloudEvent} from './cloudevent.js'
+import {cloudEvent, type CloudEvent} from './cloudevent.js'
 
 export const outboxEntity = 'apipe_outbox'
 
@@ -14,6 +14,12 @@ export const outboxEntity = 'apipe_outbox'
 export interface OutboxEvent {
   event: CloudEvent
   key: string
+}
+
+/** The write event of a record (`book.created`), its subject the record's key, ordered with the record's other events. */
+export function writeEvent(entity: string, what: string, record: Record<string, unknown>, primaryKey: string, source: string): OutboxEvent {
+  const key = String(record?.[primaryKey] ?? '')
+  return {event: cloudEvent(`${entity}.${what}`, source, record, key), key: `${entity}:${key}`}
 }
 
 /** The outbox table's definition. */

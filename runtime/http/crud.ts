@@ -5,7 +5,7 @@
  */
 import {wrap, type Collection, type EntityManager, type FilterQuery} from '@mikro-orm/core'
 import type {EntityModel} from './model.js'
-import {parseId, visibleFields} from './model.js'
+import {answeredRelations, parseId, visibleFields} from './model.js'
 import {HttpProblem, notFound} from './problem.js'
 import {computedSql as computedSql_, fillComputed} from './computed.js'
 import {parseListQuery, type LikeMatch, type ListQuery, type QueryOptions} from './query.js'
@@ -113,18 +113,6 @@ async function findOne(model: EntityModel, context: CrudContext, populate: strin
   const entity = await context.db.findOne(model.name, where as FilterQuery<object>, {populate: [...new Set([...populate, ...answeredRelations(model)])] as never[]})
   if (!entity) throw notFound(named(model, context))
   return entity
-}
-
-/**
- * The relations every answer shows, loaded with the record: those answered `by` a field, and the writable lists
- * (a many-to-many a body sets is read back as it was set: its keys).
- */
-export function answeredRelations(model: EntityModel): string[] {
-  return [...model.relations].filter(([name, relation]) => relation.by || (isList(relation) && model.writableRelations.has(name))).map(([name]) => name)
-}
-
-function isList(relation: {kind: string}): boolean {
-  return relation.kind === 'many-to-many' || relation.kind === 'one-to-many'
 }
 
 /** Run one auto-CRUD action; resolves to the response body (undefined for 204). */

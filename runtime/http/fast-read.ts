@@ -7,7 +7,7 @@
  * (node-postgres named statements on a pool).
  */
 import {fieldColumn, relationColumn} from '../entity-schema.js'
-import type {ApiField, EntityModel} from './model.js'
+import {answeredRelations, type ApiField, type EntityModel} from './model.js'
 
 type Row = Record<string, unknown>
 
@@ -104,7 +104,7 @@ export class FastReader {
    * writable list (the entity path shows those).
    */
   supports(model: EntityModel): boolean {
-    return ![...model.relations].some(([name, relation]) => relation.kind === 'one-to-one' || relation.by || (model.writableRelations.has(name) && (relation.kind === 'many-to-many' || relation.kind === 'one-to-many')))
+    return ![...model.relations.values()].some((relation) => relation.kind === 'one-to-one') && answeredRelations(model).length === 0
   }
 
   #from(model: EntityModel): string {

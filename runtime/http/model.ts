@@ -37,6 +37,15 @@ export interface EntityModel {
  * Whether a body may set a relation: a `many-to-one` or `one-to-one` holds a key like a field and may, unless the
  * server fills it (`from`); a list (`many-to-many`) only when its definition says `writable: true`.
  */
+/**
+ * The relations every answer shows, loaded with the record: those answered `by` a field, and the writable lists
+ * (a many-to-many a body sets is read back as it was set: its keys). The prepared reads show none of them.
+ */
+export function answeredRelations(model: EntityModel): string[] {
+  const list = (kind: string) => kind === 'many-to-many' || kind === 'one-to-many'
+  return [...model.relations].filter(([name, relation]) => relation.by || (list(relation.kind) && model.writableRelations.has(name))).map(([name]) => name)
+}
+
 export function relationWritable(relation: RelationDefinition): boolean {
   if (relation.from) return false
   return relation.writable ?? (relation.kind === 'many-to-one' || relation.kind === 'one-to-one')

@@ -14,8 +14,7 @@ import {validateBody} from '../http/errors.js'
 import {HttpProblem} from '../http/problem.js'
 import {utils} from '../utils.js'
 import {loginEmail, loginEmailField, normalizeLoginEmail} from '../login-email.js'
-import {cloudEvent} from '../events/cloudevent.js'
-import {recordEvents} from '../events/outbox.js'
+import {recordEvents, writeEvent} from '../events/outbox.js'
 
 interface AuthRouteOptions {
   config: Pick<ResolvedConfig, 'auth'>
@@ -107,9 +106,7 @@ async function storeUser(app: FastifyInstance, users: EntityModel, data: Record<
   const record = await em.transactional(async (transaction) => {
     const created = create(transaction)
     await transaction.flush()
-    const shown = present(users, created) as Record<string, unknown>
-    const key = String(shown[users.primaryKey] ?? '')
-    await recordEvents(transaction, [{event: cloudEvent(`${users.name}.created`, events.source, shown, key), key: `${users.name}:${key}`}])
+    await recordEvents(transaction, [writeEvent(users.name, 'created', present(users, created) as Record<string, unknown>, users.primaryKey, events.source)])
     return created
   })
   events.committed()

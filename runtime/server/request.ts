@@ -9,7 +9,7 @@ import {assertPasswords, requireRoles, type AuthUser} from '../auth.js'
 import type {ContextFunction, Middleware, RequestContext} from '../context.js'
 import {present, runCrud, type CrudAction, type CrudContext} from '../http/crud.js'
 import {cloudEvent, type CloudEvent} from '../events/cloudevent.js'
-import {recordEvents} from '../events/outbox.js'
+import {recordEvents, writeEvent} from '../events/outbox.js'
 import {sourceValue} from '../http/scope.js'
 import {missingReference, missingReferenceField, validateBody} from '../http/errors.js'
 import {loginEmailField, normalizeLoginEmail} from '../login-email.js'
@@ -153,8 +153,7 @@ function eventsOf(app: FastifyInstance, route: RoutePlan['route'], context: Requ
       const what = writeEvents[kind]
       if (!what || !writes.get(model.name)?.has(what)) return
       const record = (kind === 'delete' && context.entity ? present(model, context.entity) : body) as Record<string, unknown>
-      const key = String(record?.[model.primaryKey] ?? '')
-      pending.push({event: cloudEvent(`${model.name}.${what}`, source, record, key), key: `${model.name}:${key}`})
+      pending.push(writeEvent(model.name, what, record, model.primaryKey, source))
     }
   }
 }
