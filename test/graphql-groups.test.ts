@@ -2,7 +2,9 @@
 import {buildSchema, type GraphQLNamedType, type GraphQLObjectType, type GraphQLSchema} from 'graphql'
 import {test} from 'uvu'
 import * as assert from 'uvu/assert'
+import {VFile} from 'vfile'
 import {groupOperations, maxGroups} from '../plugins/import-graphql/groups.js'
+import {graphqlCatalogue} from '../plugins/import-graphql/index.js'
 
 test('past the limit, operations join the largest groups by the first or last word of their entity, the rest go to Other', () => {
   const factors = ['AppSecondFactor', 'SmsSecondFactor', 'BackupSecondFactor']
@@ -19,6 +21,11 @@ test('past the limit, operations join the largest groups by the first or last wo
   assert.equal(byName.get('waa'), {id: 'Waas', label: 'Waa'})
   assert.is(new Set(groups.map((group) => group.id)).size, maxGroups)
   assert.is(groups.filter((group) => group.id === 'Other').length, (45 - (maxGroups - 2)) * 2)
+  // In the catalogue, `Other` is the last group, though its first operation comes before others'.
+  const catalogue = graphqlCatalogue({type: 'graphql', schema}, new VFile({path: 'fillers.graphql'}))
+  assert.is(catalogue.groups!.at(-1)!.id, 'Other')
+  assert.is(catalogue.groups!.filter((group) => group.id === 'Other').length, 1)
+  assert.ok(catalogue.endpoints.findIndex((endpoint) => endpoint.group === 'Other') < catalogue.endpoints.findIndex((endpoint) => endpoint.group === 'SecondFactors'))
 })
 
 test('a type named with a word that is also a verb is an entity; a payload named after its operation reads like the operation', () => {

@@ -1,8 +1,11 @@
+import {mkdirSync, mkdtempSync, writeFileSync} from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
 import {test} from 'uvu'
 import * as assert from 'uvu/assert'
 import {VFile} from 'vfile'
 import importGraphql, {titleFromPath} from '../plugins/import-graphql/index.js'
-import {describe} from '../plugins/import-graphql/text.js'
+import {describe} from '../plugins/shared/describe.js'
 import {presets} from '../presets/index.js'
 import {importFixtureTests} from './helpers/import-fixtures.js'
 
@@ -16,6 +19,13 @@ test('the title is the file name without its generic closing words, else the fol
   assert.is(title('github/schema.docs.graphql'), 'schema.docs')
   assert.is(title('artsy/_schemaV2.graphql'), 'schemaV2')
   assert.is(title('api/introspection.schema.json'), 'api')
+  // An npm package's files sit in `package/`: its package.json names it.
+  const tarball = mkdtempSync(path.join(os.tmpdir(), 'apipe-tarball-'))
+  mkdirSync(path.join(tarball, 'package', 'dist'), {recursive: true})
+  writeFileSync(path.join(tarball, 'package', 'package.json'), JSON.stringify({name: '@octokit/graphql-schema'}))
+  assert.is(title(path.join(tarball, 'package', 'schema.graphql')), '@octokit/graphql-schema')
+  assert.is(title(path.join(tarball, 'package', 'dist', 'schema.json')), '@octokit/graphql-schema')
+  assert.is(title(path.join(tarball, 'shopify', 'dist', 'schema.json')), 'shopify')
 })
 
 test('a summary never stops mid-sentence where an SDL description was wrapped (GitHub\'s)', () => {

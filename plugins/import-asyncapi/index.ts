@@ -15,6 +15,7 @@ import type {Processor} from 'unified'
 import {importRule, note} from '../shared/import-findings.js'
 import type {Catalogue, Endpoint, Group, Param} from '../../schemas/types/endpoints.js'
 import {authKinds, authSchemes} from './auth.js'
+import {describe} from '../shared/describe.js'
 import {bindingsOf, publishedOperations, withTraits, type Published} from './operations.js'
 import {pascal, record as asRecord, text as str} from '../shared/readers.js'
 import {SchemaTypes} from '../shared/schema-types.js'
@@ -181,10 +182,13 @@ function eventEndpoint(published: Published, document: Record<string, unknown>, 
   // One message's words describe the event only when it is the one message: of six, the first is not the channel.
   const onlyMessage = carried.length === 1 ? carried[0].message : {}
   const {channel} = published
-  const summary = str(operation.summary) ?? str(onlyMessage.summary) ?? str(onlyMessage.title) ?? str(channel.summary) ?? str(channel.title)
-  if (summary) endpoint.summary = summary.trim().replace(/\s+/g, ' ')
   const description = str(operation.description) ?? str(onlyMessage.description) ?? str(channel.description)
-  if (description) endpoint.description = description.trim()
+  // Without a summary or title anywhere, the description's first line or sentence says what the event is, as a
+  // GraphQL description's does (events on one address differ by little else on the page).
+  const given = str(operation.summary) ?? str(onlyMessage.summary) ?? str(onlyMessage.title) ?? str(channel.summary) ?? str(channel.title)
+  const words = given === undefined ? describe(description) : {summary: given, description}
+  if (words.summary) endpoint.summary = words.summary.trim().replace(/\s+/g, ' ')
+  if (words.description) endpoint.description = words.description.trim()
   const [auth, ...alternatives] = authKinds(document, operation, refs)
   if (auth) endpoint.auth = auth
   if (alternatives.length > 0) endpoint['x-auth-alternatives'] = alternatives

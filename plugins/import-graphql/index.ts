@@ -9,6 +9,8 @@
  * reach (all with `allTypes`), root types included when a field returns one; built-in scalars and introspection
  * types left out. Ids are unique across endpoints, groups and types. `meta.api_kind` is `graphql`.
  */
+import {readFileSync} from 'node:fs'
+import path from 'node:path'
 import {astFromValue, getNamedType, isInputObjectType, isInterfaceType, print, type GraphQLField, type GraphQLNamedType, type GraphQLObjectType, type GraphQLSchema} from 'graphql'
 import type {Processor} from 'unified'
 import type {VFile} from 'vfile'
@@ -19,7 +21,7 @@ import {ApipeError, show} from '../../pipeline/errors.js'
 import {ruleSet, type RuleSetting} from '../../pipeline/rule.js'
 import {importRule, note} from '../shared/import-findings.js'
 import type {Catalogue, Endpoint, Group} from '../../schemas/types/endpoints.js'
-import {describe} from './text.js'
+import {describe} from '../shared/describe.js'
 import {argumentParam, isCatalogued, referencedTypes, typeDefinition, typeExpression} from './types.js'
 import {addJsonOutput} from '../../pipeline/outputs.js'
 import {separateIds} from '../shared/separate-ids.js'
@@ -98,7 +100,9 @@ export function graphqlCatalogue(tree: GraphqlTree, file: VFile, options: Option
   const types = named.filter((type) => isCatalogued(type)).map(typeDefinition)
   const meta: Catalogue['meta'] = {title: options.title ?? titleFromPath(file), api_kind: 'graphql'}
   if (schema.description?.trim()) meta.description = schema.description.trim()
-  const spec: Catalogue = {schema_version: 1, diagram_type: 'endpoints', meta, groups: [...groups.values()], endpoints, types}
+  // `Other` (the operations no group took) comes last, as a reader looks for it.
+  const ordered = [...groups.values()].sort((a, b) => Number(a.id === 'Other') - Number(b.id === 'Other'))
+  const spec: Catalogue = {schema_version: 1, diagram_type: 'endpoints', meta, groups: ordered, endpoints, types}
   separateIds(spec)
   return spec
 }
@@ -157,16 +161,38 @@ function reached(start: GraphQLNamedType[], schema: GraphQLSchema): GraphQLNamed
 }
 
 const genericNames = new Set(['schema', 'index', 'api', 'graphql', 'introspection', 'openapi', 'swagger', 'asyncapi'])
+/** Folders that say where a file sits, not what it is (`package` is the folder of every npm tarball). */
+const placeFolders = new Set(['package', 'dist', 'build', 'lib', 'src', 'generated', 'schemas', 'spec', 'specs', 'docs'])
 
 /**
- * A title from the file name without its generic closing words (Shopify's `storefront.schema.json` -> `storefront`),
- * or from its folder when the name says nothing else (`swapi/schema.graphql` -> `swapi`).
+ * A title from the file name without its generic closing words (Shopify's `storefront.schema.json` -> `storefront`);
+ * when the name says nothing else, its folder's name (`swapi/schema.graphql` -> `swapi`); where that folder only says
+ * where the file sits (`package`, `dist`), the `name` of a package.json there (an npm package's
+ * `package/schema.graphql` -> `@octokit/graphql-schema`), else the folder above.
  */
 export function titleFromPath(file: VFile): string {
   const parts = (file.stem ?? '').replace(/^_+/, '').split('.')
   while (parts.length > 1 && genericNames.has(parts.at(-1)!.toLowerCase())) parts.pop()
   const stem = parts.join('.')
   if (stem && !genericNames.has(stem.toLowerCase())) return stem
-  const folder = file.dirname ? file.dirname.split(/[\\/]/).filter(Boolean).pop() : undefined
-  return folder && folder !== '.' ? folder : stem || 'API'
+  let at = file.dirname ? path.resolve(file.cwd, file.dirname) : undefined
+  for (let step = 0; at && step < 4; step++, at = path.dirname(at) === at ? undefined : path.dirname(at)) {
+    const name = path.basename(at)
+    if (!placeFolders.has(name.toLowerCase())) return name || stem || 'API'
+    const named = packageName(at)
+    if (named) return named
+  }
+  return stem || 'API'
 }
+
+/** The `name` of the package.json in `folder`, when it has one. */
+function packageName(folder: string): string | undefined {
+  try {
+    const name = (JSON.parse(readFileSync(path.join(folder, 'package.json'), 'utf8')) as {name?: unknown}).name
+    return typeof name === 'string' && name.trim() ? name.trim() : undefined
+  } catch {
+    // No package.json here, or not one that can be read.
+    return undefined
+  }
+}
+

@@ -20,7 +20,7 @@ import {
   type GraphQLType
 } from 'graphql'
 import type {Field, Param, TypeDefinition} from '../../schemas/types/endpoints.js'
-import {describe} from './text.js'
+import {describe} from '../shared/describe.js'
 
 /** `Pet`, `Pet[]`, `Pet[][]` for a GraphQL type. */
 export function typeExpression(type: GraphQLType): string {

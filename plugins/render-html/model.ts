@@ -29,6 +29,11 @@ export interface EndpointView {
   moreStatuses: number
   deprecated: boolean
   findings: string[]
+  /**
+   * The id, shown on the row when another endpoint has the same method and path (events on one WebSocket address,
+   * `/`): the path alone would not tell them apart.
+   */
+  sharedRouteId?: string
 }
 
 /** A group card. */
@@ -78,6 +83,12 @@ export interface PageModel {
   tables: TableView[]
   findingCount: number
   endpointCount: number
+  /** What the page calls its rows: `events` when all are events, `operations` when all are GraphQL, else `endpoints`. */
+  noun: string
+  /** `12 endpoints`, `1 event`. */
+  countText: string
+  /** The search hint's examples: each facet with a value this catalogue has (`method:GET`, `group:repos`, …). */
+  hintFacets: string[]
   layout: {columns: number; cardWidth: number}
   /** The data the page script reads on selection (details, search), as JSON safe inside `<script>`. */
   data: string
@@ -90,8 +101,11 @@ export async function pageModel(spec: Catalogue, file: VFile): Promise<PageModel
   for (const group of spec.groups ?? []) groups.set(group.id, {id: group.id, label: group.label ?? group.id, descriptionHtml: group.description ? inlineMarkdown(group.description) : '', endpoints: []})
   const tables = new Map<string, TableView>()
   const erdTables = new Map((erdFile(spec, file)?.erd?.tables ?? []).map((table) => [table.id, table]))
+  const routeCounts = new Map<string, number>()
+  for (const endpoint of spec.endpoints) routeCounts.set(`${endpoint.method} ${endpoint.path}`, (routeCounts.get(`${endpoint.method} ${endpoint.path}`) ?? 0) + 1)
   const views = spec.endpoints.map((endpoint, index) => {
     const view = endpointView(endpoint, index, findings.get(index) ?? [])
+    if (routeCounts.get(`${endpoint.method} ${endpoint.path}`)! > 1) view.sharedRouteId = endpoint.id
     const groupId = endpoint.group ?? 'default'
     if (!groups.has(groupId)) groups.set(groupId, {id: groupId, label: groupId === 'default' ? 'Default' : groupId, descriptionHtml: '', endpoints: []})
     groups.get(groupId)!.endpoints.push(view)
@@ -107,7 +121,9 @@ export async function pageModel(spec: Catalogue, file: VFile): Promise<PageModel
   const inPageOrder = columns.flat().flatMap((group) => group.endpoints)
   // Deflated on another core while the rest is built (see packedTypeCards).
   const typeCards = spec.types?.length ? packedTypeCards(typeViews(spec)) : ''
-  const data = scriptJson(clientData(spec, inPageOrder))
+  const noun = rowNoun(views)
+  const data = scriptJson({...clientData(spec, inPageOrder), noun})
+  const countText = `${views.length} ${views.length === 1 ? noun.slice(0, -1) : noun}`
   return {
     meta: spec.meta,
     leadHtml: spec.meta.description ? markdownHtml(spec.meta.description) : '',
@@ -120,9 +136,40 @@ export async function pageModel(spec: Catalogue, file: VFile): Promise<PageModel
     tables: [...tables.values()].sort((a, b) => a.name.localeCompare(b.name)),
     findingCount: views.filter((view) => view.findings.length > 0).length,
     endpointCount: views.length,
+    noun,
+    countText,
+    hintFacets: hintFacets(spec, shown, [...tables.keys()], views),
     layout: {columns: spec.layout?.columns ?? 3, cardWidth: spec.layout?.card_width ?? 420},
     data
   }
+}
+
+/** `events`, `operations` (GraphQL) or `endpoints`: the word for the rows of this page. */
+function rowNoun(views: EndpointView[]): string {
+  if (views.length > 0 && views.every((view) => view.family === 'event')) return 'events'
+  if (views.length > 0 && views.every((view) => view.family === 'graphql')) return 'operations'
+  return 'endpoints'
+}
+
+/**
+ * The search hint's examples, from this catalogue's own values, so that each one finds something when typed: its first
+ * method, group (when there are several), tag (an import's first tag is the group), auth schemes, table, and
+ * `deprecated:true` and `has:finding` when some row is so.
+ */
+function hintFacets(spec: Catalogue, groups: GroupView[], tables: string[], views: EndpointView[]): string[] {
+  const facet = (name: string, value: string | undefined) => (value === undefined ? [] : [`${name}:${/\s/.test(value) ? `"${value}"` : value}`])
+  const auths = [...new Set(spec.endpoints.map((endpoint) => endpoint.auth ?? 'none'))]
+  const tag = spec.endpoints.find((endpoint) => endpoint.tags?.length)?.tags?.[0] ?? (groups.length > 1 ? groups[1].id : undefined)
+  return [
+    ...facet('method', spec.endpoints[0]?.method),
+    ...facet('group', groups.length > 1 ? groups[0].id : undefined),
+    ...facet('tag', tag),
+    ...facet('auth', auths.find((auth) => auth !== 'none')?.split(' + ')[0]),
+    ...facet('auth', auths.includes('none') && auths.length > 1 ? 'none' : undefined),
+    ...facet('table', tables[0]),
+    ...facet('deprecated', views.some((view) => view.deprecated) ? 'true' : undefined),
+    ...facet('has', views.some((view) => view.findings.length > 0) ? 'finding' : undefined)
+  ]
 }
 
 /**
@@ -186,7 +233,9 @@ function clientData(spec: Catalogue, views: EndpointView[]) {
       findings: view.findings
     })
   })
-  return compact({title: spec.meta.title, version: spec.meta.version, baseUrl: spec.meta.base_url, repository: repositoryUrl(spec.meta.repository), params, responses, endpoints})
+  // What each `auth` is (how an API key is sent), for the curl lines.
+  const authSchemes = spec.meta['x-auth-schemes']
+  return compact({title: spec.meta.title, version: spec.meta.version, baseUrl: spec.meta.base_url, repository: repositoryUrl(spec.meta.repository), authSchemes, params, responses, endpoints})
 }
 
 /** Drop undefined, null, empty strings and empty arrays. */

@@ -6,7 +6,8 @@
   var data = JSON.parse(document.getElementById('apipe-data').textContent)
   // Empty fields are left out of the data, params are shared in a table, and what a row shows (id, method, path,
   // summary, auth, deprecated, its card's group) is read from the row itself: fill the endpoints back in once.
-  var endpoints = data.endpoints.map(function (e) {
+  // A catalogue with no endpoints has none in its data either (empty fields are left out).
+  var endpoints = (data.endpoints || []).map(function (e) {
     return {
       description: e.description || '', tags: e.tags || [], entities: e.entities || [], request: e.request,
       response: e.response, status: e.status || [], sources: e.sources || [], findings: e.findings || [],
@@ -42,15 +43,17 @@
     e.group = row.closest('.card').getAttribute('data-group')
   })
   var cards = Array.prototype.slice.call(document.querySelectorAll('.card'))
+  // The id too (an operationId, an event's name): rows on one address differ by nothing else.
   var haystacks = endpoints.map(function (e) {
-    return (e.method + ' ' + e.path + ' ' + e.summary + ' ' + e.tags.join(' ')).toLowerCase()
+    return (e.method + ' ' + e.path + ' ' + e.id + ' ' + e.summary + ' ' + e.tags.join(' ')).toLowerCase()
   })
   var visible = rows.map(function () { return true })
   var selected = -1
   var facets = {
     method: function (e, v) { return e.method.toLowerCase() === v },
     group: function (e, v) { return e.group.toLowerCase() === v },
-    tag: function (e, v) { return e.tags.some(function (t) { return t.toLowerCase() === v }) },
+    // An import's first tag is the endpoint's group: `tag:` finds it there too.
+    tag: function (e, v) { return e.group.toLowerCase() === v || e.tags.some(function (t) { return t.toLowerCase() === v }) },
     // Every scheme the endpoint accepts: its `auth` and its alternatives, each of the schemes needed together.
     auth: function (e, v) {
       return [e.auth || 'none'].concat(e.authAlternatives).some(function (a) { return a.toLowerCase().split(' + ').indexOf(v) !== -1 })
@@ -60,15 +63,21 @@
     has: function (e, v) { return v === 'finding' ? e.findings.length > 0 : true }
   }
 
-  /** Parse `method:GET pets "two words"` into facet tests and free-text terms. */
+  /**
+   * Parse `method:GET pets "two words"` into facet tests and free-text terms. A facet still being typed (`method:`,
+   * `tag:"pet st`) narrows nothing until it has a value, rather than hiding every row.
+   */
   function parse(query) {
     var tests = []
     var terms = []
-    var pattern = /(\w+):("[^"]*"|\S+)|"([^"]*)"|(\S+)/g
+    var pattern = /(\w+):("[^"]*"?|\S*)|"([^"]*)"?|(\S+)/g
     var match
     while ((match = pattern.exec(query.toLowerCase()))) {
       if (match[1] && facets[match[1]]) {
-        tests.push({facet: facets[match[1]], value: match[2].replace(/^"|"$/g, '')})
+        var value = match[2].replace(/^"|"$/g, '')
+        if (value) tests.push({facet: facets[match[1]], value: value})
+      } else if (match[0] === '"') {
+        continue
       } else {
         terms.push(match[0].replace(/^"|"$/g, ''))
       }
@@ -96,7 +105,8 @@
       if (card.hidden === any) card.hidden = !any
     })
     followIndex()
-    count.textContent = shown === endpoints.length ? endpoints.length + ' endpoints' : shown + ' of ' + endpoints.length + ' endpoints'
+    var noun = data.noun || 'endpoints'
+    count.textContent = shown === endpoints.length ? endpoints.length + ' ' + (endpoints.length === 1 ? noun.slice(0, -1) : noun) : shown + ' of ' + endpoints.length + ' ' + noun
     empty.hidden = shown !== 0
     if (findingsButton) findingsButton.setAttribute('aria-pressed', String(/(^|\s)has:finding(\s|$)/.test(search.value)))
   }
@@ -168,6 +178,8 @@
     // The path as its row shows it, with the places it may wrap (markup the page build wrote).
     title.appendChild(element('span', 'path')).innerHTML = rows[byId[e.id]].querySelector('.path').innerHTML
     details.appendChild(title)
+    // Where another row has the same method and path, the id its row shows (page.ts) says which one this is.
+    if (rows[byId[e.id]].querySelector('.route-id')) details.appendChild(element('p', 'route-id', e.id))
     var chips = element('div', 'chip-list')
     if (e.deprecated) chips.appendChild(element('span', 'chip deprecated-chip', 'deprecated'))
     // Schemes an endpoint takes instead of its first (`x-auth-alternatives`) are as much a way in.
@@ -265,6 +277,8 @@
   }
 
   function closeDetails() {
+    // The address no longer names the endpoint once its panel is closed (a reload or a shared link would reopen it).
+    if (location.hash && decodeURIComponent(location.hash.slice(1)) in byId) history.replaceState(null, '', location.href.split('#')[0])
     details.hidden = true
     document.body.classList.remove('with-details')
     if (selected !== -1) {

@@ -175,6 +175,8 @@ function apipeReference(data, dom) {
       var code = String(r.status)
       head.appendChild(element('span', 'chip status s' + code[0] + 'xx', code))
       if (r.type) head.appendChild(typeLabel(r.type))
+      // Closed, a response still says what it is: its description's first words beside its status.
+      if (r.description) head.appendChild(element('span', 'response-gist', sanitized('', r.description).textContent.trim()))
       if (!r.description && !r.type && !(r.headers && r.headers.length) && r.example === undefined) {
         item.className = 'response empty'
         return
@@ -249,10 +251,52 @@ function apipeReference(data, dom) {
     return encodeURIComponent(text)
   }
 
+  /** Text for inside a POSIX shell's double quotes: `$`, `` ` ``, `"` and `\\` escaped. */
+  function inDoubleQuotes(text) { return text.replace(/[$`"\\]/g, '\\$&') }
+
+  /** One shell word from literal pieces (single-quoted) and `{variable}` pieces (`"$NAME"`, for the shell to fill in). */
+  function shellWord(pieces) {
+    var merged = pieces.reduce(function (list, piece) {
+      if (typeof piece === 'string' && typeof list[list.length - 1] === 'string') list[list.length - 1] += piece
+      else if (piece !== '') list.push(piece)
+      return list
+    }, [])
+    return merged.map(function (piece) { return typeof piece === 'string' ? shellQuote(piece) : '"$' + piece.variable + '"' }).join('')
+  }
+
+  /**
+   * The URL of a curl line, with the API keys sent in its query. A catalogue without a base URL gets `$BASE_URL`, a
+   * variable for the reader to set, rather than a made-up host; a path param without an example stays `{name}`, for
+   * the reader to fill in, and `--globoff` keeps curl from reading its braces as a URL pattern.
+   */
+  function urlParts(base, path, keys) {
+    var pieces = base ? [base + path] : [{variable: 'BASE_URL'}, path]
+    keys.filter(function (key) { return key.in === 'query' }).forEach(function (key, index) {
+      pieces.push((index === 0 && path.indexOf('?') === -1 ? '?' : '&') + encodeURIComponent(key.name) + '=', {variable: key.variable})
+    })
+    return (/[{}[\]]/.test(path) ? ['--globoff'] : []).concat(shellWord(pieces))
+  }
+
+  /**
+   * The API keys an `auth` sends, from `meta.x-auth-schemes` (`{type: 'apiKey', in: 'header', name: 'X-Api-Key'}`), each
+   * with the shell variable that holds it: `API_KEY`, or one per scheme when it takes several (`API_KEY_APPID`).
+   */
+  function apiKeysOf(auth) {
+    var schemes = data.authSchemes || {}
+    var names = auth.split(' + ').filter(function (name) {
+      var scheme = schemes[name]
+      return scheme && /^(apiKey|httpApiKey)$/.test(scheme.type) && scheme.name && /^(header|query|cookie)$/.test(scheme.in)
+    })
+    return names.map(function (name) {
+      return {in: schemes[name].in, name: schemes[name].name, variable: names.length === 1 ? 'API_KEY' : 'API_KEY_' + name.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}
+    })
+  }
+
   /** A curl command for a REST or GraphQL endpoint, from the base URL, the path params and a sample body. */
   function curlText(e) {
     // An endpoint served elsewhere than the API (`servers` of its own) is called there.
-    var base = (e.baseUrl || data.baseUrl || 'http://localhost').replace(/\/+$/, '')
+    var base = (e.baseUrl || data.baseUrl || '').replace(/\/+$/, '')
+    var keys = apiKeysOf(e.auth || '')
     var parts = ['curl']
     var bodyValue
     if (graphqlMethods.test(e.method)) {
@@ -275,7 +319,8 @@ function apipeReference(data, dom) {
       var keyword = e.method === 'MUTATION' ? 'mutation' : 'query'
       bodyValue = {query: keyword + (declared.length ? '(' + declared.join(', ') + ')' : '') + ' { ' + signature[1] + (passed.length ? '(' + passed.join(', ') + ')' : '') + selection + ' }'}
       if (declared.length) bodyValue.variables = variables
-      parts.push('-X POST', shellQuote(base))
+      parts.push('-X POST')
+      parts.push.apply(parts, urlParts(base, '', keys))
     } else {
       var path = e.path.replace(/\{([^}]+)\}/g, function (whole, key) {
         var param = e.params.filter(function (p) { return p.in === 'path' && p.name === key })[0]
@@ -287,7 +332,7 @@ function apipeReference(data, dom) {
         return encodeURIComponent(p.name) + '=' + urlPart(value !== undefined ? value : sample(p.type || 'string', 1, p['x-format']))
       })
       if (e.method !== 'GET') parts.push('-X ' + e.method)
-      parts.push(shellQuote(base + path + (query.length ? '?' + query.join('&') : '')))
+      parts.push.apply(parts, urlParts(base, path + (query.length ? '?' + query.join('&') : ''), keys))
       e.params.filter(function (p) { return p.in === 'header' && p.required }).forEach(function (p) {
         var value = given(p)
         parts.push('-H ' + shellQuote(p.name + ': ' + (value !== undefined ? valueText(value) : '…')))
@@ -298,6 +343,10 @@ function apipeReference(data, dom) {
     // Double quotes, so that the shell fills in the reader's variables; names no shell sets on its own (`$USER` does).
     if (/^bearer|oauth2|openid/i.test(e.auth || '')) parts.push('-H "Authorization: Bearer $API_TOKEN"')
     else if (/^basic$/i.test(e.auth || '')) parts.push('-u "$API_USER:$API_PASSWORD"')
+    keys.forEach(function (key) {
+      if (key.in === 'header') parts.push('-H "' + inDoubleQuotes(key.name) + ': $' + key.variable + '"')
+      else if (key.in === 'cookie') parts.push('--cookie "' + inDoubleQuotes(key.name) + '=$' + key.variable + '"')
+    })
     if (bodyValue !== undefined) parts.push.apply(parts, bodyParts(bodyValue, e.requestMedia))
     return parts.join(' ')
   }

@@ -72,8 +72,10 @@ function loadAssets() {
       row.moreStatuses ? `<span class="chip status more">+${row.moreStatuses}</span>` : '',
       row.findings.length ? `<span class="chip finding">⚠ ${row.findings.length}</span>` : ''
     ]
+    // Rows of one method and path (events on one WebSocket address) are told apart by their ids, on a line of their own.
+    const sharedId = row.sharedRouteId ? `<code class="route-id">${escape(row.sharedRouteId)}</code>` : ''
     const summary = row.summaryHtml ? `<span class="summary">${row.summaryHtml}</span>` : ''
-    return `\n        <li><a class="row${row.deprecated ? ' deprecated' : ''}" id="${escape(row.id)}" href="#${escape(row.id)}"><span class="method m-${escape(row.method.toLowerCase())} f-${row.family}">${escape(row.method)}</span><span class="path">${pathMarkup(row)}</span><span class="chips">${chips.join('')}</span>${summary}</a></li>`
+    return `\n        <li><a class="row${row.deprecated ? ' deprecated' : ''}" id="${escape(row.id)}" href="#${escape(row.id)}"><span class="method m-${escape(row.method.toLowerCase())} f-${row.family}">${escape(row.method)}</span><span class="path">${pathMarkup(row)}</span><span class="chips">${chips.join('')}</span>${sharedId}${summary}</a></li>`
   }
   env.addFilter('rowsMarkup', (rows: EndpointView[]) => new nunjucks.runtime.SafeString(rows.map(rowMarkup).join('')))
   // The id of a group's card and the fragment of its index link (`group-Pet%20Store`): an HTML id holds no whitespace,

@@ -1,9 +1,9 @@
 /**
  * How importers name security schemes in `auth`, one rule for OpenAPI and AsyncAPI: a scheme goes by its kind
  * (`bearer`, `api-key`, …) when the document declares one scheme of that kind, else by its own name (an admin key and a
- * user key, both bearer, stay `adminKey` and `userKey`), so that operations with different security stay apart. When
- * some `auth` is a scheme's name, `meta.x-auth-schemes` says what each scheme is, so that `pipe diff` tells a scheme
- * renamed from another scheme. A requirement that names several schemes needs them all: its `auth` joins them with
+ * user key, both bearer, stay `adminKey` and `userKey`), so that operations with different security stay apart.
+ * `meta.x-auth-schemes` says what each scheme is, by its `auth`: how an API key is sent (the page's curl line puts it
+ * there), and, when some `auth` is a scheme's name, which scheme a renamed one was (`pipe diff`). A requirement that names several schemes needs them all: its `auth` joins them with
  * ` + `.
  */
 import {record, text} from './readers.js'
@@ -40,9 +40,9 @@ export class SchemeNames {
     return names.length === 0 ? undefined : names.map((name) => this.authOf(name)).sort().join(' + ')
   }
 
-  /** `meta.x-auth-schemes`: each scheme by its `auth`, when some `auth` is a scheme's name; else undefined. */
+  /** `meta.x-auth-schemes`: each declared scheme by its `auth`; undefined when the document declares none. */
   summaries(): Record<string, Record<string, unknown>> | undefined {
-    if (![...this.counts.values()].some((count) => count > 1)) return undefined
+    if (this.counts.size === 0) return undefined
     const summaries: Record<string, Record<string, unknown>> = {}
     for (const [name, scheme] of Object.entries(this.schemes)) summaries[this.authOf(name)] = summaryOf(scheme)
     return summaries

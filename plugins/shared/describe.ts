@@ -1,4 +1,4 @@
-/** Split a GraphQL description into the one-line summary the page and sentences use and the rest. */
+/** Split a description (GraphQL's, an AsyncAPI message's) into the one-line summary the page and sentences use and the rest. */
 
 /**
  * `summary`: the first line, or its first sentence when the line is long; when the first paragraph goes on past the
