@@ -61,7 +61,12 @@ function markdownComment(shown: VFileMessage[], changes: VFileMessage[]): string
 
 function githubLine(change: VFileMessage, file: VFile): string {
   const properties: string[] = []
-  if (file.path && !file.data.gitRevision) properties.push(`file=${escape(path.relative(file.cwd, path.resolve(file.cwd, file.path)), true)}`)
+  if (file.path && !file.data.gitRevision) {
+    properties.push(`file=${escape(path.relative(file.cwd, path.resolve(file.cwd, file.path)), true)}`)
+    // Where the changed thing is in the new file, so that GitHub shows the change on that line of the pull request (a
+    // removed thing: where it was held, `endpoints`, `paths`).
+    if (change.line) properties.push(`line=${change.line}`, `col=${change.column ?? 1}`)
+  }
   properties.push(`title=${escape(`${kind(change)} change: ${change.ruleId}`, true)}`)
   return `::${change.fatal === true ? 'error' : 'notice'} ${properties.join(',')}::${escape(`${change.jsonPath} ${change.reason}`, false)}`
 }

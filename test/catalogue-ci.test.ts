@@ -266,8 +266,9 @@ test('pipe diff --format json, github and markdown', async () => {
   assert.equal(json.changes[0], {kind: 'breaking', code: 'auth-added', location: 'GET:/pets.auth', message: '`GET /pets` now needs `api-key` authentication (was `none`)', url: 'https://github.com/apipe/apipe/blob/main/docs/rules.md#auth-added'})
   assert.equal([json.breaking, json.nonBreaking], [2, 1])
   const github = await runPipe(['diff', ...diffCase('auth-added-removed'), '--format', 'github'])
-  assert.match(github.stdout, /^::error file=fixtures\/diff-catalogues\/auth-added-removed\/input\.json,title=breaking change%3A auth-added::GET:\/pets\.auth `GET \/pets` now needs/)
-  assert.match(github.stdout, /\n::notice file=[^\n]*title=non-breaking change%3A auth-removed::/)
+  // Each on the line of the new file that holds the change.
+  assert.match(github.stdout, /^::error file=fixtures\/diff-catalogues\/auth-added-removed\/input\.json,line=22,col=7,title=breaking change%3A auth-added::GET:\/pets\.auth `GET \/pets` now needs/)
+  assert.match(github.stdout, /\n::notice file=fixtures\/diff-catalogues\/auth-added-removed\/input\.json,line=63,col=7,title=non-breaking change%3A auth-removed::/)
   const markdown = await runPipe(['diff', ...diffCase('auth-added-removed'), '--format', 'markdown'])
   assert.match(markdown.stdout, /^### API changes: 2 breaking, 1 non-breaking change\(s\)\n\n\| change \| code \| location \| what \|\n/)
 })
