@@ -447,18 +447,26 @@ function compareParams(oldParams: Param[], newParams: Param[], owner: ParamOwner
       const how = partner['x-items-nullable'] ? 'widened' : 'narrowed'
       add({code: `${received ? 'response' : 'request'}-type-${how}`, location, path, message: `Items of ${describe(partner)} of ${owner.words} ${partner['x-items-nullable'] ? 'may now be null' : 'can no longer be null'}`})
     }
-    const use = new ParamUse(received ? 'event' : 'request', location, path, param.in === 'arg', partner, owner)
     const was = param.type ?? 'string'
     const now = partner.type ?? 'string'
-    compareEnum(param.enum, partner.enum, was === now ? was : undefined, use, add)
-    if (was === now) compareFormat(param['x-format'], partner['x-format'], use, add)
     // A GraphQL variable must be declared with the argument's own type: `Int` to `Float` widens what a literal may be,
     // but an operation that passes an `Int` variable no longer validates.
     if (param.in === 'arg' && was !== now) {
+      const use = new ParamUse('request', location, path, true, partner, owner)
+      compareEnum(param.enum, partner.enum, undefined, use, add)
       add({code: 'request-type-narrowed', location, path, message: `Type of ${use.what} changed from ${codeSpan(was)} to ${codeSpan(now)} (a variable declared ${codeSpan(was)} no longer fits)`})
       continue
     }
-    compareType(was, now, use, types, add)
+    // An event's channel param is both: subscribers name its values (`orders.{region}`: a value gone leaves one of them
+    // on a channel nothing is sent to), and read them (a wildcard subscriber meets a value added), as an enum used in
+    // requests and responses is judged both ways. Its headers are only read.
+    const directions: Direction[] = !received ? ['request'] : param.in === 'path' ? ['event', 'request'] : ['event']
+    for (const direction of directions) {
+      const use = new ParamUse(direction, location, path, param.in === 'arg', partner, owner)
+      compareEnum(param.enum, partner.enum, was === now ? was : undefined, use, add)
+      if (was === now) compareFormat(param['x-format'], partner['x-format'], use, add)
+      compareType(was, now, use, types, add)
+    }
   }
   for (const param of newParams) {
     if (oldKeys.has(key(param, newParams))) continue
