@@ -4,6 +4,7 @@
  * that is down delays events and loses none, across a restart of the app; `/health` and `/ready`; the events in
  * `pipe map` and `pipe asyncapi`, read back by `pipe import asyncapi`.
  */
+import {execFileSync} from 'node:child_process'
 import {cpSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync} from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -121,6 +122,36 @@ for (const stream of [false, true]) {
     }
   })
 }
+
+/** Set RabbitMQ's `max_message_size` (read by each channel it opens), or why it cannot be set here. */
+function rabbitMaxMessageSize(bytes: number): string | undefined {
+  try {
+    execFileSync('rabbitmqctl', ['eval', `application:set_env(rabbit, max_message_size, ${bytes}).`], {stdio: 'pipe', timeout: 20_000})
+    return undefined
+  } catch (error) {
+    return `rabbitmqctl cannot set max_message_size here (${(error as Error).message.split('\n')[0]})`
+  }
+}
+const rabbitDefaultMax = 134_217_728
+
+testWhen(test, (await brokerMissing('amqp')) ?? rabbitMaxMessageSize(rabbitDefaultMax), 'an event past RabbitMQ\'s max_message_size is set aside, and the events behind it go on', async () => {
+  // Each channel reads the limit when it opens: set before the app's first publish, restored after.
+  rabbitMaxMessageSize(16_384)
+  const {app, prefix} = await eventsApp(brokerUrls.amqp)
+  const consumer = await consume('amqp', prefix)
+  try {
+    assert.is((await post(app, '/notes', {text: 'x'.repeat(20_000)})).statusCode, 201)
+    assert.is((await post(app, '/notes', {text: 'a note'})).statusCode, 201)
+    const [event] = await consumer.until(1)
+    assert.equal(event.data, {id: 2, text: 'a note'})
+    const rows = await app.orm.em.fork().getConnection().execute('select id, attempts, sent_at from apipe_outbox order by id')
+    assert.equal(rows.map((row: Record<string, unknown>) => [Number(row.id), Number(row.attempts), row.sent_at === null]), [[1, -1, true], [2, 0, false]])
+  } finally {
+    rabbitMaxMessageSize(rabbitDefaultMax)
+    await consumer.close()
+    await app.close()
+  }
+})
 
 testWhen(test, await brokerMissing('nats'), 'a sign-up through /auth/register publishes the auth entity\'s created event, without its password', async () => {
   // The events app with an auth entity that declares `created` (its schema from the definitions: no migrations).

@@ -142,7 +142,18 @@ function natsBroker(url: string, {timeout = 5000}: BrokerOptions): Broker {
   }
 }
 
+/** RabbitMQ's answer to a message past its `max_message_size` (it closes the channel): the size it allows. */
+function amqpSizeLimit(error: unknown): number | undefined {
+  const match = /message size \d+ is larger than configured max size (\d+)/.exec(error instanceof Error ? error.message : '')
+  return match ? Number(match[1]) : undefined
+}
+
 function amqpBroker(url: string, {exchange = 'amq.topic', timeout = 5000}: BrokerOptions): Broker {
+  /**
+   * RabbitMQ's `max_message_size` (128 MiB by default), which it tells a client only by closing the channel on a
+   * message past it: learnt then, so that the next batches stop before such an event, which is then refused.
+   */
+  let limit = Number.POSITIVE_INFINITY
   const connection = lazily(
     async () => {
       const amqp = await import('amqplib')
@@ -150,7 +161,10 @@ function amqpBroker(url: string, {exchange = 'amq.topic', timeout = 5000}: Broke
       // A lost connection is found on the next publish, which then opens a new one.
       model.on('error', () => undefined)
       const channel = await model.createConfirmChannel()
-      channel.on('error', () => undefined)
+      // The channel's own error says why the server closed it; the publish only sees "channel closed".
+      channel.on('error', (error: unknown) => {
+        limit = amqpSizeLimit(error) ?? limit
+      })
       if (exchange !== 'amq.topic') await channel.assertExchange(exchange, 'topic', {durable: true})
       return {model, channel}
     },
@@ -159,12 +173,16 @@ function amqpBroker(url: string, {exchange = 'amq.topic', timeout = 5000}: Broke
   return {
     kind: 'amqp',
     async publishAll(items) {
+      const bodies = items.map(({event}) => Buffer.from(JSON.stringify(event)))
+      const over = bodies.findIndex((body) => body.byteLength > limit)
+      if (over === 0) throw new RefusedEvent(`the event is ${bodies[0].byteLength} bytes, past the broker's max_message_size of ${limit}`)
+      const sendable = over === -1 ? items.length : over
       try {
         const {channel} = await within(connection.get(), timeout, 'connecting to AMQP')
-        for (const {subject, event} of items) channel.publish(exchange, subject, Buffer.from(JSON.stringify(event)), {persistent: true, contentType: 'application/cloudevents+json', messageId: event.id, type: event.type})
+        for (const [index, {subject, event}] of items.slice(0, sendable).entries()) channel.publish(exchange, subject, bodies[index], {persistent: true, contentType: 'application/cloudevents+json', messageId: event.id, type: event.type})
         // One wait for every confirm: a nack anywhere counts the batch as not sent (and it is sent again).
         await within(channel.waitForConfirms(), timeout, 'AMQP confirms')
-        return items.length
+        return sendable
       } catch (error) {
         await connection.drop()
         throw error
