@@ -169,6 +169,7 @@ export async function runCrud(action: CrudAction, model: EntityModel, context: C
       const data = action === 'replace' ? replacement(model, context.data) : context.data
       await resolveByRelations(em, model, data)
       em.assign(entity, data)
+      touchForLists(model, entity, data)
       await em.flush()
       return answerWrite(entity)
     }
@@ -206,6 +207,16 @@ async function createAction(model: EntityModel, context: CrudContext, answerWrit
   context.status = 201
   context.headers = {location: locationOf(model, entity as Row, context)}
   return answerWrite(entity)
+}
+
+/**
+ * A write that changes only a many-to-many list (`tags`) changes the record to its readers: the ORM bumps
+ * `updatedAt` (and sees an update, which its `updated` event follows) only for a change to the record's own columns.
+ */
+function touchForLists(model: EntityModel, entity: object, data: Record<string, unknown>): void {
+  if (!model.definition.timestamps) return
+  const changed = Object.keys(data).some((name) => model.relations.get(name)?.kind === 'many-to-many' && (entity as Record<string, Collection<object>>)[name]?.isDirty?.())
+  if (changed) (entity as Row).updatedAt = new Date()
 }
 
 /** Add or remove the current user in the route's many-to-many relation of the record (a favorite, a follow). */
