@@ -16,7 +16,7 @@ import {projectInfo} from '../runtime/config.js'
 import {erdOf} from '../runtime/erd.js'
 import {describeRoutes, tableOf, typeName, type RouteInfo} from '../runtime/routes.js'
 import {openapiDocument} from '../runtime/openapi.js'
-import {loadErrorShape} from '../runtime/project.js'
+import {loadAuthSchemes, loadErrorShape} from '../runtime/project.js'
 import type {Catalogue, Endpoint} from '../schemas/types/endpoints.js'
 import importOpenapi from './import-openapi/index.js'
 import parse from './parse.js'
@@ -70,8 +70,8 @@ export async function projectCatalogue(tree: DefinitionsTree, cwd: string): Prom
   const all = tree.entities.map(({definition}) => definition)
   // Internal tables (the events outbox) are not API: no types, no rows.
   const entities = all.filter((entity) => !isInternal(entity))
-  const {problemSchema} = await loadErrorShape(tree.root)
-  const document = openapiDocument(tree.config, all, tree.controllers, projectInfo(tree.root), {errorSchema: problemSchema}) as Parameters<typeof importedDocument>[0]
+  const [{problemSchema}, authSchemes] = await Promise.all([loadErrorShape(tree.root), loadAuthSchemes(tree.root)])
+  const document = openapiDocument(tree.config, all, tree.controllers, projectInfo(tree.root), {errorSchema: problemSchema, authSchemes}) as Parameters<typeof importedDocument>[0]
   const spec = await importedDocument(document, tree.root)
   const controllerFiles = new Map(tree.controllers.map((item) => [item.definition.name, item.file]))
   // The document's operation ids, as the import keeps them: `<controller>.<action>`, the method added to a repeat.

@@ -114,11 +114,19 @@ function tokenSchemesOf(config: ResolvedConfig): Array<{name: string; scheme: Js
   )
 }
 
+/** What a project's code adds to its documents (runtime/project.ts loads them). */
+export interface DocumentParts {
+  /** The JSON Schema of the project's own error body (`src/errors.ts`). */
+  errorSchema?: object
+  /** The security scheme of each custom auth provider that declares one, by provider name. */
+  authSchemes?: ReadonlyMap<string, object>
+}
+
 /**
  * The OpenAPI 3.1 document of a project. `errorSchema` is the JSON Schema of the project's own error body (`export
  * const schema` beside the formatter in `src/errors.ts`): errors are then described as that, as `application/json`.
  */
-export function openapiDocument(config: ResolvedConfig, entities: readonly EntityDefinition[], controllers: readonly DescribedController[], info: ProjectInfo, {errorSchema}: {errorSchema?: object} = {}): Json {
+export function openapiDocument(config: ResolvedConfig, entities: readonly EntityDefinition[], controllers: readonly DescribedController[], info: ProjectInfo, {errorSchema, authSchemes}: DocumentParts = {}): Json {
   const routes = describeRoutes(config, entities, controllers)
   const tokenSchemes = tokenSchemesOf(config)
   const models = new Map(entities.map((entity) => [entity.name, entityModel(entity)]))
@@ -157,12 +165,16 @@ export function openapiDocument(config: ResolvedConfig, entities: readonly Entit
     paths,
     components: {schemas}
   }
-  // Every scheme a route names is defined: bearer JWT, and each custom provider (whose credentials only its own code
-  // knows: described as such).
+  // Every scheme a route names is defined: bearer JWT, and each custom provider, as the provider declares it
+  // (`export const scheme`); one that does not is described as a header named after it, which only its code reads.
   const schemes: Record<string, Json> = {}
+  const described = (name: string) => `The custom auth provider \`src/auth/${name}.ts\``
   for (const route of routes) {
     if (route.auth === 'bearer' || route.auth === 'optional') for (const scheme of tokenSchemes) schemes[scheme.name] = scheme.scheme
-    else if (route.auth !== 'none') schemes[route.auth] = {type: 'apiKey', in: 'header', name: route.auth, description: `The custom auth provider \`src/auth/${route.auth}.ts\``}
+    else if (route.auth !== 'none') {
+      const declared = authSchemes?.get(route.auth) as Json | undefined
+      schemes[route.auth] = declared ? {description: described(route.auth), ...declared} : {type: 'apiKey', in: 'header', name: route.auth, description: `${described(route.auth)}, which declares no \`scheme\``}
+    }
   }
   if (Object.keys(schemes).length > 0) (document.components as Json).securitySchemes = schemes
   return document

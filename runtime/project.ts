@@ -30,6 +30,8 @@ export interface Project {
   services: Record<string, unknown>
   /** Custom auth providers from `src/auth/<name>.ts`, by name. */
   providers?: Map<string, AuthProvider>
+  /** The OpenAPI security scheme each provider declares (`export const scheme` beside it), by name. */
+  authSchemes?: Map<string, object>
   /** The project's error body (`src/errors.ts`, default export), instead of problem+json. */
   formatProblem?: ProblemFormatter
   /** The JSON Schema of that body (`export const schema` beside it), for the OpenAPI document. */
@@ -84,6 +86,24 @@ export async function loadErrorShape(root: string): Promise<{formatProblem?: Pro
   return {formatProblem: defaultExport(errorsModule) as ProblemFormatter, problemSchema}
 }
 
+/**
+ * How a client presents the credentials each custom provider checks, for the OpenAPI document: the provider's own
+ * `export const scheme` (an OpenAPI security scheme: `{type: 'apiKey', in: 'header', name: 'X-Api-Key'}`), when it
+ * declares one. Only the provider's code knows what it reads.
+ */
+export async function loadAuthSchemes(root: string): Promise<Map<string, object>> {
+  return declaredSchemes(await loadFolder(path.join(root, 'src/auth'), (module) => module))
+}
+
+function declaredSchemes(modules: Map<string, Record<string, unknown>>): Map<string, object> {
+  const schemes = new Map<string, object>()
+  for (const [name, module] of modules) {
+    const scheme = module.scheme as {type?: unknown} | undefined
+    if (scheme && typeof scheme === 'object' && typeof scheme.type === 'string') schemes.set(name, scheme)
+  }
+  return schemes
+}
+
 /** Load the project whose `pipe.config.json` is in `root`; `settings.rules` set the checks' severities as in `.piperc`. */
 export async function loadProject(root: string, settings: Pick<Settings, 'rules'> = {}): Promise<Project> {
   const file = await readInput(path.join(root, 'pipe.config.json'))
@@ -98,7 +118,8 @@ export async function loadProject(root: string, settings: Pick<Settings, 'rules'
     }
   }
   const middleware = await loadFolder(path.join(tree.root, 'src/middleware'), (module) => defaultExport(module) as Middleware)
-  const providers = await loadFolder(path.join(tree.root, 'src/auth'), (module) => defaultExport(module) as AuthProvider)
+  const providerModules = await loadFolder(path.join(tree.root, 'src/auth'), (module) => module)
+  const providers = new Map([...providerModules].map(([name, module]) => [name, defaultExport(module) as AuthProvider]))
   const services = Object.fromEntries(await loadFolder(path.join(tree.root, 'src/services'), (module) => defaultExport(module) ?? module))
   const {formatProblem, problemSchema} = await loadErrorShape(tree.root)
   return {
@@ -110,6 +131,7 @@ export async function loadProject(root: string, settings: Pick<Settings, 'rules'
     middleware,
     services,
     providers,
+    authSchemes: declaredSchemes(providerModules),
     formatProblem,
     problemSchema
   }

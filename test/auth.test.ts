@@ -365,6 +365,9 @@ test('the catalogue and OpenAPI of the app show each route\'s auth scheme and ro
   assert.equal(served.body!.paths['/notes'].post.security, [{bearerAuth: []}, {tokenAuth: []}])
   assert.equal(served.body!.components.securitySchemes.tokenAuth, {type: 'apiKey', in: 'header', name: 'Authorization', description: '`Authorization: Token <jwt>`'})
   assert.equal(Object.keys(served.body!.components.securitySchemes).sort(), ['apiKey', 'bearerAuth', 'tokenAuth'])
+  // A custom provider as it declares itself (`export const scheme`), in the document and so in the catalogue.
+  assert.equal(served.body!.components.securitySchemes.apiKey, {description: 'The custom auth provider `src/auth/apiKey.ts`', type: 'apiKey', in: 'header', name: 'X-Api-Key'})
+  assert.equal(spec.meta['x-auth-schemes'].apiKey, {type: 'apiKey', in: 'header', name: 'X-Api-Key'})
   assert.is(served.body!.paths['/notes'].get.security, undefined)
 })
 

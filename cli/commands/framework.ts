@@ -2,6 +2,7 @@ import {Command, Option} from 'clipanion'
 import {projectOption, usageError, useColor} from '../options.js'
 import type {Project} from '../../runtime/project.js'
 import type {ProjectInfo} from '../../runtime/config.js'
+import type {DocumentParts} from '../../runtime/openapi.js'
 
 /**
  * Print why a project cannot run: its findings (one line each, file and place first), or one line for a database
@@ -238,7 +239,7 @@ export class AsyncapiCommand extends Command {
   }
 }
 
-type ProjectDocument = (config: Project['config'], entities: Project['entities'], controllers: Project['controllers'], info: ProjectInfo, options: {errorSchema?: object}) => unknown
+type ProjectDocument = (config: Project['config'], entities: Project['entities'], controllers: Project['controllers'], info: ProjectInfo, options: DocumentParts) => unknown
 
 /** Load the project, write the document it describes as JSON, and say where. */
 async function writeProjectDocument(command: Command, project: string, output: string, build: ProjectDocument): Promise<number> {
@@ -250,7 +251,7 @@ async function writeProjectDocument(command: Command, project: string, output: s
   ])
   try {
     const loaded = await loadProject(path.resolve(project))
-    const document = build(loaded.config, loaded.entities, loaded.controllers, projectInfo(loaded.root), {errorSchema: loaded.problemSchema})
+    const document = build(loaded.config, loaded.entities, loaded.controllers, projectInfo(loaded.root), {errorSchema: loaded.problemSchema, authSchemes: loaded.authSchemes})
     await mkdir(path.dirname(path.resolve(output)), {recursive: true})
     await writeFile(output, JSON.stringify(document, null, 2) + '\n')
     command.context.stdout.write(`Wrote ${output}\n`)

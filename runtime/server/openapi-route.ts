@@ -7,6 +7,6 @@ import type {Project} from '../project.js'
 export async function openapiRoute(app: FastifyInstance, {project}: {project: Project}): Promise<void> {
   const declared = project.controllers.some(({definition}) => Object.keys(definition.routes).includes('GET /openapi.json'))
   if (declared) return
-  const document = openapiDocument(project.config, project.entities, project.controllers, projectInfo(project.root), {errorSchema: project.problemSchema})
+  const document = openapiDocument(project.config, project.entities, project.controllers, projectInfo(project.root), {errorSchema: project.problemSchema, authSchemes: project.authSchemes})
   app.get('/openapi.json', async () => document)
 }
