@@ -246,10 +246,15 @@ test('pipe map lists the events; pipe asyncapi writes them and pipe import async
     {id: 'book.updated', method: 'EVENT', path: 'apipe-test.book.updated', group: 'book', summary: 'A book was updated', response: 'Book'},
     {id: 'book.deleted', method: 'EVENT', path: 'apipe-test.book.deleted', group: 'book', summary: 'A book was deleted', response: 'Book'},
     {id: 'note.created', method: 'EVENT', path: 'apipe-test.note.created', group: 'note', summary: 'A note was created', response: 'Note'},
-    {id: 'book.shipped', method: 'EVENT', path: 'apipe-test.book.shipped', group: 'book', summary: 'Published by `POST /books/{id}/ship`', response: 'Book'}
+    // What an action publishes is its own: a payload only where the route declares one, not the route's response.
+    {id: 'book.shipped', method: 'EVENT', path: 'apipe-test.book.shipped', group: 'book', summary: 'Published by `POST /books/{id}/ship`', response: undefined},
+    {id: 'book.restocked', method: 'EVENT', path: 'apipe-test.book.restocked', group: 'book', summary: 'Published by `POST /books/{id}/restock`', response: 'Book'}
   ])
-  assert.equal(back.map(pick), mapped.map(pick))
   const document = JSON.parse(readFileSync(asyncapi, 'utf8'))
+  assert.equal(document.components.messages.BookShippedData.payload, {})
+  assert.match(document.components.messages.BookShippedData.description, /The data is what `POST \/books\/\{id\}\/ship` publishes: its route declares no `payload`\.$/)
+  assert.equal(document.components.messages.Book.payload, {$ref: '#/components/schemas/Book'})
+  assert.equal(back.map(pick).filter((endpoint) => endpoint.id !== 'book.shipped'), mapped.map(pick).filter((endpoint) => endpoint.id !== 'book.shipped'))
   assert.is(document.asyncapi, '3.0.0')
   assert.equal(document.servers, {broker: {host: '127.0.0.1:4222', protocol: 'nats'}})
   // The outbox is a table, not API: no type of it anywhere.

@@ -37,7 +37,7 @@ test('pipe run --preset backend reports the findings under each definition file 
   assert.match(result.stderr, /\n6:15 +error +Unexpected value `strin` for `type`/)
   assert.match(result.stderr, /src\/controller\/book.json\n5:34 +error +Unknown action `publish`/)
   assert.match(result.stderr, /src\/entities\/review.json\n4:29 +error +Unexpected `}`, expected a property name in double quotes +parse/)
-  assert.match(result.stderr, /✖ 9 errors\n$/)
+  assert.match(result.stderr, /✖ 10 errors\n$/)
 })
 
 test('pipe.config.json reads ${NAME} and ${NAME:-fallback} from the environment and .env', async () => {

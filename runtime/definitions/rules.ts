@@ -4,7 +4,7 @@
  * | rule | what |
  * | --- | --- |
  * | `definition-schema` | pipe.config.json breaks `project.schema.json`, or a definition `entity.schema.json` or `controller.schema.json` (unknown field type, unknown key, …) |
- * | `unknown-entity` | a relation or a controller names an entity that does not exist |
+ * | `unknown-entity` | a relation, a controller or an event's `payload` names an entity that does not exist |
  * | `primary-key` | an entity with more than one primary key |
  * | `enum-values` | an `enum` field without values |
  * | `table-clash` | two entities with the same table |
@@ -24,6 +24,7 @@ import {loadValidator} from '../../pipeline/schemas.js'
 import {schemaViolations} from '../../pipeline/schema-violations.js'
 import {databaseTypeOfUrl, sameDatabaseFamily} from '../config.js'
 import {crudActions} from '../routes.js'
+import {isInternal} from '../events/outbox.js'
 import type {DefinitionsTree} from './types.js'
 import type {EntityDefinition} from '../../schemas/types/entity.js'
 import type {RouteOptions} from '../../schemas/types/controller.js'
@@ -40,7 +41,8 @@ export const definitionSchema = defineRule<DefinitionsTree>({id: 'definition-sch
 })
 
 export const unknownEntity = defineRule<DefinitionsTree>({id: 'unknown-entity', severity: 'error'}, (tree, _file, report) => {
-  const names = tree.entities.map(({definition}) => definition.name).filter((name) => typeof name === 'string')
+  // The events outbox is an entity of the framework's own, which nothing of the project's may name.
+  const names = tree.entities.map(({definition}) => definition).filter((definition) => typeof definition.name === 'string' && !isInternal(definition)).map((definition) => definition.name)
   const known = new Set(names)
   const check = (name: unknown, path: JsonPath, file: DefinitionsTree['entities'][number]['file']) => {
     if (typeof name === 'string' && !known.has(name)) report(`Unknown entity \`${name}\`; known entities: ${names.join(', ') || 'none'}`, {path, file})
@@ -52,6 +54,11 @@ export const unknownEntity = defineRule<DefinitionsTree>({id: 'unknown-entity', 
   for (const {file, definition} of tree.controllers) {
     const crud = Object.values(definition.routes ?? {}).some((value) => (crudActions as readonly string[]).includes(typeof value === 'string' ? value : value?.action))
     if (definition.entity || crud) check(definition.entity ?? definition.name, definition.entity ? ['entity'] : ['name'], file)
+    // The entity whose record a custom action's event carries.
+    for (const [key, route] of Object.entries(definition.routes ?? {})) {
+      if (typeof route !== 'object' || !route) continue
+      for (const [index, event] of (route.events ?? []).entries()) if (typeof event === 'object' && event) check(event.payload, ['routes', key, 'events', index, 'payload'], file)
+    }
   }
 })
 

@@ -8,7 +8,7 @@ import type {EntityDefinition} from '../../schemas/types/entity.js'
 import type {ResolvedConfig} from '../config.js'
 import {tableOf} from '../entity-schema.js'
 import {typeName} from '../generate.js'
-import {declaredWrites} from './outbox.js'
+import {declaredWrites, routeEvents} from './outbox.js'
 
 export interface EventInfo {
   /** The CloudEvents `type` (`book.created`). */
@@ -17,7 +17,7 @@ export interface EventInfo {
   subject: string
   controller: string
   summary: string
-  /** The catalogue type of the event's `data`, when known (the entity's, or a custom action's declared response). */
+  /** The catalogue type of the event's `data`, when known (the entity's, or the `payload` a custom action declares). */
   payload?: string
   /** The table the event is about. */
   table?: string
@@ -41,11 +41,11 @@ export function describeEvents(config: Pick<ResolvedConfig, 'events'>, entities:
   }
   for (const {definition} of controllers) {
     for (const [key, value] of Object.entries(definition.routes)) {
-      if (typeof value !== 'object') continue
-      const response = value.response?.replace(/\[\]$/, '')
-      for (const type of value.events ?? []) {
+      // What an action publishes is its code's own: the documents name a payload only where the route declares one
+      // (the route's response need not be it: an action may publish less than it answers).
+      for (const {type, payload} of routeEvents(value)) {
         if (events.some((event) => event.type === type)) continue
-        const entity = response ? byName.get(response) : undefined
+        const entity = payload ? byName.get(payload) : undefined
         events.push({type, subject: prefix + type, controller: definition.name, summary: `Published by \`${key}\``, payload: entity ? typeName(entity.name) : undefined, table: entity ? tableOf(entity) : undefined, route: key})
       }
     }

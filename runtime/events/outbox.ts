@@ -5,6 +5,7 @@
  * so `pipe migrate create` plans it on every database.
  */
 import type {EntityManager} from '@mikro-orm/core'
+import type {RouteOptions} from '../../schemas/types/controller.js'
 import type {EntityDefinition} from '../../schemas/types/entity.js'
 import {cloudEvent, type CloudEvent} from './cloudevent.js'
 
@@ -33,6 +34,18 @@ export const outboxDefinition: EntityDefinition = {
     sentAt: {type: 'datetime', index: true},
     attempts: {type: 'integer', required: true, default: 0}
   }
+}
+
+/** A custom action's declared event: its type, and the entity whose record is its data when the route says. */
+export interface RouteEvent {
+  type: string
+  payload?: string
+}
+
+/** The events a route declares (`events: ['book.shipped', {type: 'book.sold', payload: 'book'}]`), one reading. */
+export function routeEvents(route: RouteOptions | string | undefined): RouteEvent[] {
+  if (typeof route !== 'object' || !route) return []
+  return (route.events ?? []).map((item) => (typeof item === 'string' ? {type: item} : {type: item.type, ...(item.payload ? {payload: item.payload} : {})}))
 }
 
 /**

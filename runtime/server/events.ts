@@ -7,7 +7,7 @@
 import type {FastifyInstance} from 'fastify'
 import fp from 'fastify-plugin'
 import {brokerOf, type Broker} from '../events/brokers.js'
-import {declaredWrites, outboxEntity} from '../events/outbox.js'
+import {declaredWrites, outboxEntity, routeEvents} from '../events/outbox.js'
 import {Relay} from '../events/relay.js'
 import {problemBody} from '../http/problem.js'
 import type {Project} from '../project.js'
@@ -37,7 +37,7 @@ export const eventsPlugin = fp(
   async (app: FastifyInstance, {project}: {project: Project}) => {
     const {config} = project
     const writes = new Map(project.entities.map((entity) => [entity.name, new Set(declaredWrites(entity))]))
-    const routeTypes = project.controllers.flatMap(({definition}) => Object.values(definition.routes).flatMap((route) => (typeof route === 'object' ? (route.events ?? []) : [])))
+    const routeTypes = project.controllers.flatMap(({definition}) => Object.values(definition.routes).flatMap((route) => routeEvents(route).map((event) => event.type)))
     const types = new Set([...[...writes].flatMap(([entity, kinds]) => [...kinds].map((kind) => `${entity}.${kind}`)), ...routeTypes])
     const recording = Boolean(config.events?.url) && app.models.has(outboxEntity)
     const broker: Broker | undefined = recording ? brokerOf(config.events!.url, {exchange: config.events!.exchange}) : undefined

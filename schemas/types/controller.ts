@@ -19,6 +19,10 @@ export type Envelope =
       count?: string
     }
   | false
+/**
+ * An event type: words joined by dots (`order.shipped`).
+ */
+export type EventType = string
 
 /**
  * A controller of a framework project (`src/controller/<name>.json`): routes mapped to auto-CRUD or custom actions.
@@ -114,11 +118,18 @@ export interface RouteOptions {
    */
   status?: number
   /**
-   * A custom action's events, by type (`order.shipped`), published with `ctx.events.publish(type, data)`: listed by `pipe map` and `pipe asyncapi`, and the only types the action may publish.
-   *
-   * Items: An event type.
+   * A custom action's events, published with `ctx.events.publish(type, data)`: listed by `pipe map` and `pipe asyncapi`, and the only types the action may publish. Each is its type (`order.shipped`), or `{type, payload}` where `payload` names the entity whose record the action publishes as `data`; without one, the documents say nothing of `data`, which only the action's code knows.
    */
-  events?: string[]
+  events?: (
+    | EventType
+    | {
+        type: EventType
+        /**
+         * The entity whose record, as the API answers it, is the event's `data` (`book`).
+         */
+        payload?: string
+      }
+  )[]
   /**
    * For `link` and `unlink`: the many-to-many relation of the record that the current user joins or leaves (`favoritedBy`, `followers`). The answer is the record as `read` shows it; linking twice or unlinking an absent user changes nothing.
    */
