@@ -103,9 +103,16 @@ export async function projectCatalogue(tree: DefinitionsTree, cwd: string): Prom
     else delete endpoint.tags
     if (sources.length > 0) endpoint.sources = sources
   }
-  spec.endpoints.push(...eventEndpoints(tree, entities, relative, cwd))
-  const groups = tree.controllers.map(({definition}) => ({id: definition.name, label: typeName(definition.name).replace(/([a-z])([A-Z])/g, '$1 $2')}))
+  const events = eventEndpoints(tree, entities, relative, cwd)
+  // The auth entity's events are published by `POST /auth/register` (it seldom has a controller of its own).
+  const authEntity = tree.config.auth?.entity
+  for (const event of events) if (authEntity && event.id.startsWith(`${authEntity}.`) && !tree.controllers.some(({definition}) => definition.name === event.group)) event.group = 'auth'
+  spec.endpoints.push(...events)
+  const label = (name: string) => typeName(name).replace(/([a-z])([A-Z])/g, '$1 $2')
+  const groups = tree.controllers.map(({definition}) => ({id: definition.name, label: label(definition.name)}))
   if (spec.endpoints.some((endpoint) => endpoint.group === 'auth') && !groups.some((group) => group.id === 'auth')) groups.unshift({id: 'auth', label: 'Auth'})
+  // An entity's events without a controller serving the entity: a group of their own, named after the entity.
+  for (const endpoint of spec.endpoints) if (endpoint.group && !groups.some((group) => group.id === endpoint.group)) groups.push({id: endpoint.group, label: label(endpoint.group)})
   return {...spec, meta: {...spec.meta, api_kind: 'rest', erd: 'api.erd.json'}, groups}
 }
 

@@ -153,8 +153,8 @@ testWhen(test, (await brokerMissing('amqp')) ?? rabbitMaxMessageSize(rabbitDefau
   }
 })
 
-testWhen(test, await brokerMissing('nats'), 'a sign-up through /auth/register publishes the auth entity\'s created event, without its password', async () => {
-  // The events app with an auth entity that declares `created` (its schema from the definitions: no migrations).
+/** The events app with an auth entity, without a controller, that declares `created` (its schema from the definitions: no migrations). */
+function authEventsProject(): string {
   const dir = temporaryProject('events-auth')
   cpSync(fixture, dir, {recursive: true, filter: (source) => !/[/\\](data|migrations)$/.test(source)})
   mkdirSync(path.join(dir, 'node_modules'))
@@ -162,6 +162,21 @@ testWhen(test, await brokerMissing('nats'), 'a sign-up through /auth/register pu
   writeFileSync(path.join(dir, 'src', 'entities', 'user.json'), JSON.stringify({name: 'user', fields: {email: {type: 'email', required: true, unique: true}, password: {type: 'password', required: true}}, events: ['created']}))
   const config = JSON.parse(readFileSync(path.join(dir, 'pipe.config.json'), 'utf8')) as Record<string, unknown>
   writeFileSync(path.join(dir, 'pipe.config.json'), JSON.stringify({...config, auth: {entity: 'user', bcryptCost: 10}}))
+  return dir
+}
+
+test('pipe map lists the auth entity\'s events under Auth, where sign-up publishes them, though no controller serves the entity', async () => {
+  const dir = authEventsProject()
+  const out = path.join(dir, 'map')
+  const mapped = await runPipe(['map', dir, '--output', out])
+  assert.is(mapped.code, 0, mapped.stderr)
+  const spec = JSON.parse(readFileSync(path.join(out, 'api.endpoints.json'), 'utf8'))
+  assert.equal(spec.endpoints.filter((endpoint: Record<string, unknown>) => endpoint.id === 'user.created').map((endpoint: Record<string, unknown>) => [endpoint.method, endpoint.group, endpoint.response]), [['EVENT', 'auth', 'User']])
+  assert.ok(spec.groups.some((group: Record<string, unknown>) => group.id === 'auth'))
+})
+
+testWhen(test, await brokerMissing('nats'), 'a sign-up through /auth/register publishes the auth entity\'s created event, without its password', async () => {
+  const dir = authEventsProject()
   const {app, prefix} = await eventsApp(brokerUrls.nats, undefined, dir)
   const consumer = await consume('nats', prefix)
   try {
