@@ -97,7 +97,8 @@ export function entitySchema(definition: EntityDefinition, all: ReadonlyMap<stri
   for (const [name, relation] of Object.entries(definition.relations ?? {})) properties[name] = relationProperty(definition, name, relation, all)
   if (definition.timestamps) {
     properties.createdAt = {type: 'Date', nullable: false, defaultRaw: 'current_timestamp', onCreate: () => new Date()}
-    properties.updatedAt = {type: 'Date', nullable: false, defaultRaw: 'current_timestamp', onCreate: () => new Date(), onUpdate: () => new Date()}
+    // A new record's two stamps are one moment: two clocks read a millisecond apart would say it changed once.
+    properties.updatedAt = {type: 'Date', nullable: false, defaultRaw: 'current_timestamp', onCreate: (entity: Row) => (entity.createdAt instanceof Date ? entity.createdAt : new Date()), onUpdate: () => new Date()}
   }
   const meta: Partial<EntitySchemaMetadata<Row>> & Record<string, unknown> = {
     name: definition.name,

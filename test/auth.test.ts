@@ -57,14 +57,17 @@ test('server-owned values: the author is the token\'s user, never the body\'s; l
   assert.equal(viewed.body!.errors, [{pointer: '/views', code: 'unknown-field', detail: '`views` cannot be set'}])
   const created = await call('POST', '/notes', {text: 'mine', shareCode: 'abc'}, bearer(token))
   assert.is(created.status, 201, created.raw)
-  assert.equal(created.body, {id: created.body!.id, text: 'mine', authorEmail: 'grace@example.com', views: 0, author: registered.body!.user.id})
+  // A read-only field nothing set yet answers null, as a read of the record does.
+  assert.equal(created.body, {id: created.body!.id, text: 'mine', authorEmail: 'grace@example.com', views: 0, reviewedAt: null, author: registered.body!.user.id})
+  const listed = await call('GET', '/notes', undefined, bearer(token))
+  assert.equal(listed.body!.data.find((note: Json) => note.id === created.body!.id), created.body)
   const stored = await app.orm.em.getKnex()('note').where({id: created.body!.id}).first()
   assert.is(stored.share_code, 'abc', 'a write-only field is stored, never shown')
   const author = await app.orm.em.getKnex()('user').where({id: registered.body!.user.id}).first()
   assert.is(author.updated_at, author.created_at, 'writing a note leaves its author\'s record as it was')
   // PUT resets what the body may set and does not name; what the server fills stays.
   const replaced = await call('PUT', `/notes/${created.body!.id}`, {text: 'mine, again'}, bearer(token))
-  assert.equal(replaced.body, {id: created.body!.id, text: 'mine, again', authorEmail: 'grace@example.com', views: 0, author: registered.body!.user.id})
+  assert.equal(replaced.body, {id: created.body!.id, text: 'mine, again', authorEmail: 'grace@example.com', views: 0, reviewedAt: null, author: registered.body!.user.id})
   // `author` says no `onDelete`: a user whose notes still name them cannot be deleted (restrict, not set null).
   const deleting = app.orm.em.getKnex()('user').where({id: registered.body!.user.id}).delete()
   await deleting.then(

@@ -66,6 +66,7 @@ function crudSuite(database: TestDatabase) {
     assert.is(created.headers.location, `/users/${created.body!.id}`)
     assert.equal(Object.keys(created.body!).sort(), ['createdAt', 'email', 'id', 'name', 'role', 'updatedAt'])
     assert.is(created.body!.role, 'reader', 'the default applies')
+    assert.is(created.body!.updatedAt, created.body!.createdAt, 'a new record\'s stamps are one moment')
     const read = await call('GET', created.headers.location as string)
     assert.is(read.status, 200)
     assert.not.ok('password' in read.body!)

@@ -305,13 +305,14 @@ function pageMeta(query: ListQuery, total?: number): Record<string, number> {
 }
 
 /**
- * A create body with every writable field not given set to its default (or null), and every many-to-one it may set
- * and does not to null, so the answer shows them all, as a read of the record does (`"assignee": null`).
+ * A create body with every writable or `readOnly` field not given set to its default (or null), and every many-to-one
+ * it may set and does not to null, so the answer (and the `created` event) shows them all, as a read of the record does
+ * (`"assignee": null`, `"reviewedAt": null`).
  */
 export function withDefaults(model: EntityModel, data: Row): Row {
   const full: Row = {}
   for (const field of model.fields.values()) {
-    if (field.writable && !field.definition.primary && data[field.name] === undefined) full[field.name] = structuredClone(field.definition.default) ?? null
+    if ((field.writable || field.definition.readOnly === true) && !field.definition.primary && data[field.name] === undefined) full[field.name] = structuredClone(field.definition.default) ?? null
   }
   for (const [name, relation] of model.relations) {
     if (relation.kind === 'many-to-one' && model.writableRelations.has(name) && data[name] === undefined) full[name] = null
