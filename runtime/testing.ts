@@ -7,7 +7,7 @@
 import path from 'node:path'
 import type {FastifyInstance} from 'fastify'
 import {createApp} from './server/index.js'
-import type {DatabaseType} from './config.js'
+import {databaseTypeOfUrl, type DatabaseType} from './config.js'
 import {openDatabase} from './database.js'
 import {listMigrationFiles, loadMigration} from './migrations/files.js'
 import {MigrationRunner} from './migrations/runner.js'
@@ -29,7 +29,7 @@ export interface TestAppOptions {
 /** The app of the project on a fresh database; `await app.close()` drops it. */
 export async function createTestApp(options: TestAppOptions = {}): Promise<FastifyInstance> {
   const project = await loadProject(path.resolve(options.root ?? process.cwd()))
-  const database = options.database ?? {type: (process.env.APIPE_TEST_DATABASE_TYPE as DatabaseType | undefined) ?? 'sqlite', url: process.env.APIPE_TEST_DATABASE_URL ?? ':memory:'}
+  const database = options.database ?? testDatabase(process.env)
   const type = database.type
   const orm = await openDatabase({...project.config, database}, project.entities)
   const directory = path.join(project.root, project.config.migrations)
@@ -53,4 +53,14 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<Fasti
   const app = await createApp({...project, config: {...project.config, database}}, {orm, fastReads: options.fastReads, fastWrites: options.fastWrites})
   app.addHook('onClose', async () => orm.close(true))
   return app
+}
+
+/**
+ * The database of the tests from the environment: `APIPE_TEST_DATABASE_URL`, of `APIPE_TEST_DATABASE_TYPE` or else of
+ * the type its scheme says (`postgresql://…`, as `database.url` says it in `pipe.config.json`); else in-memory SQLite.
+ */
+export function testDatabase(environment: NodeJS.ProcessEnv): {type: DatabaseType; url: string} {
+  const url = environment.APIPE_TEST_DATABASE_URL || ':memory:'
+  const type = (environment.APIPE_TEST_DATABASE_TYPE as DatabaseType | undefined) || databaseTypeOfUrl(url) || 'sqlite'
+  return {type, url}
 }

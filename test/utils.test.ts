@@ -4,6 +4,7 @@ import * as assert from 'uvu/assert'
 import {parseSettings} from '../cli/options.js'
 import {migrationFileSlug} from '../runtime/migrations/files.js'
 import {utils} from '../runtime/utils.js'
+import {testDatabase} from '../runtime/testing.js'
 
 test('utils.slug transliterates instead of dropping letters', () => {
   assert.is(utils.slug('Hello, World!'), 'hello-world')
@@ -26,3 +27,10 @@ test('--setting keys never reach Object.prototype', () => {
 })
 
 test.run()
+
+test('createTestApp\'s database: APIPE_TEST_DATABASE_URL says its type by its scheme, as database.url does', () => {
+  assert.equal(testDatabase({}), {type: 'sqlite', url: ':memory:'})
+  assert.equal(testDatabase({APIPE_TEST_DATABASE_URL: 'postgresql://postgres@127.0.0.1:5432/app_test'}), {type: 'postgresql', url: 'postgresql://postgres@127.0.0.1:5432/app_test'})
+  assert.equal(testDatabase({APIPE_TEST_DATABASE_URL: 'mysql://root@127.0.0.1/app_test', APIPE_TEST_DATABASE_TYPE: 'mariadb'}), {type: 'mariadb', url: 'mysql://root@127.0.0.1/app_test'})
+  assert.equal(testDatabase({APIPE_TEST_DATABASE_URL: './data/test.sqlite'}), {type: 'sqlite', url: './data/test.sqlite'})
+})
