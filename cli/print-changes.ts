@@ -18,9 +18,12 @@ export function changeTotal(changes: VFileMessage[]): string {
   return `${breaking} breaking, ${changes.length - breaking} non-breaking change(s)`
 }
 
-/** The printed changes of `file` (the new input), ending in a newline. With `quiet`, only the breaking ones. */
-export function printChanges(changes: VFileMessage[], file: VFile, format: ChangeFormat, quiet = false): string {
-  const shown = quiet ? changes.filter((change) => change.fatal === true) : changes
+/**
+ * The printed changes of `file` (the new input), ending in a newline. `quiet`: only those that fail the run, the
+ * breaking ones, `any` of them, or `none`.
+ */
+export function printChanges(changes: VFileMessage[], file: VFile, format: ChangeFormat, quiet?: 'breaking' | 'any' | 'none'): string {
+  const shown = quiet === 'breaking' ? changes.filter((change) => change.fatal === true) : quiet === 'none' ? [] : changes
   if (format === 'json') {
     const breaking = changes.filter((change) => change.fatal === true).length
     const data = shown.map((change) => ({kind: kind(change), code: change.ruleId, location: change.jsonPath, message: change.reason, url: change.url ?? null}))

@@ -261,6 +261,16 @@ test('pipe diff exits 1 on a breaking change, and --fail-on sets when', async ()
   assert.equal(await runPipe(['diff', ...added, '--fail-on', 'all']), {code: 2, stdout: '', stderr: 'Unexpected value `all` for `--fail-on`, expected one of breaking, any, none\n\n$ pipe diff [--format <format>] [--fail-on <fail-on>] [--quiet,-q] <old> <new>\n'})
 })
 
+test('pipe diff --quiet prints what fails the run: breaking changes, every change with --fail-on any, none with --fail-on none', async () => {
+  const files = diffCase('auth-added-removed')
+  const breaking = await runPipe(['diff', ...files, '--quiet'])
+  assert.equal([breaking.code, breaking.stdout.split('\n').map((line) => line.split(' ').slice(0, 2).join(' '))], [1, ['breaking auth-added', 'breaking version-not-bumped', '2 breaking,', '']])
+  const any = await runPipe(['diff', ...files, '--quiet', '--fail-on', 'any'])
+  assert.equal([any.code, any.stdout.split('\n').length], [1, 5], any.stdout)
+  assert.match(any.stdout, /^non-breaking auth-removed /m)
+  assert.equal(await runPipe(['diff', ...files, '-q', '--fail-on', 'none']), {code: 0, stdout: '2 breaking, 1 non-breaking change(s)\n', stderr: ''})
+})
+
 test('pipe diff --format json, github and markdown', async () => {
   const json = JSON.parse((await runPipe(['diff', ...diffCase('auth-added-removed'), '--format', 'json'])).stdout)
   assert.equal(json.changes[0], {kind: 'breaking', code: 'auth-added', location: 'GET:/pets.auth', message: '`GET /pets` now needs `api-key` authentication (was `none`)', url: 'https://github.com/apipe/apipe/blob/main/docs/rules.md#auth-added'})

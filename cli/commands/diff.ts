@@ -51,7 +51,9 @@ export class DiffCommand extends Command {
       this.context.stderr.write(formatFindings(failed, 'text', {quiet: true, named: true}))
       return 1
     }
-    this.context.stdout.write(printChanges(result.changes, result.new, this.format as 'text', this.quiet))
+    // Quiet, what fails the run: the breaking changes, every change with `--fail-on any`, none with `--fail-on none`.
+    const failing = this.failOn === 'any' ? 'any' : this.failOn === 'none' ? 'none' : 'breaking'
+    this.context.stdout.write(printChanges(result.changes, result.new, this.format as 'text', this.quiet ? failing : undefined))
     const breaking = result.changes.some((change) => change.fatal === true)
     if (this.failOn === 'none') return 0
     return (this.failOn === 'any' ? result.changes.length > 0 : breaking) ? 1 : 0
