@@ -26,6 +26,7 @@ import {
 import type {Processor} from 'unified'
 import type {Node, Point} from 'unist'
 import type {VFile} from 'vfile'
+import {parseJsonText} from '../pipeline/json-text.js'
 import {fatalFinding} from '../pipeline/rule.js'
 import {noteAt} from './shared/import-findings.js'
 
@@ -149,13 +150,9 @@ function placeText(at: ASTNode): string {
 }
 
 function fromIntrospection(text: string, file: VFile): GraphQLSchema {
-  let data: {data?: IntrospectionQuery; __schema?: unknown}
-  try {
-    data = JSON.parse(text)
-  } catch (error) {
-    fail(file, `Cannot parse JSON: ${(error as Error).message}`, {line: 1, column: 1})
-  }
-  const introspection = (data.data ?? data) as IntrospectionQuery
+  // A broken file is one `parse` finding at its line and column, as every JSON reader says it.
+  const data = parseJsonText(text, file) as {data?: IntrospectionQuery; __schema?: unknown}
+  const introspection = (data?.data ?? data) as IntrospectionQuery
   if (!introspection || typeof introspection !== 'object' || !('__schema' in introspection)) {
     fail(file, 'Unexpected JSON, expected an introspection result with `__schema` (or `data.__schema`)', {line: 1, column: 1})
   }

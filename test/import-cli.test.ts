@@ -130,6 +130,18 @@ test('pipe import graphql on broken SDL prints the finding, writes nothing and e
   assert.not.ok(existsSync(output))
 })
 
+test('pipe import graphql on a cut-off introspection file says where it breaks, at its line and column', async () => {
+  const dir = temp()
+  const whole = readFileSync(fixture('import-graphql', 'introspection', 'input.json'), 'utf8')
+  // Cut at the end of a line half way: the file ends where an object's next member should be.
+  const cut = whole.slice(0, whole.indexOf('\n', Math.floor(whole.length / 2)) + 1)
+  writeFileSync(path.join(dir, 'cut.json'), cut)
+  const result = await runPipe(['import', 'graphql', 'cut.json', 'out.json'], {cwd: dir})
+  assert.is(result.code, 1)
+  assert.match(result.stderr, new RegExp(`^error parse ${cut.split('\n').length}:1 Unexpected end of file, expected `))
+  assert.not.ok(existsSync(path.join(dir, 'out.json')))
+})
+
 test('pipe import asyncapi follows relative refs and writes the events', async () => {
   const output = path.join(temp(), 'events.json')
   const result = await runPipe(['import', 'asyncapi', fixture('import-asyncapi', 'relative-refs', 'input.yaml'), output])
