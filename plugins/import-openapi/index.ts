@@ -110,7 +110,8 @@ export function openapiCatalogue(source: Record<string, unknown>, options: Optio
     dropped.push(entry)
     if (inRoot) placed.push({entry, node})
   }
-  const types = new SchemaTypes(refs, drop)
+  // OpenAPI 3.1's document check leaves schemas to JSON Schema, so that no check reads their types: the import does.
+  const types = new SchemaTypes(refs, drop, {unknownTypes: /^3\.1\./.test(String(document.openapi))})
   const context: Context = {document, refs, types, ids: new Set(), drop}
   const endpoints: Endpoint[] = []
   const sources: JsonPath[] = []

@@ -40,8 +40,21 @@ export class SchemaTypes {
    */
   constructor(
     private readonly refs: JsonRefs,
-    private readonly onDropped?: (reason: string, schema: object) => void
+    private readonly onDropped?: (reason: string, schema: object) => void,
+    private readonly options: {unknownTypes?: boolean} = {}
   ) {}
+
+  /**
+   * With `unknownTypes` (OpenAPI 3.1, whose document check leaves schemas to JSON Schema): a `type` JSON Schema does
+   * not have (`strin`, `date`) is read as any value, and the importer is told, once a schema.
+   */
+  private reportUnknownTypes(schema: Schema): void {
+    const unknown = (Array.isArray(schema.type) ? schema.type : [schema.type]).filter((type) => type !== undefined && !(typeof type === 'string' && jsonTypes.has(type)))
+    if (unknown.length === 0 || !this.onDropped || this.reported.has(schema)) return
+    this.reported.add(schema)
+    const written = unknown.map((type) => `\`${typeof type === 'string' ? type : JSON.stringify(type)}\``).join(', ')
+    this.onDropped(`Read this schema as any value: ${written} is no JSON Schema type (${[...jsonTypes].join(', ')})`, schema)
+  }
 
   /**
    * The type expression of `node`; `fallback` names it when it is an inline object, enum or union (a function, so
@@ -105,6 +118,7 @@ export class SchemaTypes {
       this.types.set(typeName, Object.assign(typeHead(typeName, 'union', schema), {members: [...new Set(primitives as string[])]}))
       return typeName
     }
+    if (this.options.unknownTypes) this.reportUnknownTypes(schema)
     const simple = typeof schema.type === 'string' ? jsonType(schema.type) : Array.isArray(schema.type) ? nonNullType(schema.type) : schema.type === undefined && 'const' in schema ? untypedType(schema) : schema.type === undefined ? enumType(schema.enum) : undefined
     if (!name && simple && simple !== 'object' && simple !== 'array' && !schema.enum && !schema.oneOf && !schema.anyOf && !schema.allOf) return simple
     const known = this.names.get(schema)
