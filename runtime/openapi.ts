@@ -65,7 +65,8 @@ function projection(schema: Json, fields: readonly string[]): Json {
   return {type: 'object', properties: Object.fromEntries(kept.map((name) => [name, properties[name]])), required: (schema.required as string[]).filter((name) => kept.includes(name))}
 }
 
-const pageMeta = {type: 'object', properties: {page: {type: 'integer'}, limit: {type: 'integer'}, total: {type: 'integer'}, pages: {type: 'integer'}}}
+/** A list's `meta`: `page` and `pages` when the client pages by number, `offset` when by offset (`?offset=`). */
+const pageMeta = {type: 'object', properties: {page: {type: 'integer'}, offset: {type: 'integer'}, limit: {type: 'integer'}, total: {type: 'integer'}, pages: {type: 'integer'}}}
 
 /**
  * `schema` as the component `name`, referenced: an envelope or session that many routes answer is one type for
@@ -181,6 +182,15 @@ export function openapiDocument(config: ResolvedConfig, entities: readonly Entit
 }
 
 /** One route as an OpenAPI operation: its parameters, body, answers by status and security. */
+/**
+ * `filter[title]=Dune`, `filter[year][gte]=1965`: OpenAPI's `deepObject` style, so that a generated client sends
+ * `filter[…]` keys rather than one `filter` parameter, which the server refuses.
+ */
+function filterParameter(description: string): Json {
+  const condition = {oneOf: [{type: 'string'}, {type: 'object', additionalProperties: {type: 'string'}}]}
+  return {name: 'filter', in: 'query', required: false, description, style: 'deepObject', explode: true, schema: {type: 'object', additionalProperties: condition}}
+}
+
 function operationOf(route: RouteInfo, operationId: string, {config, models, schemas, tokenSchemes, errorType}: {config: ResolvedConfig; models: ReadonlyMap<string, EntityModel>; schemas: Record<string, Json>; tokenSchemes: Array<{name: string; scheme: Json}>; errorType: string}): Json {
   const responses: Record<string, Json> = {}
   for (const status of route.status) {
@@ -196,7 +206,7 @@ function operationOf(route: RouteInfo, operationId: string, {config, models, sch
   const operation: Json = {operationId, summary: route.summary, tags: [route.controller], responses}
   const parameters = [
     ...route.pathParams.map((param) => ({name: param.name, in: 'path', required: true, schema: scalarSchema(param.type)})),
-    ...route.queryParams.map((param) => ({name: param.name, in: 'query', required: false, description: param.description, schema: {type: 'string'}}))
+    ...route.queryParams.map((param) => (param.name === 'filter' ? filterParameter(param.description) : {name: param.name, in: 'query', required: false, description: param.description, schema: {type: 'string'}}))
   ]
   if (parameters.length > 0) operation.parameters = parameters
   if (route.authAnswer && route.action === 'login') {

@@ -85,6 +85,7 @@ const summaries: Record<string, (entity: string, plural: string) => string> = {
 
 const listParams = [
   {name: 'page', description: 'Page number, from 1 (default 1)'},
+  {name: 'offset', description: 'Records to skip, from 0, instead of `page`'},
   {name: 'limit', description: 'Records per page, 1 to 100 (default 20)'},
   {name: 'sort', description: 'Fields to sort by, `-` for descending: `-createdAt,title`'},
   {name: 'filter', description: '`filter[field]=v` or `filter[field][op]=v` with eq ne gt gte lt lte in nin like null'},
@@ -93,8 +94,12 @@ const listParams = [
   {name: 'count', description: '`false` skips the total (default true)'}
 ]
 
+function listParamsNamed(...names: string[]): RouteInfo['queryParams'] {
+  return listParams.filter((param) => names.includes(param.name))
+}
+
 /** Describe every route of a project's controllers. */
-export function describeRoutes(config: Pick<ResolvedConfig, 'auth'>, entities: readonly EntityDefinition[], controllers: readonly DescribedController[]): RouteInfo[] {
+export function describeRoutes(config: Pick<ResolvedConfig, 'auth' | 'rateLimit'>, entities: readonly EntityDefinition[], controllers: readonly DescribedController[]): RouteInfo[] {
   const byName = new Map(entities.map((entity) => [entity.name, entity]))
   const routes: RouteInfo[] = describeAuthRoutes(config, byName)
   for (const {definition: controller, actions} of controllers) {
@@ -125,9 +130,9 @@ export function describeRoutes(config: Pick<ResolvedConfig, 'auth'>, entities: r
         summary: options.summary ?? (crud ? summaries[kind](name.replace(/_/g, ' '), plural(name).replace(/_/g, ' ')) + (relation ? `'s ${relation}` : '') : `${options.action[0].toUpperCase()}${options.action.slice(1)} (${controller.name})`),
         auth: auth === true ? 'bearer' : auth === false ? 'none' : auth,
         roles: options.roles ?? controller.roles ?? [],
-        status: statusOf(kind, auth !== false, pathParams.length > 0, options.status),
+        status: statusOf(kind, auth !== false, pathParams.length > 0, options.status, Boolean(options.rateLimit ?? config.rateLimit)),
         pathParams,
-        queryParams: [...queryNamesOf(options.query), ...(!crud ? [] : kind === 'list' ? listParams : kind === 'count' ? [listParams[3]] : kind === 'read' ? [listParams[4], listParams[5]] : [])],
+        queryParams: [...queryNamesOf(options.query), ...(!crud ? [] : kind === 'list' ? listParams : kind === 'count' ? listParamsNamed('filter') : kind === 'read' ? listParamsNamed('fields', 'populate') : [])],
         request: crud ? (['create', 'update', 'replace'].includes(kind) ? name : undefined) : options.request,
         response: crud ? (['list', 'read', 'create', 'update', 'replace', 'link', 'unlink'].includes(kind) ? name : undefined) : options.response?.replace(/\[\]$/, ''),
         responseList: crud ? kind === 'list' : options.response?.endsWith('[]') === true,
@@ -245,20 +250,22 @@ function describeAuthRoutes(config: Pick<ResolvedConfig, 'auth'>, entities: Read
   })
 }
 
-function statusOf(kind: string, authenticated: boolean, hasId: boolean, declared?: number): number[] {
+/** The statuses a route answers: its kind's, 401 and 403 behind auth, 429 behind a rate limit (its own or the project's). */
+function statusOf(kind: string, authenticated: boolean, hasId: boolean, declared: number | undefined, limited: boolean): number[] {
   const codes: Record<string, number[]> = {
     list: [200, 400],
     count: [200, 400],
-    read: [200, 404],
+    // `fields` and `populate` that name nothing, or a parameter a record does not take.
+    read: [200, 400, 404],
     create: [201, 400, 409, 413, 415, 422],
     update: [200, 400, 404, 409, 413, 415, 422],
     replace: [200, 400, 404, 409, 413, 415, 422],
     delete: [204, 404, 409],
-    link: [200, 404],
-    unlink: [200, 404],
+    link: [200, 400, 404],
+    unlink: [200, 400, 404],
     custom: [declared ?? 200, 400, ...(hasId ? [404] : []), 422]
   }
-  const list = [...codes[kind], ...(authenticated ? [401, 403] : [])]
+  const list = [...codes[kind], ...(authenticated ? [401, 403] : []), ...(limited ? [429] : [])]
   return [...new Set(list)].sort((a, b) => a - b)
 }
 

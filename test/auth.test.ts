@@ -372,6 +372,13 @@ test('the catalogue and OpenAPI of the app show each route\'s auth scheme and ro
   assert.equal(served.body!.components.securitySchemes.apiKey, {description: 'The custom auth provider `src/auth/apiKey.ts`', type: 'apiKey', in: 'header', name: 'X-Api-Key'})
   assert.equal(spec.meta['x-auth-schemes'].apiKey, {type: 'apiKey', in: 'header', name: 'X-Api-Key'})
   assert.is(served.body!.paths['/notes'].get.security, undefined)
+  // What the server answers and takes, as a generated client needs it: 429 behind a route's limit, `offset`, and
+  // `filter[…]` keys (deepObject), not one `filter` parameter the server would refuse.
+  const list = served.body!.paths['/notes'].get
+  assert.equal(Object.keys(list.responses), ['200', '400', '429'])
+  assert.equal(list.parameters.map((param: Json) => param.name), ['page', 'offset', 'limit', 'sort', 'filter', 'fields', 'populate', 'count'])
+  assert.equal(list.parameters.find((param: Json) => param.name === 'filter').style, 'deepObject')
+  assert.equal(Object.keys(served.body!.paths['/notes'].post.responses), ['201', '400', '401', '403', '409', '413', '415', '422'])
 })
 
 test('the server refuses to start in production without a strong jwtSecret, and says how to set one', async () => {

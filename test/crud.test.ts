@@ -119,6 +119,12 @@ function crudSuite(database: TestDatabase) {
     }
   })
 
+  test('a read takes fields and populate only: another parameter is a 400, as on a list', async () => {
+    const read = await call('GET', '/posts/1?limit=5&fields=title')
+    assert.equal([read.status, read.body], [400, {type: 'about:blank', title: 'Bad Request', status: 400, detail: 'Unknown parameter `limit`; a record takes fields and populate', errors: [{pointer: '/query/limit', code: 'unknown-parameter', detail: 'Unknown parameter `limit`; a record takes fields and populate'}]}], read.raw)
+    assert.is((await call('GET', '/posts/1?fields=title')).status, 200)
+  })
+
   test('a body that names a record that does not exist is a 422 pointing at its field, on every database', async () => {
     const missing = (field: string) => ({type: 'about:blank', title: 'Unprocessable Entity', status: 422, detail: 'A referenced record does not exist', errors: [{pointer: `/${field}`, code: 'reference', detail: `\`${field}\` refers to a record that does not exist`}]})
     const comment = await call('POST', '/comments', {body: 'Lost', post: 999})

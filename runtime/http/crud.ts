@@ -6,7 +6,7 @@
 import {wrap, type Collection, type EntityManager, type FilterQuery} from '@mikro-orm/core'
 import type {EntityModel} from './model.js'
 import {answeredRelations, parseId, visibleFields} from './model.js'
-import {HttpProblem, notFound} from './problem.js'
+import {badRequest, HttpProblem, notFound} from './problem.js'
 import {computedSql as computedSql_, fillComputed} from './computed.js'
 import {parseListQuery, type LikeMatch, type ListQuery, type QueryOptions} from './query.js'
 import type {FastReader} from './fast-read.js'
@@ -147,6 +147,9 @@ export async function runCrud(action: CrudAction, model: EntityModel, context: C
     case 'read':
     case 'link':
     case 'unlink': {
+      // A record is shaped by `fields` and `populate` only; anything else is a mistake a list would refuse too.
+      const unknown = Object.keys(query).filter((key) => key !== 'fields' && key !== 'populate').map((key) => ({pointer: `/query/${key}`, code: 'unknown-parameter', detail: `Unknown parameter \`${key}\`; a record takes fields and populate`}))
+      if (unknown.length > 0) throw badRequest(unknown.map((problem) => problem.detail).join('; '), unknown)
       const populate = query.populate === undefined && query.fields === undefined ? {populate: [] as string[], fields: undefined} : parseListQuery(pick(query, ['populate', 'fields']), model)
       const id = action === 'read' ? plainId(model, context) : undefined
       if (id !== undefined && context.fast?.supports(model) && model.computed.size === 0 && !populate.fields && populate.populate.length === 0) {
