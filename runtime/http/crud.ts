@@ -278,6 +278,9 @@ async function listAction(
 ): Promise<unknown> {
   const db = () => context.db
   const query = parseListQuery(given, model, false, options)
+  // A list whose envelope answers its total (`articlesCount`) always counts: `count=false` is a hint it cannot take,
+  // where the page's length would pose as the total.
+  if (context.route?.envelope?.count) query.count = true
   query.where = withScope(query.where, scopeFilter(context.route, model, context))
   if (context.fast?.supports(model) && model.computed.size === 0 && Object.keys(query.where).length === 0 && !query.fields && query.populate.length === 0) {
     const {rows, total} = await context.fast.list(model, {limit: query.limit, offset: query.offset, orderBy: query.orderBy, count: query.count})

@@ -20,6 +20,8 @@ export interface RouteScope {
   defaults?: Record<string, string | undefined>
   relation?: string
   location?: {path: string; field: string}
+  /** The route's envelope: a `count` member answers a list's total, which is then always counted. */
+  envelope?: {count?: string}
 }
 
 /** What resolving a scope needs from the request context. */

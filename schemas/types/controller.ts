@@ -14,7 +14,7 @@ export type Envelope =
        */
       list?: string
       /**
-       * Member of a list answer's total (`articlesCount`), in place of `meta`.
+       * Member of a list answer's total (`articlesCount`), in place of `meta`: always the total, counted even when a request asks to skip it (`count=false`).
        */
       count?: string
     }
