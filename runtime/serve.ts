@@ -200,11 +200,15 @@ function loggerOf(mode: 'dev' | 'start', context: {stderr: NodeJS.WritableStream
   return {level: 'warn', stream: {write: (line: string) => context.stderr.write(`${logLine(line)}\n`)}}
 }
 
-/** A pino JSON line as a developer reads it: its message (`level` 40 a warning, 50 and up an error). */
-function logLine(line: string): string {
+/**
+ * A pino JSON line as a developer reads it: its message (`level` 40 a warning, 50 and up an error), and under it the
+ * stack of its error (`err`: a failed request's), which is what a developer needs to mend a 500.
+ */
+export function logLine(line: string): string {
   try {
-    const entry = JSON.parse(line) as {level?: number; msg?: string}
-    return `${(entry.level ?? 0) >= 50 ? 'error' : 'warning'}: ${entry.msg ?? line.trim()}`
+    const entry = JSON.parse(line) as {level?: number; msg?: string; err?: {message?: string; stack?: string}}
+    const cause = entry.err ? `\n${entry.err.stack ?? entry.err.message ?? ''}` : ''
+    return `${(entry.level ?? 0) >= 50 ? 'error' : 'warning'}: ${entry.msg ?? line.trim()}${cause}`
   } catch {
     return line.trim()
   }

@@ -182,6 +182,20 @@ test('pipe dev: listens on 127.0.0.1, a log line per request, and a reload on ch
   }
 })
 
+test('pipe dev prints a 500\'s request and the stack of its error on stderr, where the developer mends it', async () => {
+  const dir = await projectCopy(path.join(root, 'fixtures/events-app'))
+  const server = await serve('dev', dir)
+  try {
+    // The action reads `Number(ctx.params.id)` without a check: NaN reaches the database.
+    const failed = await fetch(`${server.url}/books/abc/ship`, {method: 'POST'})
+    assert.is(failed.status, 500)
+    await until(() => /error: request failed: POST \/books\/abc\/ship\n\S[^\n]*\n\s+at /.test(server.output()), 'the request and the stack')
+  } finally {
+    server.child.kill('SIGTERM')
+    await server.exited
+  }
+})
+
 test('pipe dev says, once, on stderr, that the broker does not take events, as pipe start logs it', async () => {
   // A port nothing listens on: the outbox keeps the events.
   const env = {EVENTS_URL: 'nats://127.0.0.1:1', EVENTS_PREFIX: 'apipe-dev-down.'}

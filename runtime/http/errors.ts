@@ -173,7 +173,7 @@ export function errorHandler(models: () => Iterable<EntityModel>, development: b
     }
     if (error instanceof SyntaxError || error.statusCode === 400) return sendProblem(reply, new HttpProblem(400, 'The body is not valid JSON'))
     if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) return sendProblem(reply, new HttpProblem(error.statusCode, error.message))
-    request.log.error({err: error}, 'request failed')
+    request.log.error({err: error}, `request failed: ${request.method} ${request.url}`)
     return sendProblem(reply, new HttpProblem(500, development ? `${error.name}: ${error.message}` : 'The server could not answer this request'))
   }
 }
