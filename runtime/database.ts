@@ -67,7 +67,7 @@ export async function ormOptions(database: ResolvedConfig['database'], root: str
     if (synchronous !== 'normal' && synchronous !== 'full') {
       throw new ApipeError('APIPE_ERR_DATABASE', [database.type, describeDatabase(database, root), `\`database.synchronous\` is \`${database.synchronous}\`; expected \`normal\` or \`full\``])
     }
-    if (options.dbName !== ':memory:') options.pool = {afterCreate: sqliteSettings(synchronous)}
+    options.pool = {afterCreate: sqliteSettings(synchronous, options.dbName !== ':memory:')}
   } else {
     if (!database.url) throw new ApipeError('APIPE_ERR_DATABASE', [database.type, '(no url)', '`database.url` is empty in pipe.config.json'])
     options.clientUrl = database.url
@@ -83,17 +83,56 @@ export async function ormOptions(database: ResolvedConfig['database'], root: str
  * per commit); and a busy timeout, so that a second process waits for the write lock instead of failing at once.
  * WAL stays set in the file; `synchronous` is per connection.
  */
-function sqliteSettings(synchronous: 'normal' | 'full') {
-  return (connection: {pragma(source: string): unknown}, done: (error: Error | null, connection: unknown) => void) => {
+function sqliteSettings(synchronous: 'normal' | 'full', file: boolean) {
+  return (connection: SqliteConnection, done: (error: Error | null, connection: unknown) => void) => {
     try {
-      connection.pragma('busy_timeout = 5000')
-      connection.pragma('journal_mode = WAL')
-      connection.pragma(`synchronous = ${synchronous === 'full' ? 'FULL' : 'NORMAL'}`)
+      if (file) {
+        connection.pragma('busy_timeout = 5000')
+        connection.pragma('journal_mode = WAL')
+        connection.pragma(`synchronous = ${synchronous === 'full' ? 'FULL' : 'NORMAL'}`)
+      }
+      connection.function('like', {deterministic: true, varargs: true}, unicodeLike)
       done(null, connection)
     } catch (error) {
       done(error as Error, connection)
     }
   }
+}
+
+/** What the settings use of a better-sqlite3 connection. */
+interface SqliteConnection {
+  pragma(source: string): unknown
+  function(name: string, options: {deterministic: boolean; varargs: boolean}, implementation: (...args: unknown[]) => unknown): unknown
+}
+
+/** Each LIKE pattern as a regular expression, by its escape character and text (a list query repeats one pattern per row). */
+const likePatterns = new Map<string, RegExp>()
+
+/**
+ * SQLite's `like(pattern, value[, escape])`, which its LIKE operator calls, case-insensitive beyond ASCII: SQLite's
+ * own folds only A–Z, so `filter[name][like]=émile` missed "Émile", where PostgreSQL's ILIKE and MySQL's collations
+ * find it. `%` is any text, `_` one character, and the escape character makes the next one literal.
+ */
+function unicodeLike(...args: unknown[]): number | null {
+  const [pattern, value, escape] = args
+  if (pattern === null || value === null || pattern === undefined || value === undefined) return null
+  const key = `${typeof escape === 'string' ? escape : ''}\u0000${String(pattern)}`
+  let expression = likePatterns.get(key)
+  if (!expression) {
+    let source = ''
+    const characters = [...String(pattern)]
+    for (let index = 0; index < characters.length; index++) {
+      const character = characters[index]
+      if (character === escape && index + 1 < characters.length) source += characters[++index].replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&')
+      else if (character === '%') source += '[\\s\\S]*'
+      else if (character === '_') source += '[\\s\\S]'
+      else source += character.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&')
+    }
+    expression = new RegExp(`^${source}$`, 'iu')
+    if (likePatterns.size > 1000) likePatterns.clear()
+    likePatterns.set(key, expression)
+  }
+  return expression.test(String(value)) ? 1 : 0
 }
 
 /** Connect to a project's database (creating the SQLite file and its folder on first use). */

@@ -353,6 +353,19 @@ function crudSuite(database: TestDatabase) {
     for (const id of made) assert.is((await call('DELETE', `/posts/${id}`)).status, 204)
   })
 
+  test('list: `like` is case-insensitive beyond ASCII, on every database', async () => {
+    const made: number[] = []
+    for (const title of ['Émile Zola', 'Ödön von Horváth', 'Лев Толстой']) made.push((await call('POST', '/posts', {title, author: 1})).body!.id)
+    try {
+      for (const [value, expected] of [['émile', [made[0]]], ['ÖDÖN', [made[1]]], ['лев*', [made[2]]], ['ТОЛСТОЙ', [made[2]]]] as Array<[string, number[]]>) {
+        const response = await call('GET', `/posts?filter[title][like]=${encodeURIComponent(value)}&sort=id`)
+        assert.equal([response.status, ids(response.body)], [200, expected], value)
+      }
+    } finally {
+      for (const id of made) assert.is((await call('DELETE', `/posts/${id}`)).status, 204)
+    }
+  })
+
   test('list: filters through a many-to-one and a many-to-many, and offset paging', async () => {
     const cases: Array<[string, number[]]> = [
       ['filter[author.name]=Grace', [2, 3, 5]],
