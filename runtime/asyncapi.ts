@@ -28,7 +28,7 @@ export function asyncapiDocument(config: ResolvedConfig, entities: readonly Enti
     const message = event.payload ?? `${typeName(event.type.replace(/\./g, '_'))}Data`
     const entity = [...byName.values()].find((item) => typeName(item.name) === event.payload)
     // A custom action's event without a declared `payload` carries what its code publishes: any JSON, said so.
-    const undeclared = entity ? '' : ` The data is what \`${event.route ?? event.type}\` publishes: its route declares no \`payload\`.`
+    const undeclared = entity ? '' : ` The data is what \`${event.route ?? event.type}\` publishes: its route declares no \`payload\`, so there is no record, and no \`subject\`.`
     messages[message] ??= {name: message, contentType: 'application/json', description: cloudEventNote + undeclared, payload: entity ? {$ref: `#/components/schemas/${message}`} : {}}
     channels[event.type] = {address: event.subject, messages: {[message]: {$ref: `#/components/messages/${message}`}}}
     operations[event.type] = {

@@ -123,6 +123,22 @@ for (const stream of [false, true]) {
   })
 }
 
+testWhen(test, await brokerMissing('nats'), 'a custom action\'s event that declares its payload entity is about that record: its subject is the key', async () => {
+  const {app, prefix} = await eventsApp(brokerUrls.nats)
+  const consumer = await consume('nats', prefix)
+  try {
+    assert.is((await post(app, '/books', {title: 'Dune'})).statusCode, 201)
+    assert.is((await post(app, '/books/1/ship')).statusCode, 200)
+    assert.is((await post(app, '/books/1/restock')).statusCode, 200)
+    const events = await consumer.until(3)
+    assert.equal(events.map((event) => [event.type, event.subject]), [['book.created', '1'], ['book.shipped', undefined], ['book.restocked', '1']])
+    assert.equal(events[2].data, {id: 1, title: 'Dune', shipped: false})
+  } finally {
+    await consumer.close()
+    await app.close()
+  }
+})
+
 /** Set RabbitMQ's `max_message_size` (read by each channel it opens), or why it cannot be set here. */
 function rabbitMaxMessageSize(bytes: number): string | undefined {
   try {
@@ -267,7 +283,7 @@ test('pipe map lists the events; pipe asyncapi writes them and pipe import async
   ])
   const document = JSON.parse(readFileSync(asyncapi, 'utf8'))
   assert.equal(document.components.messages.BookShippedData.payload, {})
-  assert.match(document.components.messages.BookShippedData.description, /The data is what `POST \/books\/\{id\}\/ship` publishes: its route declares no `payload`\.$/)
+  assert.match(document.components.messages.BookShippedData.description, /The data is what `POST \/books\/\{id\}\/ship` publishes: its route declares no `payload`, so there is no record, and no `subject`\.$/)
   assert.equal(document.components.messages.Book.payload, {$ref: '#/components/schemas/Book'})
   assert.equal(back.map(pick).filter((endpoint) => endpoint.id !== 'book.shipped'), mapped.map(pick).filter((endpoint) => endpoint.id !== 'book.shipped'))
   assert.is(document.asyncapi, '3.0.0')

@@ -23,6 +23,11 @@ export interface EventsRuntime {
   writes: ReadonlyMap<string, ReadonlySet<string>>
   /** Event types any hook or action may publish: the entities' and the routes' declared ones. */
   types: ReadonlySet<string>
+  /**
+   * The record an event is about, by type: the entity and its key's name, for the entities' write events and the
+   * routes' events that declare a `payload`, so that a published event's `subject` is the record's key.
+   */
+  records: ReadonlyMap<string, {entity: string; primaryKey: string}>
   /** Events were committed: wake the relay. */
   committed(): void
 }
@@ -37,8 +42,13 @@ export const eventsPlugin = fp(
   async (app: FastifyInstance, {project}: {project: Project}) => {
     const {config} = project
     const writes = new Map(project.entities.map((entity) => [entity.name, new Set(declaredWrites(entity))]))
-    const routeTypes = project.controllers.flatMap(({definition}) => Object.values(definition.routes).flatMap((route) => routeEvents(route).map((event) => event.type)))
-    const types = new Set([...[...writes].flatMap(([entity, kinds]) => [...kinds].map((kind) => `${entity}.${kind}`)), ...routeTypes])
+    const declared = project.controllers.flatMap(({definition}) => Object.values(definition.routes).flatMap((route) => routeEvents(route)))
+    const types = new Set([...[...writes].flatMap(([entity, kinds]) => [...kinds].map((kind) => `${entity}.${kind}`)), ...declared.map((event) => event.type)])
+    const records = new Map<string, {entity: string; primaryKey: string}>()
+    for (const {type, payload} of declared) {
+      const model = payload ? app.models.get(payload) : undefined
+      if (model && !records.has(type)) records.set(type, {entity: model.name, primaryKey: model.primaryKey})
+    }
     const recording = Boolean(config.events?.url) && app.models.has(outboxEntity)
     const broker: Broker | undefined = recording ? brokerOf(config.events!.url, {exchange: config.events!.exchange}) : undefined
     // With `--workers`, the first worker relays (APIPE_RELAY=0 in the others): one relay per SQLite file.
@@ -49,6 +59,7 @@ export const eventsPlugin = fp(
       source: config.events?.source ?? `/${projectInfo(project.root).title}`,
       writes,
       types,
+      records,
       committed: () => relay?.notify()
     } satisfies EventsRuntime)
     app.addHook('onReady', async () => relay?.start())

@@ -140,11 +140,16 @@ const writeEvents: Partial<Record<string, string>> = {create: 'created', update:
  */
 function eventsOf(app: FastifyInstance, route: RoutePlan['route'], context: RequestContext) {
   const pending: Array<{event: CloudEvent; key: string}> = []
-  const {source, types, writes} = app.events
+  const {source, types, writes, records} = app.events
   context.events = {
     publish(type, data) {
       if (!types.has(type)) throw new HttpProblem(500, `\`${type}\` is not a declared event; declare it in the route's \`events\` (\`${route.key}\`) or the entity's`)
-      pending.push({event: cloudEvent(type, source, data), key: type})
+      // An event that declares whose record it carries is about that record: its key is the subject, and it is sent in
+      // order with the record's other events.
+      const record = records.get(type)
+      const key = record && data && typeof data === 'object' ? (data as Record<string, unknown>)[record.primaryKey] : undefined
+      if (record && key !== undefined && key !== null) pending.push({event: cloudEvent(type, source, data, String(key)), key: `${record.entity}:${String(key)}`})
+      else pending.push({event: cloudEvent(type, source, data), key: type})
     }
   }
   return {
