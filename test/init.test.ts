@@ -155,6 +155,15 @@ test('pipe generate test writes a passing test that creates the required related
   const enveloped = await runPipe(['test', 'club'], {cwd: dir})
   assert.is(enveloped.code, 0, enveloped.stdout + enveloped.stderr)
   assert.match(enveloped.stdout, /Total: +5\n +Passed: +5\n/)
+  // A required relation the server fills from the token (`from: "user"`) needs no record made first: the test's
+  // signed-in user is it.
+  writeFileSync(path.join(dir, 'src/entities/review.json'), JSON.stringify({name: 'review', fields: {text: {type: 'string', required: true}}, relations: {reviewer: {kind: 'many-to-one', entity: 'author', required: true, from: 'user'}}}))
+  writeFileSync(path.join(dir, 'src/controller/review.json'), JSON.stringify({name: 'review', auth: true, routes: {'GET /reviews': 'list', 'POST /reviews': 'create', 'GET /reviews/{id}': 'read', 'PATCH /reviews/{id}': 'update', 'DELETE /reviews/{id}': 'delete'}}))
+  const reviewTest = await runPipe(['generate', 'test', 'Review'], {cwd: dir})
+  assert.is(reviewTest.code, 0, reviewTest.stderr)
+  const reviews = await runPipe(['test', 'review'], {cwd: dir})
+  assert.is(reviews.code, 0, reviews.stdout + reviews.stderr)
+  assert.match(reviews.stdout, /Total: +5\n +Passed: +5\n/)
   // Piped, without NO_COLOR: the report is plain text (uvu colours by default).
   const {NO_COLOR: _noColor, FORCE_COLOR: _forceColor, ...environment} = process.env
   const piped = execFileSync(process.execPath, [path.join(root, 'bin', 'pipe.js'), 'test', 'book'], {cwd: dir, env: environment, encoding: 'utf8'})

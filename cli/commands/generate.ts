@@ -141,7 +141,8 @@ export class GenerateTestCommand extends Command {
     }
     const related = []
     for (const [relationName, relation] of Object.entries(entity.relations ?? {})) {
-      if (!relation.required || relation.kind !== 'many-to-one') continue
+      // One the server fills (`from: "user"`, the token's user) is no record the test must make first.
+      if (!relation.required || relation.kind !== 'many-to-one' || relation.from) continue
       const target = project.entities.find((item) => item.name === relation.entity)
       const targetController = project.controllers.find(({definition}) => (definition.entity ?? definition.name) === relation.entity && Object.values(definition.routes).some((value) => (typeof value === 'string' ? value : value.action) === 'create'))
       if (!target || !targetController) {
