@@ -71,6 +71,9 @@ export async function ormOptions(database: ResolvedConfig['database'], root: str
   } else {
     if (!database.url) throw new ApipeError('APIPE_ERR_DATABASE', [database.type, '(no url)', '`database.url` is empty in pipe.config.json'])
     options.clientUrl = database.url
+    // A database server's database is made by its administrator: one the URL names that does not exist is an error (a
+    // typo in a production URL would otherwise get an empty database of its own), not created.
+    options.ensureDatabase = false
   }
   return options
 }
@@ -175,6 +178,15 @@ function folderFor(file: string): void {
 
 export function reasonOf(error: unknown): string {
   if (error instanceof AggregateError && error.errors.length > 0) return reasonOf(error.errors[0])
-  if (error instanceof Error) return error.message.split('\n')[0] || error.name
+  if (error instanceof Error) return missingDatabaseHint(error.message.split('\n')[0] || error.name)
   return String(error)
+}
+
+/** A database the server does not have (apipe never creates one): what to run to create it. */
+function missingDatabaseHint(reason: string): string {
+  const postgres = /database "([^"]+)" does not exist/.exec(reason)?.[1]
+  const mysql = /Unknown database '([^']+)'/.exec(reason)?.[1]
+  if (postgres) return `${reason}; create it first (\`createdb ${postgres}\`, or \`CREATE DATABASE "${postgres}"\`)`
+  if (mysql) return `${reason}; create it first (\`CREATE DATABASE \\\`${mysql}\\\`\`)`
+  return reason
 }
