@@ -45,6 +45,8 @@ export function checkFile(file: VFile): boolean {
     return true
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
+    // `-` is standard input to `pipe validate` (which reads it before any file is checked), and a file name elsewhere.
+    if (code === 'ENOENT' && shown === '-') return fail(file, 'Cannot read `-`: only `pipe validate` reads standard input; give a file')
     if (code === 'ENOENT') return fail(file, `Cannot find file \`${shown}\``)
     if (code === 'EACCES') return fail(file, `Cannot read file \`${shown}\`: permission denied`)
     return fail(file, `Cannot read file \`${shown}\`: ${(error as Error).message}`)

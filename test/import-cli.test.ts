@@ -130,6 +130,13 @@ test('pipe import graphql on broken SDL prints the finding, writes nothing and e
   assert.not.ok(existsSync(output))
 })
 
+test('pipe import openapi says what the input is instead: a catalogue already, or `-`, which only pipe validate reads', async () => {
+  const dir = temp()
+  writeFileSync(path.join(dir, 'api.endpoints.json'), JSON.stringify({schema_version: 1, diagram_type: 'endpoints', meta: {title: 'A'}, endpoints: []}))
+  assert.equal(await runPipe(['import', 'openapi', 'api.endpoints.json', 'out.json'], {cwd: dir}), {code: 1, stdout: '', stderr: 'error openapi (root) Unexpected document without an `openapi` or `swagger` field, expected an OpenAPI 3.x or Swagger 2.0 document (this is an endpoint catalogue already: `pipe validate`, `pipe render`)\n1 error(s), 0 warning(s)\n'})
+  assert.equal(await runPipe(['import', 'openapi', '-', 'out.json'], {cwd: dir}), {code: 1, stdout: '', stderr: 'error read - Cannot read `-`: only `pipe validate` reads standard input; give a file\n1 error(s), 0 warning(s)\n'})
+})
+
 test('pipe import graphql on a cut-off introspection file says where it breaks, at its line and column', async () => {
   const dir = temp()
   const whole = readFileSync(fixture('import-graphql', 'introspection', 'input.json'), 'utf8')

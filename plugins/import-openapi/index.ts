@@ -59,7 +59,10 @@ export default function importOpenapi(this: Processor | void, options: Options =
 
 function importTree(tree: ParsedTree, file: VFile, options: Options): CatalogueTree | undefined {
   if (tree.type !== 'openapi') {
-    note(file, 'openapi', 'Unexpected document without an `openapi` or `swagger` field, expected an OpenAPI 3.x or Swagger 2.0 document (a file other documents reference is not one)')
+    // What the file is instead, when it says: an AsyncAPI document, or a catalogue already.
+    const spec = tree.type === 'catalogue' ? (tree.spec as unknown as Record<string, unknown>) : undefined
+    const instead = tree.type === 'asyncapi' ? ' (this is an AsyncAPI document: `pipe import asyncapi`)' : spec && spec.diagram_type === 'endpoints' && Array.isArray(spec.endpoints) ? ' (this is an endpoint catalogue already: `pipe validate`, `pipe render`)' : ' (a file other documents reference is not one)'
+    note(file, 'openapi', `Unexpected document without an \`openapi\` or \`swagger\` field, expected an OpenAPI 3.x or Swagger 2.0 document${instead}`)
     return undefined
   }
   if (!/^(2\.0|3\.[01])/.test(tree.version)) {
