@@ -110,8 +110,8 @@ export class StartCommand extends Command {
   static override usage = Command.Usage({
     description: 'Run the server for production',
     details: `
-      Serves the project with JSON logs (pino). On SIGTERM or SIGINT it stops accepting connections, answers 503 to
-      new requests on open ones, finishes the requests in flight (a body still uploading included) for up to
+      Serves the project with JSON logs (pino). On SIGTERM or SIGINT it stops accepting connections, closes idle
+      keep-alive ones, answers 503 to new requests on busy ones, finishes the requests in flight (a body still uploading included) for up to
       \`requestTimeout\`, closes the database and exits 0. With
       \`--workers\`, several processes serve the port and a worker that dies is replaced.
     `,
