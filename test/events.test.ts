@@ -98,6 +98,19 @@ testWhen(test, await brokerMissing('nats'), 'a broker that is down delays events
   }
 })
 
+/**
+ * A note of `size` characters, which the broker refuses, then a small one: the small one arrives, and the big one is
+ * set aside in the outbox (`attempts` -1, never sent).
+ */
+async function tooBigThenSmall(app: FastifyInstance, consumer: Awaited<ReturnType<typeof consume>>, size: number): Promise<void> {
+  assert.is((await post(app, '/notes', {text: 'x'.repeat(size)})).statusCode, 201)
+  assert.is((await post(app, '/notes', {text: 'a note'})).statusCode, 201)
+  const [event] = await consumer.until(1)
+  assert.equal(event.data, {id: 2, text: 'a note'})
+  const rows = await app.orm.em.fork().getConnection().execute('select id, attempts, sent_at from apipe_outbox order by id')
+  assert.equal(rows.map((row: Record<string, unknown>) => [Number(row.id), Number(row.attempts), row.sent_at === null]), [[1, -1, true], [2, 0, false]])
+}
+
 for (const stream of [false, true]) {
   testWhen(test, await brokerMissing('nats'), `an event past NATS's max_payload${stream ? ' on a JetStream stream' : ''} is set aside, and the events behind it go on`, async () => {
     const {app, prefix} = await eventsApp(brokerUrls.nats)
@@ -108,12 +121,7 @@ for (const stream of [false, true]) {
     try {
       if (stream) await (await nc.jetstreamManager()).streams.add({name, subjects: [`${prefix}>`]})
       // A body under the 1 MiB limit whose event, with its CloudEvents envelope, is past the server's 1 MiB.
-      assert.is((await post(app, '/notes', {text: 'x'.repeat(1_048_500)})).statusCode, 201)
-      assert.is((await post(app, '/notes', {text: 'a note'})).statusCode, 201)
-      const [event] = await consumer.until(1)
-      assert.equal(event.data, {id: 2, text: 'a note'})
-      const rows = await app.orm.em.fork().getConnection().execute('select id, attempts, sent_at from apipe_outbox order by id')
-      assert.equal(rows.map((row: Record<string, unknown>) => [Number(row.id), Number(row.attempts), row.sent_at === null]), [[1, -1, true], [2, 0, false]])
+      await tooBigThenSmall(app, consumer, 1_048_500)
     } finally {
       if (stream) await (await nc.jetstreamManager()).streams.delete(name).catch(() => undefined)
       await nc.close()
@@ -156,12 +164,7 @@ testWhen(test, (await brokerMissing('amqp')) ?? rabbitMaxMessageSize(rabbitDefau
   const {app, prefix} = await eventsApp(brokerUrls.amqp)
   const consumer = await consume('amqp', prefix)
   try {
-    assert.is((await post(app, '/notes', {text: 'x'.repeat(20_000)})).statusCode, 201)
-    assert.is((await post(app, '/notes', {text: 'a note'})).statusCode, 201)
-    const [event] = await consumer.until(1)
-    assert.equal(event.data, {id: 2, text: 'a note'})
-    const rows = await app.orm.em.fork().getConnection().execute('select id, attempts, sent_at from apipe_outbox order by id')
-    assert.equal(rows.map((row: Record<string, unknown>) => [Number(row.id), Number(row.attempts), row.sent_at === null]), [[1, -1, true], [2, 0, false]])
+    await tooBigThenSmall(app, consumer, 20_000)
   } finally {
     rabbitMaxMessageSize(rabbitDefaultMax)
     await consumer.close()
