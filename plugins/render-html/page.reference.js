@@ -142,12 +142,13 @@ function apipeReference(data, dom) {
     return wrap
   }
 
-  /** A body: its type, its fields, its description and its example, each when known. */
-  function body(expression, description, example) {
+  /** A body: its type (unless `titled` says its heading names it), its fields, its description and its example, each when known. */
+  function body(expression, description, example, titled) {
     var wrap = element('div', 'body')
     if (description) wrap.appendChild(sanitized('rich', description))
     if (expression) {
-      wrap.appendChild(element('p', 'type-line')).appendChild(typeLabel(expression))
+      // A response names its type on its summary line already (`titled`): not twice.
+      if (!titled) wrap.appendChild(element('p', 'type-line')).appendChild(typeLabel(expression))
       var table = fieldTable(baseType(expression), [baseType(expression)])
       if (table) wrap.appendChild(table)
       var values = card(baseType(expression)) && card(baseType(expression)).querySelector('.values')
@@ -195,7 +196,7 @@ function apipeReference(data, dom) {
         })
         item.appendChild(headers)
       }
-      item.appendChild(body(r.type, r.description, r.example))
+      item.appendChild(body(r.type, r.description, r.example, true))
     })
     return wrap
   }

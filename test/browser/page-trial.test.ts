@@ -171,6 +171,8 @@ check('a long path param stays inside the panel, and a closed response shows its
     ['200', true, 'The pet with all of its details.', false, '"▸"'],
     ['404', false, 'No pet has that name.', true, '"▸"']
   ])
+  // A response names its type once, on its summary line.
+  assert.equal(await tab.$$eval('#apipe-details details.response', (nodes) => nodes.map((node) => node.querySelectorAll('.type-label').length)), [1, 0])
 })
 
 check('a union\'s long member names wrap inside their card', async (tab) => {
