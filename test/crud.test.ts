@@ -408,6 +408,12 @@ function crudSuite(database: TestDatabase) {
   test('list: field selection', async () => {
     const response = await call('GET', '/posts?fields=title,views&sort=id&limit=1')
     assert.equal(response.body!.data, [{id: 1, title: 'Notes on the engine', views: 120}])
+    // A many-to-one is selected as its key, in lists and reads, as every answer shows it.
+    const withAuthor = await call('GET', '/posts?fields=title,author&sort=id&limit=1')
+    assert.equal(withAuthor.body!.data, [{id: 1, title: 'Notes on the engine', author: 1}], withAuthor.raw)
+    assert.equal((await call('GET', '/posts/1?fields=author')).body, {id: 1, author: 1})
+    const wrong = await call('GET', '/posts?fields=title,tags')
+    assert.equal([wrong.status, wrong.body!.errors[0].detail], [400, 'Unknown field(s) `tags` in `fields`; select from `id`, `title`, `slug`, `body`, `status`, `publishedAt`, `views`, `rating`, `createdAt`, `updatedAt`, `author`'])
   })
 
   test('populate each relation kind with one query per relation', async () => {

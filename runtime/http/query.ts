@@ -161,8 +161,9 @@ function listParameter(parse: Parse, key: string, text: string, hasPage: boolean
       return
     case 'fields': {
       const names = text.split(',').filter(Boolean)
-      const unknown = names.filter((name) => !visible(model, name))
-      if (unknown.length > 0 || names.length === 0) return parse.fail(key, `Unknown field(s) ${unknown.map((name) => `\`${name}\``).join(', ') || '(none given)'} in \`fields\`; select from ${listOf(model)}`, 'unknown-field')
+      // A many-to-one is part of the record as its key (`author: 2`): selectable as a field is.
+      const unknown = names.filter((name) => !visible(model, name) && model.relations.get(name)?.kind !== 'many-to-one')
+      if (unknown.length > 0 || names.length === 0) return parse.fail(key, `Unknown field(s) ${unknown.map((name) => `\`${name}\``).join(', ') || '(none given)'} in \`fields\`; select from ${listOf(model, true)}`, 'unknown-field')
       result.fields = [...new Set([model.primaryKey, ...names])]
       return
     }
@@ -181,8 +182,10 @@ function listParameter(parse: Parse, key: string, text: string, hasPage: boolean
   }
 }
 
-function listOf(model: EntityModel): string {
-  return [...[...model.fields.values()].filter((field) => field.visible).map((field) => field.name), ...model.computed.keys()].map((name) => `\`${name}\``).join(', ')
+/** The names a parameter takes, for its error: visible fields and computed ones, and the many-to-ones where it takes them. */
+function listOf(model: EntityModel, withManyToOne = false): string {
+  const manyToOne = withManyToOne ? [...model.relations].filter(([, relation]) => relation.kind === 'many-to-one').map(([name]) => name) : []
+  return [...[...model.fields.values()].filter((field) => field.visible).map((field) => field.name), ...model.computed.keys(), ...manyToOne].map((name) => `\`${name}\``).join(', ')
 }
 
 /** `$like` as MySQL, MariaDB (and PostgreSQL, case-sensitively) read it: `\` escapes by default there. */
