@@ -3,12 +3,14 @@
  * client expects, the auth routes moved and enveloped, `PUT` as a partial update, and the same shapes in the
  * OpenAPI document and the catalogue.
  */
+import {cpSync, readFileSync, writeFileSync} from 'node:fs'
 import path from 'node:path'
 import {test} from 'uvu'
 import * as assert from 'uvu/assert'
 import {createTestApp} from '../runtime/testing.js'
 import {root} from './helpers/fixtures.js'
 import {runPipe} from './helpers/run-pipe.js'
+import {temporaryProject} from './helpers/databases.js'
 
 const project = path.join(root, 'fixtures/envelope-app')
 
@@ -101,6 +103,29 @@ test('pipe openapi and pipe map describe the envelopes', async () => {
     {name: 'articles', type: 'Article[]', required: true},
     {name: 'articlesCount', type: 'integer', required: true}
   ])
+})
+
+test('a deleted record\'s event carries its computed fields, as a read showed them', async () => {
+  // The envelope app with `deleted` events on articles, and a broker nothing listens on: the outbox keeps the event.
+  const dir = temporaryProject('envelope-events')
+  cpSync(project, dir, {recursive: true})
+  const articleFile = path.join(dir, 'src', 'entities', 'article.json')
+  writeFileSync(articleFile, JSON.stringify({...JSON.parse(readFileSync(articleFile, 'utf8')), events: ['deleted']}))
+  const configFile = path.join(dir, 'pipe.config.json')
+  writeFileSync(configFile, JSON.stringify({...JSON.parse(readFileSync(configFile, 'utf8')), events: {url: 'nats://127.0.0.1:1'}}))
+  const app = await createTestApp({root: dir})
+  try {
+    const user = (await app.inject({method: 'POST', url: '/users', payload: {user: {email: 'jake@jake.jake', username: 'jake', password: 'dragon tamer 9000'}}})).json().user
+    const auth = {authorization: `Token ${user.token}`}
+    const created = await app.inject({method: 'POST', url: '/articles', headers: auth, payload: {article: {title: 'Gone soon'}}})
+    assert.is(created.statusCode, 201, created.body)
+    assert.is((await app.inject({method: 'DELETE', url: `/articles/${created.json().article.id}`, headers: auth})).statusCode, 204)
+    const rows = (await app.orm.em.fork().getConnection().execute('select type, payload from apipe_outbox')) as Array<{type: string; payload: string}>
+    const event = JSON.parse(rows.find((row) => row.type === 'article.deleted')!.payload) as {data: Record<string, unknown>}
+    assert.equal(event.data, {id: created.json().article.id, title: 'Gone soon', body: null, author: user.id, favoritesCount: 0, favorited: false})
+  } finally {
+    await app.close()
+  }
 })
 
 test.run()

@@ -24,6 +24,8 @@ export interface CrudContext {
   query: Record<string, unknown>
   data: Row
   entity?: Row
+  /** The record a delete removed as a read showed it, computed fields filled (for its `deleted` event). */
+  deleted?: Row
   /** Set by an action for the response: status and headers. */
   status?: number
   headers?: Record<string, string>
@@ -180,6 +182,8 @@ export async function runCrud(action: CrudAction, model: EntityModel, context: C
       const em = db()
       const entity = await findOne(model, context)
       context.entity = entity as Row
+      // Computed fields (`favoritesCount`) are read from the database: before the record leaves it.
+      if (model.computed.size > 0) context.deleted = await finish(present(model, entity))
       if (model.softDelete) {
         ;(entity as Row).deletedAt = new Date()
       } else {

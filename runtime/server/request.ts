@@ -157,7 +157,7 @@ function eventsOf(app: FastifyInstance, route: RoutePlan['route'], context: Requ
     ofWrite(model: EntityModel, kind: string, body: unknown) {
       const what = writeEvents[kind]
       if (!what || !writes.get(model.name)?.has(what)) return
-      const record = (kind === 'delete' && context.entity ? present(model, context.entity) : body) as Record<string, unknown>
+      const record = (kind === 'delete' && context.entity ? (context.deleted ?? present(model, context.entity)) : body) as Record<string, unknown>
       pending.push(writeEvent(model.name, what, record, model.primaryKey, source))
     }
   }
