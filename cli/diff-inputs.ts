@@ -23,6 +23,8 @@ export interface DiffResult {
   new: VFile
   /** Undefined when an input could not be turned into a catalogue (its findings say why). */
   changes: VFileMessage[] | undefined
+  /** The two catalogues' `meta.api_kind` (`rest`, `graphql`, `events`), when they say. */
+  kinds?: {old?: string; new?: string}
 }
 
 /** Compare `oldInput` with `newInput` (paths, or `<revision>:<path>` for git). */
@@ -40,7 +42,7 @@ export async function diffInputs(oldInput: string, newInput: string, cwd = proce
   const changes = after.messages.slice(start)
   // A crash of the comparison is the new file's finding, not a change.
   if (changes.some((message) => message.ruleId === 'crash' || message.ruleId === 'diff')) return {old: before, new: after, changes: undefined}
-  return {old: before, new: after, changes}
+  return {old: before, new: after, changes, kinds: {old: oldImport.tree.spec.meta?.api_kind, new: newImport.tree.spec.meta?.api_kind}}
 }
 
 /** Whether `input` names a file in git (`main:api/openapi.yaml`) rather than on disk. */

@@ -271,6 +271,14 @@ test('pipe diff --quiet prints what fails the run: breaking changes, every chang
   assert.equal(await runPipe(['diff', ...files, '-q', '--fail-on', 'none']), {code: 0, stdout: '2 breaking, 1 non-breaking change(s)\n', stderr: ''})
 })
 
+test('pipe diff of a REST document and a GraphQL schema says, on stderr, that they share no endpoint', async () => {
+  const result = await runPipe(['diff', 'fixtures/import-openapi/v3-rules/input.yaml', 'fixtures/import-graphql/sdl/input.graphql'])
+  assert.is(result.code, 1)
+  assert.is(result.stderr, 'pipe diff: the old input is a `rest` API and the new one a `graphql` API: they share no endpoint, so each of their endpoints is a change\n')
+  assert.match(result.stdout, /^breaking endpoint-removed /)
+  assert.not.ok((await runPipe(['diff', ...diffCase('auth-added-removed')])).stderr)
+})
+
 test('pipe diff --format json, github and markdown', async () => {
   const json = JSON.parse((await runPipe(['diff', ...diffCase('auth-added-removed'), '--format', 'json'])).stdout)
   assert.equal(json.changes[0], {kind: 'breaking', code: 'auth-added', location: 'GET:/pets.auth', message: '`GET /pets` now needs `api-key` authentication (was `none`)', url: 'https://github.com/apipe/apipe/blob/main/docs/rules.md#auth-added'})

@@ -51,6 +51,10 @@ export class DiffCommand extends Command {
       this.context.stderr.write(formatFindings(failed, 'text', {quiet: true, named: true}))
       return 1
     }
+    // Two kinds of API (a REST document and a GraphQL schema) share no endpoint: every one is a change. Said once, on
+    // stderr, so that the report itself stays what its format promises.
+    const {kinds} = result
+    if (kinds?.old && kinds.new && kinds.old !== kinds.new) this.context.stderr.write(`pipe diff: the old input is a \`${kinds.old}\` API and the new one a \`${kinds.new}\` API: they share no endpoint, so each of their endpoints is a change\n`)
     // Quiet, what fails the run: the breaking changes, every change with `--fail-on any`, none with `--fail-on none`.
     const failing = this.failOn === 'any' ? 'any' : this.failOn === 'none' ? 'none' : 'breaking'
     this.context.stdout.write(printChanges(result.changes, result.new, this.format as 'text', this.quiet ? failing : undefined))
