@@ -149,6 +149,12 @@ export class GenerateTestCommand extends Command {
         this.context.stderr.write(`\`${name}\` needs a \`${relation.entity}\` (\`${relationName}\` is required), and no controller creates one; add \`POST\` … \`create\` to a \`${relation.entity}\` controller\n`)
         return 1
       }
+      // The record made first is made from its own fields only: one that needs a record of its own cannot be made so.
+      const deeper = Object.entries(target.relations ?? {}).find(([, nested]) => nested.required && nested.kind === 'many-to-one' && !nested.from)
+      if (deeper) {
+        this.context.stderr.write(`\`${name}\` needs a \`${relation.entity}\` (\`${relationName}\` is required), which needs a \`${deeper[1].entity}\` of its own (\`${relation.entity}.${deeper[0]}\` is required); pipe generate test makes related records one level deep: write this test by hand, or generate one for \`${relation.entity}\`\n`)
+        return 1
+      }
       related.push({relation: relationName, entity: target, controller: targetController.definition})
     }
     const authEntity = project.config.auth?.entity ? project.entities.find((item) => item.name === project.config.auth!.entity) : undefined
