@@ -23,7 +23,24 @@ const descriptions: Record<number, string> = {
   409: 'A unique value is taken, or the record is still referenced',
   413: 'The body is too large',
   415: 'The body is not JSON',
-  422: 'Validation failed; `errors` lists each field'
+  422: 'Validation failed; `errors` lists each field',
+  429: 'Too many requests: send again after `Retry-After` seconds'
+}
+
+/** The schemas of the list parameters the server reads as numbers and booleans (query.ts), with its bounds. */
+const listParamSchemas: Record<string, Json> = {
+  page: {type: 'integer', minimum: 1, default: 1},
+  offset: {type: 'integer', minimum: 0},
+  limit: {type: 'integer', minimum: 1, maximum: 100, default: 20},
+  count: {type: 'boolean', default: true}
+}
+
+/** A 429's headers: when to send again, and the limit's state (RateLimit header fields). */
+const rateLimitHeaders: Json = {
+  'Retry-After': {description: 'Seconds until the limit lets a request through', schema: {type: 'integer'}},
+  'RateLimit-Limit': {description: 'Requests the limit allows in its window', schema: {type: 'integer'}},
+  'RateLimit-Remaining': {description: 'Requests left in the window', schema: {type: 'integer'}},
+  'RateLimit-Reset': {description: 'Seconds until the window starts again', schema: {type: 'integer'}}
 }
 
 /** A field type (or a catalogue scalar such as `integer`, `datetime`) as JSON Schema, as the server validates it. */
@@ -47,6 +64,8 @@ export function entityJsonSchema(entity: EntityDefinition, entities: ReadonlyMap
     const item = relation?.by ? scalarSchema('string', target?.fields[relation.by]) : relation ? {oneOf: [{type: 'integer'}, populated]} : scalarSchema(field?.type ?? base, field)
     // An answer shows every field, a value not set as `null` (a list relation, `[]`).
     properties[name] = many ? {type: 'array', items: item} : isRequired ? item : orNull(item)
+    // What only the server writes: a body may not set it (a 422), and a generated client leaves it out of requests.
+    if (field?.readOnly) properties[name] = {...properties[name], readOnly: true}
     if (isRequired) required.push(name)
   }
   return {type: 'object', properties, required}
@@ -196,6 +215,7 @@ function operationOf(route: RouteInfo, operationId: string, {config, models, sch
   for (const status of route.status) {
     const response: Json = {description: descriptions[status] ?? 'Answer'}
     if (status >= 400) response.content = {[errorType]: {schema: {$ref: '#/components/schemas/Problem'}}}
+    if (status === 429) response.headers = rateLimitHeaders
     else if (route.response && status < 300 && status !== 204) {
       response.content = {'application/json': {schema: answerSchema(route, schemas, config.auth?.envelope)}}
     } else if (route.action === 'count') {
@@ -206,7 +226,7 @@ function operationOf(route: RouteInfo, operationId: string, {config, models, sch
   const operation: Json = {operationId, summary: route.summary, tags: [route.controller], responses}
   const parameters = [
     ...route.pathParams.map((param) => ({name: param.name, in: 'path', required: true, schema: scalarSchema(param.type)})),
-    ...route.queryParams.map((param) => (param.name === 'filter' ? filterParameter(param.description) : {name: param.name, in: 'query', required: false, description: param.description, schema: {type: 'string'}}))
+    ...route.queryParams.map((param) => (param.name === 'filter' ? filterParameter(param.description) : {name: param.name, in: 'query', required: false, description: param.description, schema: (route.crud && listParamSchemas[param.name]) || {type: 'string'}}))
   ]
   if (parameters.length > 0) operation.parameters = parameters
   if (route.authAnswer && route.action === 'login') {

@@ -378,6 +378,15 @@ test('the catalogue and OpenAPI of the app show each route\'s auth scheme and ro
   assert.equal(Object.keys(list.responses), ['200', '400', '429'])
   assert.equal(list.parameters.map((param: Json) => param.name), ['page', 'offset', 'limit', 'sort', 'filter', 'fields', 'populate', 'count'])
   assert.equal(list.parameters.find((param: Json) => param.name === 'filter').style, 'deepObject')
+  assert.equal(Object.fromEntries(list.parameters.filter((param: Json) => ['page', 'offset', 'limit', 'count'].includes(param.name)).map((param: Json) => [param.name, param.schema])), {
+    page: {type: 'integer', minimum: 1, default: 1},
+    offset: {type: 'integer', minimum: 0},
+    limit: {type: 'integer', minimum: 1, maximum: 100, default: 20},
+    count: {type: 'boolean', default: true}
+  })
+  assert.equal(Object.keys(list.responses['429'].headers), ['Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'])
+  // What only the server writes is marked so, for generated clients and the page.
+  assert.equal([served.body!.components.schemas.Note.properties.views.readOnly, served.body!.components.schemas.Note.properties.reviewedAt.readOnly, served.body!.components.schemas.Note.properties.text.readOnly], [true, true, undefined])
   assert.equal(Object.keys(served.body!.paths['/notes'].post.responses), ['201', '400', '401', '403', '409', '413', '415', '422'])
 })
 

@@ -99,7 +99,7 @@ const visible = (model: EntityModel, name: string) => model.fields.get(name)?.vi
 function fieldFilter(parse: Parse, key: string, field: string, op: string, text: string): void {
   const {model, options, where} = parse
   const filterable = visible(model, field) || ['many-to-one', 'one-to-one'].includes(model.relations.get(field)?.kind ?? '')
-  if (!filterable) return parse.fail(key, `Unknown field \`${field}\`; filter on ${listOf(model)}`, 'unknown-field')
+  if (!filterable) return parse.fail(key, `Unknown field \`${field}\`; filter on ${listOf(model, true)}`, 'unknown-field')
   if (!(op in operators)) return parse.fail(key, `Unknown operator \`${op}\`; expected one of ${Object.keys(operators).join(', ')}`, 'unknown-operator')
   const type = model.fields.get(field)?.type ?? 'integer'
   const condition = filterCondition(type, op as Operator, text, options.likeMatch ?? defaultLike)
