@@ -159,7 +159,8 @@ function rowNoun(views: EndpointView[]): string {
 function hintFacets(spec: Catalogue, groups: GroupView[], tables: string[], views: EndpointView[]): string[] {
   const facet = (name: string, value: string | undefined) => (value === undefined ? [] : [`${name}:${/\s/.test(value) ? `"${value}"` : value}`])
   const auths = [...new Set(spec.endpoints.map((endpoint) => endpoint.auth ?? 'none'))]
-  const tag = spec.endpoints.find((endpoint) => endpoint.tags?.length)?.tags?.[0] ?? (groups.length > 1 ? groups[1].id : undefined)
+  // A group's label is its tag as written (`activity`), where its id may have had to differ (`activity-2`).
+  const tag = spec.endpoints.find((endpoint) => endpoint.tags?.length)?.tags?.[0] ?? (groups.length > 1 ? groups[1].label : undefined)
   return [
     ...facet('method', spec.endpoints[0]?.method),
     ...facet('group', groups.length > 1 ? groups[0].id : undefined),

@@ -40,7 +40,10 @@
     e.summary = summary ? summary.textContent : ''
     e.auth = lock ? lock.textContent : ''
     e.deprecated = row.classList.contains('deprecated')
-    e.group = row.closest('.card').getAttribute('data-group')
+    var card = row.closest('.card')
+    e.group = card.getAttribute('data-group')
+    // The label as the document wrote the tag (`activity`), where the id had to differ (`activity-2`: a type has the name).
+    e.groupLabel = card.querySelector('h2').firstChild.textContent.trim()
   })
   var cards = Array.prototype.slice.call(document.querySelectorAll('.card'))
   // The id too (an operationId, an event's name): rows on one address differ by nothing else.
@@ -51,9 +54,9 @@
   var selected = -1
   var facets = {
     method: function (e, v) { return e.method.toLowerCase() === v },
-    group: function (e, v) { return e.group.toLowerCase() === v },
-    // An import's first tag is the endpoint's group: `tag:` finds it there too.
-    tag: function (e, v) { return e.group.toLowerCase() === v || e.tags.some(function (t) { return t.toLowerCase() === v }) },
+    group: function (e, v) { return e.group.toLowerCase() === v || e.groupLabel.toLowerCase() === v },
+    // An import's first tag is the endpoint's group: `tag:` finds it there too, by its id or its label.
+    tag: function (e, v) { return e.group.toLowerCase() === v || e.groupLabel.toLowerCase() === v || e.tags.some(function (t) { return t.toLowerCase() === v }) },
     // Every scheme the endpoint accepts: its `auth` and its alternatives, each of the schemes needed together.
     auth: function (e, v) {
       return [e.auth || 'none'].concat(e.authAlternatives).some(function (a) { return a.toLowerCase().split(' + ').indexOf(v) !== -1 })

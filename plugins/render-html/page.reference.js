@@ -183,6 +183,8 @@ function apipeReference(data, dom) {
         return
       }
       if (!opened && (r.type || r.description)) item.open = opened = true
+      var answer = item.appendChild(body(r.type, r.description, r.example, true))
+      // Its headers after its description and before its fields, inside its body.
       if (r.headers && r.headers.length) {
         var headers = element('table', 'headers')
         var top = headers.appendChild(element('tr'))
@@ -194,9 +196,8 @@ function apipeReference(data, dom) {
           // Sanitized when the page was built, as every description.
           row.appendChild(element('td', 'rich header-description')).innerHTML = h.description || ''
         })
-        item.appendChild(headers)
+        answer.insertBefore(headers, r.description ? answer.firstChild.nextSibling : answer.firstChild)
       }
-      item.appendChild(body(r.type, r.description, r.example, true))
     })
     return wrap
   }

@@ -175,6 +175,31 @@ check('a long path param stays inside the panel, and a closed response shows its
   assert.equal(await tab.$$eval('#apipe-details details.response', (nodes) => nodes.map((node) => node.querySelectorAll('.type-label').length)), [1, 0])
 })
 
+check('tag: and group: find a group by its tag as written where its id had to differ; the hint shows that name', async (tab) => {
+  await tab.goto(await rendered({
+    meta: {title: 'Renamed'},
+    groups: [{id: 'users', label: 'users'}, {id: 'activity-2', label: 'activity'}],
+    endpoints: [{id: 'listUsers', method: 'GET', path: '/users', group: 'users'}, {id: 'listEvents', method: 'GET', path: '/events', group: 'activity-2'}],
+    types: [{name: 'activity', kind: 'object', fields: [{name: 'id', type: 'string'}]}]
+  }))
+  assert.ok((await tab.$$eval('.hint-facets code', (nodes) => nodes.map((node) => node.textContent))).includes('tag:activity'))
+  for (const query of ['tag:activity', 'group:activity', 'group:activity-2']) {
+    await tab.fill('#apipe-search', query)
+    assert.equal(await visibleRows(tab), ['listEvents'], query)
+  }
+})
+
+check('a response shows its description, then its headers, then its fields, inside its body', async (tab) => {
+  await tab.goto(`${await rendered({
+    meta: {title: 'Headers'},
+    endpoints: [{id: 'getPart', method: 'GET', path: '/parts', responses: [{status: 200, description: 'The part.', type: 'Part', headers: [{name: 'X-Rate', type: 'integer', description: 'Calls left.'}]}]}],
+    types: [{name: 'Part', kind: 'object', fields: [{name: 'id', type: 'string'}]}]
+  })}#getPart`)
+  await tab.waitForSelector('html[data-types="ready"]')
+  const order = await tab.$eval('#apipe-details details.response', (node) => Array.from(node.children, (child) => child.tagName === 'DIV' ? ['body', ...Array.from(child.children, (inner) => inner.className || inner.tagName)] : [child.tagName]))
+  assert.equal(order, [['SUMMARY'], ['body', 'rich', 'headers', 'fields reference']])
+})
+
 check('a union\'s long member names wrap inside their card', async (tab) => {
   const long = 'CheckRunWithAnExtremelyLongGeneratedNameThatNoCardIsWideEnoughToHoldOnOneLine'
   await tab.goto(await rendered({
