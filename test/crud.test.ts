@@ -412,6 +412,13 @@ function crudSuite(database: TestDatabase) {
     const withAuthor = await call('GET', '/posts?fields=title,author&sort=id&limit=1')
     assert.equal(withAuthor.body!.data, [{id: 1, title: 'Notes on the engine', author: 1}], withAuthor.raw)
     assert.equal((await call('GET', '/posts/1?fields=author')).body, {id: 1, author: 1})
+    // With `populate`, a list shows the populated record whole, as a read does.
+    for (const query of ['fields=title&populate=author', 'fields=title,author&populate=author']) {
+      const listed = (await call('GET', `/posts?${query}&sort=id&limit=1`)).body!.data[0]
+      const read = (await call('GET', `/posts/1?${query}`)).body!
+      assert.equal(listed, read, query)
+      assert.equal([listed.title, listed.author.id, typeof listed.author.email], ['Notes on the engine', 1, 'string'], query)
+    }
     const wrong = await call('GET', '/posts?fields=title,tags')
     assert.equal([wrong.status, wrong.body!.errors[0].detail], [400, 'Unknown field(s) `tags` in `fields`; select from `id`, `title`, `slug`, `body`, `status`, `publishedAt`, `views`, `rating`, `createdAt`, `updatedAt`, `author`'])
   })

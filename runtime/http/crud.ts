@@ -294,7 +294,9 @@ async function listAction(
     limit: query.limit,
     offset: query.offset,
     orderBy: Object.keys(query.orderBy).length > 0 ? query.orderBy : {[model.primaryKey]: 'asc' as const},
-    fields: stored(query.fields) as never[] | undefined,
+    // With `populate` too, whole rows: the ORM's partial loading would load the populated records as their keys only
+    // (or not at all), where a read answers them whole; the answer is cut to `fields` after.
+    fields: (query.populate.length > 0 ? undefined : stored(query.fields)) as never[] | undefined,
     // Relations every answer shows are loaded with the records, unless `fields` leaves them out.
     populate: [...new Set([...query.populate, ...(query.fields ? [] : answeredRelations(model))])] as never[],
     strategy: 'select-in' as const
