@@ -9,6 +9,7 @@ import {bodySchema, fieldSchema} from './http/body-schema.js'
 import {entityModel, type EntityModel} from './http/model.js'
 import {isInternal} from './events/outbox.js'
 import {describeRoutes, responseFields, typeName, type DescribedController, type RouteInfo} from './routes.js'
+import {defaultLimit, maxLimit} from './http/query.js'
 
 type Json = Record<string, unknown>
 
@@ -31,7 +32,7 @@ const descriptions: Record<number, string> = {
 const listParamSchemas: Record<string, Json> = {
   page: {type: 'integer', minimum: 1, default: 1},
   offset: {type: 'integer', minimum: 0},
-  limit: {type: 'integer', minimum: 1, maximum: 100, default: 20},
+  limit: {type: 'integer', minimum: 1, maximum: maxLimit, default: defaultLimit},
   count: {type: 'boolean', default: true}
 }
 

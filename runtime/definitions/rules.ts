@@ -24,7 +24,7 @@ import {loadValidator} from '../../pipeline/schemas.js'
 import {schemaViolations} from '../../pipeline/schema-violations.js'
 import {databaseTypeOfUrl, sameDatabaseFamily} from '../config.js'
 import {crudActions} from '../routes.js'
-import {isInternal} from '../events/outbox.js'
+import {isInternal, routeEvents} from '../events/outbox.js'
 import type {DefinitionsTree} from './types.js'
 import type {EntityDefinition} from '../../schemas/types/entity.js'
 import type {RouteOptions} from '../../schemas/types/controller.js'
@@ -56,8 +56,7 @@ export const unknownEntity = defineRule<DefinitionsTree>({id: 'unknown-entity', 
     if (definition.entity || crud) check(definition.entity ?? definition.name, definition.entity ? ['entity'] : ['name'], file)
     // The entity whose record a custom action's event carries.
     for (const [key, route] of Object.entries(definition.routes ?? {})) {
-      if (typeof route !== 'object' || !route) continue
-      for (const [index, event] of (route.events ?? []).entries()) if (typeof event === 'object' && event) check(event.payload, ['routes', key, 'events', index, 'payload'], file)
+      for (const [index, event] of routeEvents(route).entries()) check(event.payload, ['routes', key, 'events', index, 'payload'], file)
     }
   }
 })

@@ -6,7 +6,7 @@
 import {wrap, type Collection, type EntityManager, type FilterQuery} from '@mikro-orm/core'
 import type {EntityModel} from './model.js'
 import {answeredRelations, parseId, visibleFields} from './model.js'
-import {badRequest, HttpProblem, notFound} from './problem.js'
+import {HttpProblem, notFound} from './problem.js'
 import {computedSql as computedSql_, fillComputed} from './computed.js'
 import {parseListQuery, type LikeMatch, type ListQuery, type QueryOptions} from './query.js'
 import type {FastReader} from './fast-read.js'
@@ -143,16 +143,14 @@ export async function runCrud(action: CrudAction, model: EntityModel, context: C
     case 'list':
       return listAction(model, context, query, options, finish, stored)
     case 'count': {
-      const parsed = parseListQuery(query, model, true, options)
+      const parsed = parseListQuery(query, model, 'count', options)
       return {count: await db().count(model.name, withScope(parsed.where, scopeFilter(context.route, model, context)))}
     }
     case 'read':
     case 'link':
     case 'unlink': {
-      // A record is shaped by `fields` and `populate` only; anything else is a mistake a list would refuse too.
-      const unknown = Object.keys(query).filter((key) => key !== 'fields' && key !== 'populate').map((key) => ({pointer: `/query/${key}`, code: 'unknown-parameter', detail: `Unknown parameter \`${key}\`; a record takes fields and populate`}))
-      if (unknown.length > 0) throw badRequest(unknown.map((problem) => problem.detail).join('; '), unknown)
-      const populate = query.populate === undefined && query.fields === undefined ? {populate: [] as string[], fields: undefined} : parseListQuery(pick(query, ['populate', 'fields']), model)
+      // A record is shaped by `fields` and `populate` only (the parser refuses anything else).
+      const populate = Object.keys(query).length === 0 ? {populate: [] as string[], fields: undefined} : parseListQuery(query, model, 'record')
       const id = action === 'read' ? plainId(model, context) : undefined
       if (id !== undefined && context.fast?.supports(model) && model.computed.size === 0 && !populate.fields && populate.populate.length === 0) {
         const row = await context.fast.read(model, id)
@@ -281,7 +279,7 @@ async function listAction(
   stored: (fields?: string[]) => string[] | undefined
 ): Promise<unknown> {
   const db = () => context.db
-  const query = parseListQuery(given, model, false, options)
+  const query = parseListQuery(given, model, 'list', options)
   // A list whose envelope answers its total (`articlesCount`) always counts: `count=false` is a hint it cannot take,
   // where the page's length would pose as the total.
   if (context.route?.envelope?.count) query.count = true
@@ -348,6 +346,3 @@ function replacement(model: EntityModel, data: Row): Row {
   return {...full, ...data}
 }
 
-function pick(query: Record<string, unknown>, keys: string[]): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(query).filter(([key]) => keys.includes(key)))
-}

@@ -50,7 +50,13 @@ export interface QueryOptions {
  * Parse the query of a list (or, with `forCount`, a count: only filters). A many-to-one or one-to-one relation
  * filters by the related key: `filter[author]=2`.
  */
-export function parseListQuery(query: Record<string, unknown>, model: EntityModel, forCount = false, options: QueryOptions = {}): ListQuery {
+/**
+ * What a query is for: a `list` takes every list parameter, a `count` only `filter[…]`, and a `record` (a read, link
+ * or unlink) only `fields` and `populate`; any other parameter is a 400 naming it.
+ */
+export type QueryTarget = 'list' | 'count' | 'record'
+
+export function parseListQuery(query: Record<string, unknown>, model: EntityModel, target: QueryTarget = 'list', options: QueryOptions = {}): ListQuery {
   const parse: Parse = {
     model,
     options,
@@ -68,12 +74,16 @@ export function parseListQuery(query: Record<string, unknown>, model: EntityMode
       continue
     }
     if (value === undefined) continue
+    if (target === 'record' && key !== 'fields' && key !== 'populate') {
+      parse.fail(key, `Unknown parameter \`${key}\`; a record takes fields and populate`, 'unknown-parameter')
+      continue
+    }
     const text = String(value)
     const filter = filterKey.exec(key)
     if (filter && filter[1].includes('.')) relationFilter(parse, key, filter[1], filter[2] ?? 'eq', text)
     else if (filter && model.computed.has(filter[1]) && options.computedSql) computedFilter(parse, key, filter[1], filter[2] ?? 'eq', text)
     else if (filter) fieldFilter(parse, key, filter[1], filter[2] ?? 'eq', text)
-    else if (forCount) parse.fail(key, `Unknown parameter \`${key}\`; a count takes \`filter[…]\` only`, 'unknown-parameter')
+    else if (target === 'count') parse.fail(key, `Unknown parameter \`${key}\`; a count takes \`filter[…]\` only`, 'unknown-parameter')
     else listParameter(parse, key, text, query.page !== undefined)
   }
   const {problems, result} = parse
