@@ -274,10 +274,12 @@ function crudSuite(database: TestDatabase) {
     assert.equal(ids((await call('GET', '/posts?limit=2&page=3')).body), [5])
     const past = await call('GET', '/posts?limit=2&page=9')
     assert.equal(past.body, {data: [], meta: {page: 9, limit: 2, total: 5, pages: 3}})
-    for (const query of ['limit=0', 'limit=101', 'page=0', 'page=-1', 'limit=abc']) {
+    const codes = {'limit=0': 'out-of-range', 'limit=101': 'out-of-range', 'page=0': 'out-of-range', 'page=-1': 'out-of-range', 'limit=abc': 'invalid-value', 'offset=1.5': 'invalid-value', 'page=': 'invalid-value'}
+    for (const [query, code] of Object.entries(codes)) {
       const response = await call('GET', `/posts?${query}`)
       assert.is(response.status, 400, query)
       assert.is(response.headers['content-type'], problemType)
+      assert.is((response.body as {errors: Array<{code: string}>}).errors[0].code, code, query)
     }
     const defaults = await call('GET', '/posts')
     assert.equal(defaults.body!.meta, {page: 1, limit: 20, total: 5, pages: 1})

@@ -142,23 +142,26 @@ function computedFilter(parse: Parse, key: string, field: string, op: string, te
   parse.where[parse.options.computedSql!(field) as string] = condition
 }
 
+/** A paging parameter's problem: a number past its bounds (`limit=500`, `page=-1`) is out of range; anything else (`abc`) is not a number. */
+const numberCode = (text: string) => (/^-?\d+$/.test(text.trim()) ? 'out-of-range' : 'invalid-value')
+
 /** `page`, `offset`, `limit`, `sort`, `fields`, `populate` and `count`. */
 function listParameter(parse: Parse, key: string, text: string, hasPage: boolean): void {
   const {model, options, result} = parse
   const whole = /^\d{1,9}$/.test(text) ? Number(text) : NaN
   switch (key) {
     case 'offset':
-      if (Number.isNaN(whole)) return parse.fail(key, '`offset` must be a whole number from 0', 'out-of-range')
+      if (Number.isNaN(whole)) return parse.fail(key, '`offset` must be a whole number from 0', numberCode(text))
       if (hasPage) return parse.fail(key, 'Give `page` or `offset`, not both', 'conflict')
       result.offset = whole
       result.byOffset = true
       return
     case 'page':
-      if (!(whole >= 1)) return parse.fail(key, '`page` must be a whole number from 1', 'out-of-range')
+      if (!(whole >= 1)) return parse.fail(key, '`page` must be a whole number from 1', numberCode(text))
       result.page = whole
       return
     case 'limit':
-      if (!(whole >= 1 && whole <= maxLimit)) return parse.fail(key, `\`limit\` must be a whole number from 1 to ${maxLimit}`, 'out-of-range')
+      if (!(whole >= 1 && whole <= maxLimit)) return parse.fail(key, `\`limit\` must be a whole number from 1 to ${maxLimit}`, numberCode(text))
       result.limit = whole
       return
     case 'sort':
