@@ -44,6 +44,12 @@ const rateLimitHeaders: Json = {
   'RateLimit-Reset': {description: 'Seconds until the window starts again', schema: {type: 'integer'}}
 }
 
+/** A create's `Location` (crud.ts): the new record's address, on its controller's read route when it has one. */
+function locationHeader(route: RouteInfo): Json {
+  const where = route.location ? `, as \`${route.location.path}\` reads it` : ''
+  return {Location: {description: `The new record's address${where}`, schema: {type: 'string', format: 'uri-reference'}}}
+}
+
 /** A field type (or a catalogue scalar such as `integer`, `datetime`) as JSON Schema, as the server validates it. */
 function scalarSchema(type: string, field?: FieldDefinition): Json {
   return fieldSchema(field ?? {type: type as FieldDefinition['type']}) ?? {type: 'string'}
@@ -222,6 +228,7 @@ function operationOf(route: RouteInfo, operationId: string, {config, models, sch
     } else if (route.action === 'count') {
       response.content = {'application/json': {schema: {type: 'object', properties: {count: {type: 'integer'}}, required: ['count']}}}
     }
+    if (status === 201 && route.kind === 'create') response.headers = locationHeader(route)
     responses[String(status)] = response
   }
   const operation: Json = {operationId, summary: route.summary, tags: [route.controller], responses}

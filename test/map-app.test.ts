@@ -142,6 +142,8 @@ test('pipe openapi writes the OpenAPI 3.1 document, which the server also serves
   assert.equal(create.requestBody.content['application/json'].schema, {$ref: '#/components/schemas/PostInput'})
   assert.equal(Object.keys(create.responses), ['201', '400', '409', '413', '415', '422'])
   assert.equal(create.responses['422'].content, {'application/problem+json': {schema: {$ref: '#/components/schemas/Problem'}}})
+  assert.equal(create.responses['201'].headers, {Location: {description: "The new record's address, as `/posts/{id}` reads it", schema: {type: 'string', format: 'uri-reference'}}})
+  assert.is(document.paths['/posts/{id}'].patch.responses['200'].headers, undefined)
   assert.equal(document.components.schemas.PostInput.required, ['title', 'author'])
   const imported = await runPipe(['import', 'openapi', out, path.join(path.dirname(out), 'again.endpoints.json')])
   assert.is(imported.code, 0, imported.stderr)
@@ -164,6 +166,7 @@ test('pipe openapi writes the OpenAPI 3.1 document, which the server also serves
     ajv.addSchema({...document, $id: 'openapi.json'})
     assert.is((await app.inject({method: 'POST', url: '/users', payload: {email: 'ada@example.com', name: 'Ada'}})).statusCode, 201)
     const created = await app.inject({method: 'POST', url: '/posts', payload: {title: 'Notes', author: 1}})
+    assert.is(created.headers.location, '/posts/1')
     const read = (await app.inject({method: 'GET', url: created.headers.location as string})).json() as Record<string, unknown>
     assert.equal([read.body, read.rating, read.publishedAt], [null, null, null])
     const check = ajv.getSchema('openapi.json#/components/schemas/Post')!
