@@ -52,18 +52,19 @@
   })
   var visible = rows.map(function () { return true })
   var selected = -1
+  // Each facet asks `is(value)` of the endpoint's values: does this one match what was typed?
   var facets = {
-    method: function (e, v) { return e.method.toLowerCase() === v },
-    group: function (e, v) { return e.group.toLowerCase() === v || e.groupLabel.toLowerCase() === v },
+    method: function (e, is) { return is(e.method) },
+    group: function (e, is) { return is(e.group) || is(e.groupLabel) },
     // An import's first tag is the endpoint's group: `tag:` finds it there too, by its id or its label.
-    tag: function (e, v) { return e.group.toLowerCase() === v || e.groupLabel.toLowerCase() === v || e.tags.some(function (t) { return t.toLowerCase() === v }) },
+    tag: function (e, is) { return is(e.group) || is(e.groupLabel) || e.tags.some(is) },
     // Every scheme the endpoint accepts: its `auth` and its alternatives, each of the schemes needed together.
-    auth: function (e, v) {
-      return [e.auth || 'none'].concat(e.authAlternatives).some(function (a) { return a.toLowerCase().split(' + ').indexOf(v) !== -1 })
+    auth: function (e, is) {
+      return [e.auth || 'none'].concat(e.authAlternatives).some(function (a) { return a.split(' + ').some(is) })
     },
-    table: function (e, v) { return e.entities.some(function (t) { return t.toLowerCase() === v }) },
-    deprecated: function (e, v) { return e.deprecated === (v === 'true' || v === 'yes') },
-    has: function (e, v) { return v === 'finding' ? e.findings.length > 0 : true }
+    table: function (e, is) { return e.entities.some(is) },
+    deprecated: function (e, is) { return e.deprecated === (is('true') || is('yes')) },
+    has: function (e, is) { return is('finding') ? e.findings.length > 0 : true }
   }
 
   /**
@@ -78,7 +79,7 @@
     while ((match = pattern.exec(query.toLowerCase()))) {
       if (match[1] && facets[match[1]]) {
         var value = match[2].replace(/^"|"$/g, '')
-        if (value) tests.push({facet: facets[match[1]], value: value})
+        if (value) tests.push(facetTest(facets[match[1]], value))
       } else if (match[0] === '"') {
         continue
       } else {
@@ -86,6 +87,22 @@
       }
     }
     return {tests: tests, terms: terms}
+  }
+
+  /**
+   * A facet's test of one endpoint. A value that some endpoint has (`method:get`, `tag:pet`) matches it exactly; one
+   * that none has is taken as still being typed (`method:g`, `tag:pe`) and matches the values it starts.
+   */
+  function facetTest(facet, value) {
+    var hit = false
+    var exact = function (candidate) {
+      var same = candidate.toLowerCase() === value
+      hit = hit || same
+      return same
+    }
+    for (var index = 0; !hit && index < endpoints.length; index++) facet(endpoints[index], exact)
+    var is = hit ? exact : function (candidate) { return candidate.toLowerCase().indexOf(value) === 0 }
+    return function (e) { return facet(e, is) }
   }
 
   function applySearch() {
@@ -96,7 +113,7 @@
       var hay = haystacks[index]
       var ok = true
       for (var t = 0; ok && t < query.terms.length; t++) ok = hay.indexOf(query.terms[t]) !== -1
-      for (var f = 0; ok && f < query.tests.length; f++) ok = query.tests[f].facet(e, query.tests[f].value)
+      for (var f = 0; ok && f < query.tests.length; f++) ok = query.tests[f](e)
       if (ok) shown++
       if (ok !== visible[index]) {
         visible[index] = ok
@@ -107,7 +124,7 @@
       var any = card.querySelector('.rows > li:not([hidden])') !== null
       if (card.hidden === any) card.hidden = !any
     })
-    followIndex()
+    followCards(followIndex())
     var noun = data.noun || 'endpoints'
     count.textContent = shown === endpoints.length ? endpoints.length + ' ' + (endpoints.length === 1 ? noun.slice(0, -1) : noun) : shown + ' of ' + endpoints.length + ' ' + noun
     empty.hidden = shown !== 0
@@ -151,6 +168,22 @@
       var count = entry.lastChild
       if (count.textContent !== String(n)) count.textContent = String(n)
       if (entry.hidden !== (n === 0)) entry.hidden = n === 0
+    })
+    return counts
+  }
+
+  // A card's count follows the search too: `3 of 12` while a search hides some of its group's rows. A group split
+  // over several cards is counted on its first, whose count is the group's; the others say `continued`.
+  var cardCounts = cards.map(function (card) {
+    var count = card.querySelector('h2 > .count:not(.rows-range)')
+    var total = count && count.textContent
+    return /^\d+$/.test(total) ? {card: card, count: count, total: total} : undefined
+  }).filter(Boolean)
+  function followCards(counts) {
+    cardCounts.forEach(function (entry) {
+      var n = String(counts[entry.card.getAttribute('data-group')] || 0)
+      var text = n === entry.total ? entry.total : n + ' of ' + entry.total
+      if (entry.count.textContent !== text) entry.count.textContent = text
     })
   }
 

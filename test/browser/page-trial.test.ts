@@ -213,6 +213,63 @@ check('a union\'s long member names wrap inside their card', async (tab) => {
   assert.ok(overflow.slice(1).every((past) => past <= 0), `chips past the card: ${overflow.slice(1).join(', ')}`)
 })
 
+check('a half-typed facet value finds the values it starts; a whole one only itself', async (tab) => {
+  await tab.goto(await rendered({
+    meta: {title: 'Typing'},
+    groups: [{id: 'pets', label: 'pets'}, {id: 'petstore', label: 'petstore'}],
+    endpoints: [
+      {id: 'listPets', method: 'GET', path: '/pets', group: 'pets'},
+      {id: 'addPet', method: 'POST', path: '/pets', group: 'pets'},
+      {id: 'putStore', method: 'PUT', path: '/store', group: 'petstore'},
+      {id: 'patchStore', method: 'PATCH', path: '/store', group: 'petstore', deprecated: true}
+    ]
+  }))
+  const found = {'method:g': ['listPets'], 'method:p': ['addPet', 'putStore', 'patchStore'], 'method:pu': ['putStore'], 'method:put': ['putStore'], 'method:x': [], 'group:pet': ['listPets', 'addPet', 'putStore', 'patchStore'], 'group:pets': ['listPets', 'addPet'], 'deprecated:tr': ['patchStore'], 'deprecated:false': ['listPets', 'addPet', 'putStore']}
+  for (const [query, rows] of Object.entries(found)) {
+    await tab.fill('#apipe-search', query)
+    assert.equal(await visibleRows(tab), rows, query)
+  }
+})
+
+check('a card\'s count follows the search, as the group index does', async (tab) => {
+  await tab.goto(await rendered({
+    meta: {title: 'Counts'},
+    groups: [{id: 'pets', label: 'Pets'}, {id: 'stores', label: 'Stores'}],
+    endpoints: [
+      {id: 'listPets', method: 'GET', path: '/pets', group: 'pets'},
+      {id: 'addPet', method: 'POST', path: '/pets', group: 'pets'},
+      {id: 'getPet', method: 'GET', path: '/pets/{id}', group: 'pets'},
+      {id: 'listStores', method: 'GET', path: '/stores', group: 'stores'}
+    ]
+  }))
+  const counts = () => tab.$$eval('.card', (cards) => cards.filter((card) => !card.hidden).map((card) => card.querySelector('h2 > .count')!.textContent))
+  assert.equal(await counts(), ['3', '1'])
+  await tab.fill('#apipe-search', 'method:GET')
+  assert.equal(await counts(), ['2 of 3', '1'])
+  await tab.fill('#apipe-search', 'addPet')
+  assert.equal(await counts(), ['1 of 3'])
+  await tab.fill('#apipe-search', '')
+  assert.equal(await counts(), ['3', '1'])
+})
+
+check('a closed response keeps "list of" and its type on one line beside its first words', async (tab) => {
+  await tab.setViewportSize({width: 700, height: 900})
+  await tab.goto(`${await rendered({
+    meta: {title: 'Lists'},
+    endpoints: [{id: 'listParts', method: 'GET', path: '/parts', responses: [{status: 200, description: 'Short.', type: 'Part[]'}, {status: 206, description: 'A part of the parts, when the list is longer than one answer can hold, with a Link to the next part of it.', type: 'Part[]'}]}],
+    types: [{name: 'Part', kind: 'object', fields: [{name: 'id', type: 'string'}]}]
+  })}#listParts`)
+  await tab.waitForSelector('html[data-types="ready"]')
+  const lines = await tab.$$eval('#apipe-details details.response .type-label', (labels) => labels.map((label) => {
+    const range = document.createRange()
+    range.selectNodeContents(label)
+    // On one line when every piece's box shares a band with every other's (a chip's box is taller than the text's).
+    const rects = Array.from(range.getClientRects())
+    return Math.max(...rects.map((rect) => rect.top)) < Math.min(...rects.map((rect) => rect.bottom))
+  }))
+  assert.equal(lines, [true, true])
+})
+
 check('a link the sanitizer disarmed reads as text, not as a link', async (tab) => {
   await tab.goto(await rendered({
     meta: {title: 'Links', description: 'See <a href="javascript:alert(1)">the guide</a> or <a href="https://example.com/guide">the real guide</a>.'},
