@@ -30,7 +30,8 @@ export const problemsPlugin = fp<{development: boolean; formatProblem?: ProblemF
       const parsed = (error: Error | null, value?: unknown) => {
         // fastify refuses a `__proto__` key (prototype poisoning) as if the JSON were broken: JSON that parses is a body
         // with a key that cannot be set.
-        if (error && (error as {code?: string}).code === 'FST_ERR_CTP_INVALID_JSON_BODY' && parses(body)) return done(new HttpProblem(422, '1 field(s) failed validation', {errors: [{pointer: '/', code: 'unknown-field', detail: '`__proto__` (or `constructor.prototype`) cannot be set'}]}))
+        const poisoned = error && (error as {code?: string}).code === 'FST_ERR_CTP_INVALID_JSON_BODY' ? poisonedKey(body) : undefined
+        if (poisoned) return done(new HttpProblem(422, '1 field(s) failed validation', {errors: [{pointer: poisoned.pointer, code: 'unknown-field', detail: `\`${poisoned.key}\` cannot be set`}]}))
         if (error) return done(error)
         // No database keeps a NUL character in text (PostgreSQL refuses it, SQLite cuts the statement there).
         done(body.includes('\\u0000') && escapedNul.test(body) ? (nulProblem(value) ?? null) : null, value)
@@ -106,11 +107,28 @@ function nulProblem(value: unknown): HttpProblem | undefined {
 }
 
 /** Whether `text` is JSON (asked only of a body fastify's guarded parser refused). */
-function parses(text: string): boolean {
+/**
+ * Where a body that parses holds the key fastify refused: an own `__proto__`, or a `constructor` holding `prototype`,
+ * as a JSON pointer (`/__proto__`, `/tags/0/constructor/prototype`). Undefined for JSON that does not parse.
+ */
+function poisonedKey(text: string): {pointer: string; key: string} | undefined {
+  let value: unknown
   try {
-    JSON.parse(text)
-    return true
+    value = JSON.parse(text)
   } catch {
-    return false
+    return undefined
   }
+  const escape = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1')
+  const visit = (node: unknown, pointer: string): {pointer: string; key: string} | undefined => {
+    if (node === null || typeof node !== 'object') return undefined
+    if (Object.hasOwn(node, '__proto__')) return {pointer: `${pointer}/__proto__`, key: '__proto__'}
+    const constructor = Object.hasOwn(node, 'constructor') ? (node as {constructor: unknown}).constructor : undefined
+    if (constructor !== null && typeof constructor === 'object' && Object.hasOwn(constructor, 'prototype')) return {pointer: `${pointer}/constructor/prototype`, key: 'constructor.prototype'}
+    for (const [key, child] of Object.entries(node)) {
+      const found = visit(child, `${pointer}/${escape(key)}`)
+      if (found) return found
+    }
+    return undefined
+  }
+  return visit(value, '')
 }
