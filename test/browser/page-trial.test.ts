@@ -242,7 +242,7 @@ check('a card\'s count follows the search, as the group index does', async (tab)
       {id: 'listStores', method: 'GET', path: '/stores', group: 'stores'}
     ]
   }))
-  const counts = () => tab.$$eval('.card', (cards) => cards.filter((card) => !card.hidden).map((card) => card.querySelector('h2 > .count')!.textContent))
+  const counts = () => tab.$$eval('.card', (cards) => cards.filter((card) => !(card as HTMLElement).hidden).map((card) => card.querySelector('h2 > .count')!.textContent))
   assert.equal(await counts(), ['3', '1'])
   await tab.fill('#apipe-search', 'method:GET')
   assert.equal(await counts(), ['2 of 3', '1'])
