@@ -76,6 +76,8 @@ export function recordFilter(scope: RouteScope | undefined, model: EntityModel, 
  * there is none).
  */
 export async function applyScopeToCreate(scope: RouteScope | undefined, model: EntityModel, context: ScopeContext, em: EntityManager): Promise<void> {
+  // A relation's conditions together (`order.id` and `order.customer`): the one record that meets them all.
+  const byRelation = new Map<string, {target: EntityModel; filter: Record<string, unknown>; named: unknown[]}>()
   for (const [path, source] of Object.entries(scope?.where ?? {})) {
     const segments = path.split('.')
     const value = typedValue(model, segments, sourceValue(source, context), context.models)
@@ -86,9 +88,15 @@ export async function applyScopeToCreate(scope: RouteScope | undefined, model: E
     const relation = model.relations.get(segments[0])
     const target = relation && context.models?.get(relation.entity)
     if (!target || segments.length !== 2 || !['many-to-one', 'one-to-one'].includes(relation!.kind)) continue
-    const found = value === undefined ? null : ((await em.findOne(target.name, {[segments[1]]: value} as FilterQuery<object>)) as Row | null)
-    if (!found) throw notFound(`No ${target.name} \`${String(sourceValue(source, context))}\``)
-    context.data[segments[0]] = found[target.primaryKey]
+    const conditions = byRelation.get(segments[0]) ?? {target, filter: {}, named: []}
+    conditions.filter[segments[1]] = value
+    conditions.named.push(sourceValue(source, context))
+    byRelation.set(segments[0], conditions)
+  }
+  for (const [name, {target, filter, named}] of byRelation) {
+    const found = Object.values(filter).includes(undefined) ? null : ((await em.findOne(target.name, filter as FilterQuery<object>)) as Row | null)
+    if (!found) throw notFound(`No ${target.name} \`${String(named[0])}\``)
+    context.data[name] = found[target.primaryKey]
   }
 }
 
