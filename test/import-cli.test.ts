@@ -77,6 +77,18 @@ test('pipe import openapi on broken YAML is a parse finding with line and column
   assert.not.ok(existsSync(path.join(dir, 'out.json')))
 })
 
+test('a file that is not UTF-8 is a parse error at its first such byte, not text turned into U+FFFD', async () => {
+  const dir = temp()
+  writeFileSync(path.join(dir, 'latin1.yaml'), Buffer.from('openapi: 3.0.0\ninfo: {title: T, version: "1"}\npaths:\n  /x:\n    get:\n      summary: caf\xe9\n      responses: {"200": {description: ok}}\n', 'latin1'))
+  const imported = await runPipe(['import', 'openapi', 'latin1.yaml', 'out.json'], {cwd: dir})
+  assert.is(imported.code, 1)
+  assert.is(imported.stderr, 'error parse 6:19 The file is not UTF-8 here (Latin-1 or another encoding?); save it as UTF-8, or its text reaches the catalogue as \ufffd\n1 error(s), 0 warning(s)\n')
+  writeFileSync(path.join(dir, 'wide.json'), Buffer.from('\ufeff{"schema_version": 1}', 'utf16le'))
+  const validated = await runPipe(['validate', 'wide.json'], {cwd: dir})
+  assert.is(validated.code, 1)
+  assert.match(validated.stdout + validated.stderr, 'error parse 1:1 The file is UTF-16; save it as UTF-8, which JSON and YAML tools read')
+})
+
 test('pipe map writes api.endpoints.json and api.endpoints.html into --output', async () => {
   const dir = temp()
   const result = await runPipe(['map', fixture('import-openapi', 'v3-rules', 'input.yaml'), '--output', dir])
