@@ -75,7 +75,8 @@ export function locator(file: VFile, path: JsonPath): () => Point | undefined {
   // The source as it is now, decoded only when a place is read: a file read from disk holds its bytes (see
   // pipeline/read.ts), and the text of a big document is megabytes that most runs never look at again.
   const value = file.value
-  const text = () => String(value ?? '')
+  // A byte order mark is no character of the document: places count from the character after it, as editors do.
+  const text = () => String(value ?? '').replace(/^\ufeff/, '')
   const implicitKeys = file.data.codeImplicitKeys
   if (implicitKeys) return () => locateInCode(text(), sourcePath, implicitKeys)
   if (file.data.yamlSource || file.data.syntax === 'yaml') {
@@ -91,7 +92,7 @@ export function locator(file: VFile, path: JsonPath): () => Point | undefined {
 function yamlSourceOf(text: string): YamlSource {
   const {LineCounter, parseDocument} = yaml()
   const lines = new LineCounter()
-  const document = parseDocument(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text, {lineCounter: lines, uniqueKeys: false, prettyErrors: false, strict: false, merge: true})
+  const document = parseDocument(text, {lineCounter: lines, uniqueKeys: false, prettyErrors: false, strict: false, merge: true})
   return {document, lines}
 }
 

@@ -89,6 +89,15 @@ test('a file that is not UTF-8 is a parse error at its first such byte, not text
   assert.match(validated.stdout + validated.stderr, 'error parse 1:1 The file is UTF-16; save it as UTF-8, which JSON and YAML tools read')
 })
 
+test('a JSON file that opens with a byte order mark has its findings at the same places as without it', async () => {
+  const dir = temp()
+  const text = '{\n  "schema_version": 1,\n  "diagram_type": "endpoints",\n  "meta": {"title": "T"},\n  "endpoints": [{"id": "x", "method": "GET", "path": "/x", "summary": "X", "group": "nope"}]\n}\n'
+  writeFileSync(path.join(dir, 'plain.json'), text)
+  writeFileSync(path.join(dir, 'bom.json'), `\ufeff${text}`)
+  const result = await runPipe(['validate', 'plain.json', 'bom.json', '--format', 'github'], {cwd: dir})
+  assert.is(result.stdout, ['plain.json', 'bom.json'].map((file) => `::error file=${file},line=5,col=76,title=apipe dangling-ref::endpoints[0].group Unknown group \`nope\`; known ids: default\n`).join('') + '2 error(s), 0 warning(s)\n')
+})
+
 test('pipe map writes api.endpoints.json and api.endpoints.html into --output', async () => {
   const dir = temp()
   const result = await runPipe(['map', fixture('import-openapi', 'v3-rules', 'input.yaml'), '--output', dir])
