@@ -80,7 +80,8 @@ export async function applyScopeToCreate(scope: RouteScope | undefined, model: E
   const byRelation = new Map<string, {target: EntityModel; filter: Record<string, unknown>; named: unknown[]}>()
   for (const [path, source] of Object.entries(scope?.where ?? {})) {
     const segments = path.split('.')
-    const value = typedValue(model, segments, sourceValue(source, context), context.models)
+    const given = sourceValue(source, context)
+    const value = typedValue(model, segments, given, context.models)
     if (segments.length === 1) {
       context.data[path] = value
       continue
@@ -90,7 +91,7 @@ export async function applyScopeToCreate(scope: RouteScope | undefined, model: E
     if (!target || segments.length !== 2 || !['many-to-one', 'one-to-one'].includes(relation!.kind)) continue
     const conditions = byRelation.get(segments[0]) ?? {target, filter: {}, named: []}
     conditions.filter[segments[1]] = value
-    conditions.named.push(sourceValue(source, context))
+    conditions.named.push(given)
     byRelation.set(segments[0], conditions)
   }
   for (const [name, {target, filter, named}] of byRelation) {
