@@ -16,8 +16,8 @@ import {checkConfig, knownRules} from './rule-settings.js'
 /** Options of {@link runEngine}. */
 export interface EngineOptions {
   preset: Preset
-  /** Files, folders and globs. */
-  files: string[]
+  /** Files, folders and globs, or vfiles (a vfile that already has a fatal finding is reported as it is). */
+  files: Array<string | VFile>
   /** Plugins to add after the preset's: module specifiers (resolved from `cwd`) or attachers. */
   use?: PluggableList | string[]
   /** Settings merged over the preset's. */

@@ -146,6 +146,33 @@ test('pipe run --format prints the validate formats on stdout', async () => {
   assert.is(JSON.parse(sarif.stdout).runs[0].results[0].ruleId, 'dangling-ref')
 })
 
+test('pipe run searches a folder as pipe validate does: no package.json, dotfiles or dot-folders, and .pipeignore holds', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'apipe-run-folder-'))
+  try {
+    mkdirSync(path.join(dir, 'specs', '.drafts'), {recursive: true})
+    mkdirSync(path.join(dir, 'empty'))
+    cpSync(path.join(root, clean), path.join(dir, 'specs', 'a.endpoints.json'))
+    cpSync(path.join(root, summary), path.join(dir, 'specs', 'b.endpoints.json'))
+    cpSync(path.join(root, dangling), path.join(dir, 'specs', '.drafts', 'c.endpoints.json'))
+    writeFileSync(path.join(dir, 'specs', 'package.json'), '{"name": "specs"}\n')
+    writeFileSync(path.join(dir, 'specs', '.piperc.json'), '{"settings": {"rules": {"summary": "off"}}}\n')
+    const quiet = await runPipe(['run', '--preset', 'validate', '--format', 'text', 'specs'], {cwd: dir})
+    assert.equal(quiet, {code: 0, stdout: '0 error(s), 0 warning(s)\n', stderr: ''})
+    writeFileSync(path.join(dir, 'specs', '.piperc.json'), '{}\n')
+    writeFileSync(path.join(dir, '.pipeignore'), 'specs/a.endpoints.json\n')
+    const ignored = await runPipe(['run', '--preset', 'validate', '--format', 'text', 'specs'], {cwd: dir})
+    // One file is left, so its lines have no file prefix: the same lines as `pipe validate` of it.
+    assert.equal(ignored, {code: 0, stdout: readFileSync(path.join(root, fixture('validate-catalogue', 'summary', 'messages.txt')), 'utf8'), stderr: ''})
+    for (const [arg, reason] of [['empty', 'Unexpected folder `empty` without .json, .yaml or .yml files'], ['nothing/*.json', 'No files match `nothing/*.json`']]) {
+      const none = await runPipe(['run', '--preset', 'validate', arg], {cwd: dir})
+      assert.is(none.code, 1, arg)
+      assert.match(none.stderr, `${arg}\n error ${reason} read apipe`)
+    }
+  } finally {
+    rmSync(dir, {recursive: true, force: true})
+  }
+})
+
 test('.piperc applies to render, map and import: a rule turned off stays off', async () => {
   const cwd = path.join(root, fixture('cli', 'piperc-everywhere'))
   const out = mkdtempSync(path.join(os.tmpdir(), 'apipe-piperc-'))

@@ -1,4 +1,5 @@
 import {Command, Option} from 'clipanion'
+import type {VFile} from 'vfile'
 import {colorOption, parseSettings, usageError, useColor} from '../options.js'
 
 /** `pipe run --preset <name> <files…>`: the engine over files and globs, with vfile-reporter output. */
@@ -13,8 +14,14 @@ export class RunCommand extends Command {
       rule\`, and writes the outputs plugins produce (beside each input, or into \`--output\`, keeping the inputs' folders below their common folder). Exits 1 on any error,
       or on warnings with \`--frail\`. On a terminal, a count of files done is shown on stderr while many files run.
 
-      Built-in presets: \`catalogue\` (validate, then write the page and sentences) and \`validate\` (only check).
-      A path to a module exporting \`{plugins, settings}\` works too.
+      Folders are searched for \`.json\`, \`.yaml\` and \`.yml\` files as \`pipe validate\` searches them (never
+      package.json, dotfiles such as \`.piperc.json\`, dot-folders or \`node_modules\`); a folder or glob without
+      matches is an error.
+
+      Built-in presets: \`catalogue\` (validate, then write the page and sentences; the default), \`validate\` (only
+      check), \`sentences\` (check and write sentences), \`openapi\`, \`graphql\` and \`asyncapi\` (import, check, write
+      the catalogue and page), \`docs\` (render \`*.njk\` templates) and \`backend\` (check entity and controller
+      definitions). A path to a module exporting \`{plugins, settings}\` works too.
     `,
     examples: [
       ['Check every catalogue in a folder', 'pipe run --preset catalogue specs/'],
@@ -45,7 +52,7 @@ export class RunCommand extends Command {
   files = Option.Rest({required: 1, name: 'files or globs'})
 
   override async execute(): Promise<number> {
-    const [{runEngine}, {loadPreset}] = await Promise.all([import('../../pipeline/engine.js'), import('../load-preset.js')])
+    const [{runEngine}, {loadPreset}, {expandInputs}] = await Promise.all([import('../../pipeline/engine.js'), import('../load-preset.js'), import('../validate-files.js')])
     const {formats, formatFindings} = await import('../../pipeline/report.js')
     if (this.format !== 'default' && !(formats as readonly string[]).includes(this.format)) return usageError(this, `Unexpected value \`${this.format}\` for \`--format\`, expected one of default, ${formats.join(', ')}`)
     const preset = await loadPreset(this.preset)
@@ -61,7 +68,8 @@ export class RunCommand extends Command {
     const {code, files} = await runEngine({
       onFile,
       preset,
-      files: this.files,
+      // Folders and globs are searched as `pipe validate` searches them: never package.json, dotfiles or dot-folders.
+      files: (await expandInputs(this.files)) as Array<string | VFile>,
       use: this.use,
       settings: parseSettings(this.setting),
       output: this.output,
