@@ -190,6 +190,14 @@ function crudSuite(database: TestDatabase) {
     assert.equal([escaped.statusCode, JSON.parse(escaped.body).label], [201, 'a\\u0000b'], 'a backslash before u0000 is text')
     assert.is((await call('GET', '/posts?filter[title]=a%00b')).status, 400)
     assert.is((await call('GET', '/posts?filter[title][like]=a%00b')).status, 400)
+    // A number past a double's range parses as Infinity, which no database stores: a 422 at its pointer, not a 500.
+    const infinite = await app.inject({method: 'POST', url: '/posts', headers: {'content-type': 'application/json'}, payload: '{"title": "Far", "author": 1, "rating": 1e400, "views": -1e999}'})
+    assert.equal([infinite.statusCode, JSON.parse(infinite.body).errors], [422, [
+      {pointer: '/rating', code: 'out-of-range', detail: '`rating` is past the range of a number (at most about 1.8e308)'},
+      {pointer: '/views', code: 'out-of-range', detail: '`views` is past the range of a number (at most about 1.8e308)'}
+    ]])
+    const finite = await app.inject({method: 'POST', url: '/posts', headers: {'content-type': 'application/json'}, payload: '{"body": "1e400", "author": 1, "rating": 1e300}'})
+    assert.equal(JSON.parse(finite.body).errors.map((error: {pointer: string}) => error.pointer), ['/title'], 'an exponent in a string, and a large finite number, are values')
     // Only UTF-8 is read; JSON-based media types are JSON; a `__proto__` key is a key that cannot be set.
     const latin1 = await app.inject({method: 'POST', url: '/tags', headers: {'content-type': 'application/json; charset=iso-8859-1'}, payload: Buffer.from('{"label": "caf\xe9"}', 'latin1')})
     assert.equal([latin1.statusCode, JSON.parse(latin1.body).detail], [415, 'Unsupported charset `iso-8859-1`; send JSON in UTF-8'])

@@ -33,8 +33,11 @@ export const problemsPlugin = fp<{development: boolean; formatProblem?: ProblemF
         const poisoned = error && (error as {code?: string}).code === 'FST_ERR_CTP_INVALID_JSON_BODY' ? poisonedKey(body) : undefined
         if (poisoned) return done(new HttpProblem(422, '1 field(s) failed validation', {errors: [{pointer: poisoned.pointer, code: 'unknown-field', detail: `\`${poisoned.key}\` cannot be set`}]}))
         if (error) return done(error)
-        // No database keeps a NUL character in text (PostgreSQL refuses it, SQLite cuts the statement there).
-        done(body.includes('\\u0000') && escapedNul.test(body) ? (nulProblem(value) ?? null) : null, value)
+        // No database keeps a NUL character in text (PostgreSQL refuses it, SQLite cuts the statement there), nor a
+        // number past a double's range, which JSON.parse reads as Infinity (`1e400`); the walk runs only when the text
+        // may hold either.
+        const suspect = (body.includes('\\u0000') && escapedNul.test(body)) || hugeNumber.test(body)
+        done(suspect ? (unstorableProblem(value) ?? null) : null, value)
       }
       return parseJson(request, body, parsed)
     }
@@ -92,12 +95,21 @@ export function frameworkErrors(error: FastifyError, _request: FastifyRequest, r
 /** `\u0000` escaped in JSON text (not `\\u0000`, an escaped backslash before `u0000`). */
 const escapedNul = /(?<!\\)(?:\\\\)*\\u0000/
 
-/** A 422 naming each string of a parsed body that holds a NUL character, or undefined when none does. */
-function nulProblem(value: unknown): HttpProblem | undefined {
+/** A number literal that may be past a double's range: an exponent of three digits or more, or 309 digits. */
+const hugeNumber = /\d[eE][+-]?\d{3}|\d{309}/
+
+/**
+ * A 422 naming each value of a parsed body that no database stores: a string that holds a NUL character, a number
+ * that is not finite. Undefined when there is none.
+ */
+function unstorableProblem(value: unknown): HttpProblem | undefined {
   const errors: ProblemItem[] = []
   const visit = (node: unknown, pointer: string) => {
+    const name = () => `\`${pointer.split('/').filter(Boolean).join('.') || 'body'}\``
     if (typeof node === 'string') {
-      if (node.includes('\0')) errors.push({pointer: pointer || '/', code: 'nul-character', detail: `\`${pointer.split('/').filter(Boolean).join('.') || 'body'}\` holds a NUL character (\\u0000), which no database stores`})
+      if (node.includes('\0')) errors.push({pointer: pointer || '/', code: 'nul-character', detail: `${name()} holds a NUL character (\\u0000), which no database stores`})
+    } else if (typeof node === 'number') {
+      if (!Number.isFinite(node)) errors.push({pointer: pointer || '/', code: 'out-of-range', detail: `${name()} is past the range of a number (at most about 1.8e308)`})
     } else if (node && typeof node === 'object') {
       for (const [key, item] of Object.entries(node)) visit(item, `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`)
     }
@@ -106,7 +118,6 @@ function nulProblem(value: unknown): HttpProblem | undefined {
   return errors.length > 0 ? new HttpProblem(422, `${errors.length} field(s) failed validation`, {errors}) : undefined
 }
 
-/** Whether `text` is JSON (asked only of a body fastify's guarded parser refused). */
 /**
  * Where a body that parses holds the key fastify refused: an own `__proto__`, or a `constructor` holding `prototype`,
  * as a JSON pointer (`/__proto__`, `/tags/0/constructor/prototype`). Undefined for JSON that does not parse.
