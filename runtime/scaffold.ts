@@ -42,7 +42,8 @@ export function sampleValue(name: string, field: FieldDefinition): unknown {
 export function sampleBody(entity: EntityDefinition): Record<string, unknown> {
   const body: Record<string, unknown> = {}
   for (const [name, field] of Object.entries(entity.fields)) {
-    if (field.primary && (field.type === 'integer' || field.type === 'uuid')) continue
+    // A generated key, and what only the server writes, is never sent.
+    if ((field.primary && (field.type === 'integer' || field.type === 'uuid')) || field.readOnly) continue
     if (field.required || field.primary) body[name] = sampleValue(name, field)
   }
   return body
@@ -70,6 +71,25 @@ function envelopeOf(controller: ControllerDefinition, action: string, method?: s
   return envelope || undefined
 }
 
+/**
+ * What a route's \`where\` asks of a test: each path parameter it binds, with the related record and field its value
+ * comes from (\`{"article.slug": "params.slug"}\`: the \`slug\` of the \`article\` made first; \`{"shelf": "params.id"}\`: that
+ * record's key), and the fields and relations it sets, which a create's body never holds.
+ */
+export function whereOf(controller: ControllerDefinition, action: string, method?: string): {params: Map<string, {relation: string; field?: string}>; sets: Set<string>} {
+  const route = routeEntry(controller, action, method)?.[1]
+  const where = route && typeof route === 'object' ? (route as {where?: Record<string, unknown>}).where ?? {} : {}
+  const params = new Map<string, {relation: string; field?: string}>()
+  const sets = new Set<string>()
+  for (const [key, value] of Object.entries(where)) {
+    const [first, ...rest] = key.split('.')
+    sets.add(first)
+    const param = typeof value === 'string' && value.startsWith('params.') ? value.slice('params.'.length) : undefined
+    if (param && !params.has(param)) params.set(param, {relation: first, field: rest.length > 0 ? rest.join('.') : undefined})
+  }
+  return {params, sets}
+}
+
 /** `payload` as the route reads it: inside its envelope's member, when it has one (`{club: {…}}`). */
 function wrapped(payload: string, envelope: Envelope | undefined): string {
   return envelope?.single ? `{${envelope.single}: ${payload}}` : payload
@@ -80,9 +100,13 @@ function recordIn(answer: string, envelope: Envelope | undefined): string {
   return `${answer}.json()${envelope?.single ? `.${envelope.single}` : ''}`
 }
 
-/** A route's path with its parameters taken from `record` (`/clubs/${record.name}`), as a template literal. */
-function pathFor(route: string, record: string): string {
-  return `\`${route.replace(/\{([^}]+)\}/g, (_, name: string) => `\${encodeURIComponent(String(${record}.${name}))}`)}\``
+/**
+ * A route's path with its parameters taken from \`record\` (\`/clubs/${record.name}\`), or from \`created.params\` for
+ * those the create's \`where\` bound to a related record (\`/articles/${created.params.slug}/comments\`), as a
+ * template literal.
+ */
+function pathFor(route: string, record: string, bound: ReadonlySet<string> = new Set()): string {
+  return `\`${route.replace(/\{([^}]+)\}/g, (_, name: string) => (bound.has(name) ? `\${created.params.${name}}` : `\${encodeURIComponent(String(${record}.${name}))}`))}\``
 }
 
 /** How the project authenticates, for generated tests of routes that need a token. */
@@ -116,7 +140,7 @@ function signInSource(auth: TestAuth, roles: string[]): string[] {
   const role = roles[0]
   if (role !== undefined && auth.entity.fields.roles) fields.roles = roles
   else if (role !== undefined && auth.entity.fields.role) fields.role = role
-  const key = Object.entries(auth.entity.fields).find(([, field]) => field.primary)?.[0] ?? 'id'
+  const key = keyOf(auth.entity)
   return [
     '/** A user stored for the test, with the roles the routes ask for, and its token as request headers. */',
     'async function signIn(app: Awaited<ReturnType<typeof createTestApp>>) {',
@@ -132,7 +156,7 @@ function signInSource(auth: TestAuth, roles: string[]): string[] {
 /** Which field a generated update changes: the first writable string-like field, else none. */
 function updatable(entity: EntityDefinition): [string, unknown] | undefined {
   for (const [name, field] of Object.entries(entity.fields)) {
-    if (field.primary || field.unique || field.type === 'password') continue
+    if (field.primary || field.unique || field.readOnly || field.type === 'password') continue
     if (['string', 'text'].includes(field.type)) return [name, `Changed ${name}`]
   }
   return undefined
@@ -175,25 +199,46 @@ function authPlan(controller: ControllerDefinition, related: Array<{controller: 
   }
 }
 
-/** The helper of the generated tests that creates a record (each required related record first, through its route). */
-function createHelperSource(entity: EntityDefinition, route: string, envelope: Envelope | undefined, body: Record<string, unknown>, related: Array<{relation: string; controller: ControllerDefinition; body: Record<string, unknown>; headers: string}>, signedIn: boolean, headers: string): string[] {
+/**
+ * The helper of the generated tests that creates a record (each related record it needs first, through its route).
+ * A relation that the create's \`where\` sets is not sent: its record fills the path parameters it binds, which the
+ * helper hands on as \`created.params\` for the tests of the other nested routes.
+ */
+function createHelperSource(entity: EntityDefinition, route: string, envelope: Envelope | undefined, body: Record<string, unknown>, related: Array<{relation: string; entity: EntityDefinition; controller: ControllerDefinition; body: Record<string, unknown>; headers: string}>, where: ReturnType<typeof whereOf>, signedIn: boolean, headers: string): string[] {
   const lines = [`async function create${typeName(entity.name)}(app: Awaited<ReturnType<typeof createTestApp>>${signedIn ? ', auth: Record<string, string>' : ''}) {`]
+  const answer = (relation: string) => related.find((item) => item.relation === relation)
   for (const item of related) {
     const own = envelopeOf(item.controller, 'create')
     lines.push(`  const ${item.relation} = await app.inject({method: 'POST', url: '${routeOf(item.controller, 'create')!}', payload: ${wrapped(tsValue(item.body), own)}${item.headers}})`)
     lines.push(`  assert.is(${item.relation}.statusCode, 201, ${item.relation}.body)`)
   }
-  const extra = related.map((item) => `${item.relation}: ${recordIn(item.relation, envelopeOf(item.controller, 'create'))}.id`)
+  const valueOf = (item: (typeof related)[number], field?: string) => `${recordIn(item.relation, envelopeOf(item.controller, 'create'))}.${field ?? keyOf(item.entity)}`
+  const extra = related.filter((item) => !where.sets.has(item.relation)).map((item) => `${item.relation}: ${valueOf(item)}`)
   const payload = tsValue(body).replace(/}$/, extra.length > 0 ? `${Object.keys(body).length > 0 ? ', ' : ''}${extra.join(', ')}}` : '}')
-  lines.push(`  const created = await app.inject({method: 'POST', url: '${route}', payload: ${wrapped(payload, envelope)}${headers}})`)
-  lines.push('  assert.is(created.statusCode, 201, created.body)', '  return created', '}', '')
+  const params = [...where.params].filter(([name]) => route.includes(`{${name}}`) && answer(where.params.get(name)!.relation))
+  if (params.length > 0) lines.push(`  const params = {${params.map(([name, {relation, field}]) => `${name}: encodeURIComponent(String(${valueOf(answer(relation)!, field)}))`).join(', ')}}`)
+  const bound = new Set(params.map(([name]) => name))
+  const url = bound.size > 0 ? `\`${route.replace(/\{([^}]+)\}/g, (whole, name: string) => (bound.has(name) ? `\${params.${name}}` : whole))}\`` : `'${route}'`
+  lines.push(`  const created = await app.inject({method: 'POST', url: ${url}, payload: ${wrapped(payload, envelope)}${headers}})`)
+  lines.push('  assert.is(created.statusCode, 201, created.body)', params.length > 0 ? '  return Object.assign(created, {params})' : '  return created', '}', '')
   return lines
+}
+
+/** The name of an entity's key field (\`id\` unless a field says \`primary\`). */
+function keyOf(entity: EntityDefinition): string {
+  return Object.entries(entity.fields).find(([, field]) => field.primary)?.[0] ?? 'id'
 }
 
 /** What the generated tests of one controller share while they are written. */
 interface TestPlan {
   entity: EntityDefinition
   related: Array<{relation: string; entity: EntityDefinition; controller: ControllerDefinition}>
+  /** What the create route's \`where\` sets and binds. */
+  where: ReturnType<typeof whereOf>
+  /** The path parameters the create helper hands on as \`created.params\`. */
+  bound: ReadonlySet<string>
+  /** Whether the project answers errors in a body of its own (\`src/errors.ts\`), whose shape only it knows. */
+  ownErrorBody: boolean
   routes: {list?: string; create?: string; read?: string; update?: string; updateMethod?: 'PATCH' | 'PUT'; remove?: string}
   envelopes: Record<'create' | 'read' | 'list' | 'update', Envelope | undefined>
   needs: ReturnType<typeof authPlan>['needs']
@@ -213,7 +258,7 @@ interface TestPlan {
 }
 
 /** The source of `tests/<name>.test.ts` for a controller's CRUD routes. */
-export function testSource(entity: EntityDefinition, controller: ControllerDefinition, related: TestPlan['related'], auth?: TestAuth): string {
+export function testSource(entity: EntityDefinition, controller: ControllerDefinition, related: TestPlan['related'], auth?: TestAuth, options: {ownErrorBody?: boolean} = {}): string {
   // A PATCH changes one field; a PUT (only) replaces the record, so it is sent whole.
   const updateMethod: TestPlan['routes']['updateMethod'] = routeOf(controller, 'update', 'PATCH') ? 'PATCH' : routeOf(controller, 'update', 'PUT') ? 'PUT' : undefined
   const routes = {list: routeOf(controller, 'list'), create: routeOf(controller, 'create'), read: routeOf(controller, 'read'), update: updateMethod && routeOf(controller, 'update', updateMethod), updateMethod, remove: routeOf(controller, 'delete')}
@@ -238,9 +283,14 @@ export function testSource(entity: EntityDefinition, controller: ControllerDefin
       ''
     )
   }
+  const where = whereOf(controller, 'create')
+  const bound = new Set([...where.params].filter(([name, {relation}]) => routes.create?.includes(`{${name}}`) && related.some((item) => item.relation === relation)).map(([name]) => name))
   const plan: TestPlan = {
     entity,
     related,
+    where,
+    bound,
+    ownErrorBody: options.ownErrorBody === true,
     routes,
     envelopes: {...envelopes, update: envelopes.update || undefined},
     needs,
@@ -262,17 +312,17 @@ export function testSource(entity: EntityDefinition, controller: ControllerDefin
 }
 
 /** The create helper, and the tests of a create and of a create with an empty body. */
-function createTests({entity, related, routes: {create, read}, envelopes, needs, lines, open, close, headers, authArgument, bodyOf}: TestPlan): void {
+function createTests({entity, related, where, bound, ownErrorBody, routes: {create, read}, envelopes, needs, lines, open, close, headers, authArgument, bodyOf}: TestPlan): void {
   if (!create) return
-  const body = bodyOf(entity)
-  lines.push(...createHelperSource(entity, create, envelopes.create, body, related.map((item, index) => ({...item, body: bodyOf(item.entity), headers: headers(needs.related[index])})), authArgument !== '', headers(needs.create)))
+  const body = Object.fromEntries(Object.entries(bodyOf(entity)).filter(([name]) => !where.sets.has(name)))
+  lines.push(...createHelperSource(entity, create, envelopes.create, body, related.map((item, index) => ({...item, body: bodyOf(item.entity), headers: headers(needs.related[index])})), where, authArgument !== '', headers(needs.create)))
   open(`POST ${create} answers 201 with the record and its Location`)
   lines.push(`    const created = await create${typeName(entity.name)}(app${authArgument})`, `    const record = ${recordIn('created', envelopes.create)}`)
   for (const [name, value] of Object.entries(body)) {
     if (entity.fields[name]?.type !== 'password') lines.push(`    assert.equal(record.${name}, ${tsValue(value)})`)
   }
   // Location names the record as the read route finds it (by its key, or a unique field such as a slug).
-  lines.push(`    assert.is(created.headers.location, ${read ? pathFor(read, 'record') : `\`${create}/\${record.id}\``})`)
+  lines.push(`    assert.is(created.headers.location, ${read ? pathFor(read, 'record', bound) : pathFor(`${create}/{${keyOf(entity)}}`, 'record', bound)})`)
   if (read) {
     lines.push(`    const read = await app.inject({method: 'GET', url: created.headers.location as string${headers(needs.read)}})`, '    assert.is(read.statusCode, 200)')
     // MySQL and MariaDB keep datetimes to the second: a read shows the moment as stored, so both are compared so.
@@ -280,9 +330,14 @@ function createTests({entity, related, routes: {create, read}, envelopes, needs,
   }
   close()
   open(`POST ${create} with an empty body answers 422 naming the required fields`)
-  lines.push(`    const response = await app.inject({method: 'POST', url: '${create}', payload: ${wrapped('{}', envelopes.create)}${headers(needs.create)}})`)
-  const required = Object.values(entity.fields).filter((field) => (field.required || field.primary) && field.default === undefined && !(field.primary && ['integer', 'uuid'].includes(field.type))).length + related.length
-  if (required > 0) {
+  // A nested create answers 404 for a parent that does not exist: the records it is nested in are made first.
+  if (bound.size > 0) lines.push(`    const created = await create${typeName(entity.name)}(app${authArgument})`)
+  lines.push(`    const response = await app.inject({method: 'POST', url: ${pathFor(create, 'created', bound)}, payload: ${wrapped('{}', envelopes.create)}${headers(needs.create)}})`)
+  // What the route's \`where\` sets is the server's to fill, never a missing field.
+  const required = Object.entries(entity.fields).filter(([name, field]) => !where.sets.has(name) && !field.readOnly && (field.required || field.primary) && field.default === undefined && !(field.primary && ['integer', 'uuid'].includes(field.type))).length + related.filter((item) => !where.sets.has(item.relation)).length
+  if (required > 0 && ownErrorBody) {
+    lines.push('    // The body is the one src/errors.ts makes of the problem: its shape is the project\'s to test.', '    assert.is(response.statusCode, 422)')
+  } else if (required > 0) {
     lines.push('    assert.is(response.statusCode, 422)', "    assert.is(response.headers['content-type'], 'application/problem+json; charset=utf-8')")
     lines.push(`    assert.is(response.json().errors.length, ${required})`)
   } else {
@@ -292,11 +347,13 @@ function createTests({entity, related, routes: {create, read}, envelopes, needs,
 }
 
 /** The test of a list: a page with the record made before, its total in `meta` or the envelope's count. */
-function listTest({entity, routes: {list, create}, envelopes, needs, lines, open, close, headers, authArgument}: TestPlan): void {
+function listTest({entity, bound, routes: {list, create}, envelopes, needs, lines, open, close, headers, authArgument}: TestPlan): void {
   if (!list) return
+  // A nested list is reached through the records its create was nested in; without them, by no test.
+  if ([...list.matchAll(/\{([^}]+)\}/g)].some(([, name]) => !create || !bound.has(name))) return void lines.push(`// GET ${list} needs its path parameters from a record this controller does not create: no test.`, '')
   open(`GET ${list} answers a page of records`)
-  if (create) lines.push(`    await create${typeName(entity.name)}(app${authArgument})`)
-  lines.push(`    const response = await app.inject({method: 'GET', url: '${list}?page=1&limit=10'${headers(needs.list)}})`, '    assert.is(response.statusCode, 200)')
+  if (create) lines.push(`    ${bound.size > 0 ? 'const created = ' : ''}await create${typeName(entity.name)}(app${authArgument})`)
+  lines.push(`    const response = await app.inject({method: 'GET', url: ${pathFor(`${list}?page=1&limit=10`, 'created', bound)}${headers(needs.list)}})`, '    assert.is(response.statusCode, 200)')
   const total = create ? 1 : 0
   if (envelopes.list?.count) lines.push(`    assert.is(response.json().${envelopes.list.count}, ${total})`)
   else lines.push(`    assert.equal(response.json().meta, {page: 1, limit: 10, total: ${total}, pages: ${total}})`)
@@ -305,27 +362,28 @@ function listTest({entity, routes: {list, create}, envelopes, needs, lines, open
 }
 
 /** The test of an update: one field changed by a PATCH, or the whole record sent again by a PUT. */
-function updateTest({entity, related, routes: {create, update, updateMethod}, envelopes, needs, unreachable, lines, open, close, headers, authArgument, bodyOf, leftOut}: TestPlan): void {
+function updateTest({entity, related, where, bound, routes: {create, update, updateMethod}, envelopes, needs, unreachable, lines, open, close, headers, authArgument, bodyOf, leftOut}: TestPlan): void {
   const change = updatable(entity)
   if (!create || !update || !change) return
   if (unreachable(needs.update)) return leftOut(`${updateMethod} ${update}`, needs.update)
   open(`${updateMethod} ${update} changes a field`)
-  lines.push(`    const record = ${recordIn(`(await create${typeName(entity.name)}(app${authArgument}))`, envelopes.create)}`)
-  const sent = updateMethod === 'PUT' ? tsValue({...bodyOf(entity), [change[0]]: change[1]}) : `{${change[0]}: ${tsValue(change[1])}}`
-  const relatedKeys = updateMethod === 'PUT' ? related.map((item) => `${item.relation}: record.${item.relation}`) : []
+  lines.push(`    const created = await create${typeName(entity.name)}(app${authArgument})`, `    const record = ${recordIn('created', envelopes.create)}`)
+  const whole = Object.fromEntries(Object.entries(bodyOf(entity)).filter(([name]) => !where.sets.has(name)))
+  const sent = updateMethod === 'PUT' ? tsValue({...whole, [change[0]]: change[1]}) : `{${change[0]}: ${tsValue(change[1])}}`
+  const relatedKeys = updateMethod === 'PUT' ? related.filter((item) => !where.sets.has(item.relation)).map((item) => `${item.relation}: record.${item.relation}`) : []
   const payload = relatedKeys.length > 0 ? sent.replace(/}$/, `, ${relatedKeys.join(', ')}}`) : sent
-  lines.push(`    const response = await app.inject({method: '${updateMethod}', url: ${pathFor(update, 'record')}, payload: ${wrapped(payload, envelopes.update)}${headers(needs.update)}})`)
+  lines.push(`    const response = await app.inject({method: '${updateMethod}', url: ${pathFor(update, 'record', bound)}, payload: ${wrapped(payload, envelopes.update)}${headers(needs.update)}})`)
   lines.push('    assert.is(response.statusCode, 200, response.body)', `    assert.is(${recordIn('response', envelopes.update)}.${change[0]}, ${tsValue(change[1])})`)
   close()
 }
 
 /** The test of a delete: 204, then the record is gone. */
-function deleteTest({entity, routes: {create, read, remove}, envelopes, needs, unreachable, lines, open, close, headers, authArgument, leftOut}: TestPlan): void {
+function deleteTest({entity, bound, routes: {create, read, remove}, envelopes, needs, unreachable, lines, open, close, headers, authArgument, leftOut}: TestPlan): void {
   if (!create || !remove) return
   if (unreachable(needs.delete)) return leftOut(`DELETE ${remove}`, needs.delete)
   open(`DELETE ${remove} answers 204, then the record is gone`)
-  lines.push(`    const record = ${recordIn(`(await create${typeName(entity.name)}(app${authArgument}))`, envelopes.create)}`)
-  lines.push(`    const url = ${pathFor(remove, 'record')}`)
+  lines.push(`    const created = await create${typeName(entity.name)}(app${authArgument})`, `    const record = ${recordIn('created', envelopes.create)}`)
+  lines.push(`    const url = ${pathFor(remove, 'record', bound)}`)
   lines.push(`    assert.is((await app.inject({method: 'DELETE', url${headers(needs.delete)}})).statusCode, 204)`)
   if (read) lines.push(`    assert.is((await app.inject({method: 'GET', url${headers(needs.read)}})).statusCode, 404)`)
   close()

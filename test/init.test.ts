@@ -164,11 +164,24 @@ test('pipe generate test writes a passing test that creates the required related
   const reviews = await runPipe(['test', 'review'], {cwd: dir})
   assert.is(reviews.code, 0, reviews.stdout + reviews.stderr)
   assert.match(reviews.stdout, /Total: +5\n +Passed: +5\n/)
+  // A nested create (\`POST /clubs/{name}/notes\`, \`where: {"club.name": "params.name"}\`): the club is made first, its
+  // name fills the path of every nested route, and neither the club nor a readOnly field is sent in the body.
+  writeFileSync(path.join(dir, 'src/entities/note.json'), JSON.stringify({name: 'note', fields: {text: {type: 'string', required: true}, stamp: {type: 'string', required: true, readOnly: true}}, relations: {club: {kind: 'many-to-one', entity: 'club', required: true}}}))
+  writeFileSync(path.join(dir, 'src/controller/note.json'), JSON.stringify({name: 'note', routes: {'GET /clubs/{name}/notes': {action: 'list', where: {'club.name': 'params.name'}}, 'POST /clubs/{name}/notes': {action: 'create', where: {'club.name': 'params.name'}}, 'DELETE /clubs/{name}/notes/{id}': {action: 'delete', where: {'club.name': 'params.name'}}}}))
+  mkdirSync(path.join(dir, 'src/hooks/note'), {recursive: true})
+  writeFileSync(path.join(dir, 'src/hooks/note/beforeCreate.ts'), "export default function beforeCreate(ctx: {data: Record<string, unknown>}) {\n  ctx.data.stamp = 'set by the server'\n}\n")
+  assert.is((await runPipe(['generate', 'test', 'Note'], {cwd: dir})).code, 0)
+  const notesSource = readFileSync(path.join(dir, 'tests/note.test.ts'), 'utf8')
+  assert.match(notesSource, "url: `/clubs/${params.name}/notes`, payload: {text: 'Example text'}")
+  assert.match(notesSource, 'url: `/clubs/${created.params.name}/notes?page=1&limit=10`')
+  const notes = await runPipe(['test', 'note'], {cwd: dir})
+  assert.is(notes.code, 0, notes.stdout + notes.stderr)
+  assert.match(notes.stdout, /Total: +4\n +Passed: +4\n/)
   // A related record that needs one of its own (a copy needs a book, which needs an author) is past what the
   // generator makes: it says so rather than write a test that fails.
   writeFileSync(path.join(dir, 'src/entities/copy.json'), JSON.stringify({name: 'copy', fields: {shelf: {type: 'string'}}, relations: {book: {kind: 'many-to-one', entity: 'book', required: true}}}))
   writeFileSync(path.join(dir, 'src/controller/copy.json'), JSON.stringify({name: 'copy', routes: {'GET /copies': 'list', 'POST /copies': 'create'}}))
-  assert.equal(await runPipe(['generate', 'test', 'Copy'], {cwd: dir}), {code: 1, stdout: '', stderr: '`copy` needs a `book` (`book` is required), which needs a `author` of its own (`book.author` is required); pipe generate test makes related records one level deep: write this test by hand, or generate one for `book`\n'})
+  assert.equal(await runPipe(['generate', 'test', 'Copy'], {cwd: dir}), {code: 1, stdout: '', stderr: '`copy` needs a `book` (`book` is required), which needs an `author` of its own (`book.author` is required); pipe generate test makes related records one level deep: write this test by hand, or generate one for `book`\n'})
   assert.not.ok(existsSync(path.join(dir, 'tests/copy.test.ts')))
   // Piped, without NO_COLOR: the report is plain text (uvu colours by default).
   const {NO_COLOR: _noColor, FORCE_COLOR: _forceColor, ...environment} = process.env

@@ -120,7 +120,7 @@ export class GenerateTestCommand extends Command {
   force = Option.Boolean('--force', false, {description: 'Replace an existing file, e.g. `--force`'})
 
   override async execute(): Promise<number> {
-    const [{entityName}, {testSource}, {loadProject}] = await Promise.all([import('../../runtime/generate.js'), import('../../runtime/scaffold.js'), import('../../runtime/project.js')])
+    const [{entityName}, {testSource, whereOf}, {loadProject}] = await Promise.all([import('../../runtime/generate.js'), import('../../runtime/scaffold.js'), import('../../runtime/project.js')])
     let project
     try {
       project = await loadProject(process.cwd())
@@ -140,9 +140,14 @@ export class GenerateTestCommand extends Command {
       return 1
     }
     const related = []
+    // The records a nested create is made under (`POST /articles/{slug}/comments`, `where: {"article.slug": …}`).
+    const {params, sets} = whereOf(controller, 'create')
+    const nestedUnder = new Set([...params.values()].map((bound) => bound.relation))
     for (const [relationName, relation] of Object.entries(entity.relations ?? {})) {
-      // One the server fills (`from: "user"`, the token's user) is no record the test must make first.
-      if (!relation.required || relation.kind !== 'many-to-one' || relation.from) continue
+      // One the server fills (`from: "user"`, the token's user, or a `where` of the create) is no record the test
+      // must make first, unless the route's path is nested under it.
+      if (relation.kind !== 'many-to-one' || relation.from || (!relation.required && !nestedUnder.has(relationName))) continue
+      if (sets.has(relationName) && !nestedUnder.has(relationName)) continue
       const target = project.entities.find((item) => item.name === relation.entity)
       const targetController = project.controllers.find(({definition}) => (definition.entity ?? definition.name) === relation.entity && Object.values(definition.routes).some((value) => (typeof value === 'string' ? value : value.action) === 'create'))
       if (!target || !targetController) {
@@ -152,14 +157,14 @@ export class GenerateTestCommand extends Command {
       // The record made first is made from its own fields only: one that needs a record of its own cannot be made so.
       const deeper = Object.entries(target.relations ?? {}).find(([, nested]) => nested.required && nested.kind === 'many-to-one' && !nested.from)
       if (deeper) {
-        this.context.stderr.write(`\`${name}\` needs a \`${relation.entity}\` (\`${relationName}\` is required), which needs a \`${deeper[1].entity}\` of its own (\`${relation.entity}.${deeper[0]}\` is required); pipe generate test makes related records one level deep: write this test by hand, or generate one for \`${relation.entity}\`\n`)
+        this.context.stderr.write(`\`${name}\` needs a \`${relation.entity}\` (\`${relationName}\` is required), which needs ${/^[aeiou]/i.test(deeper[1].entity) ? 'an' : 'a'} \`${deeper[1].entity}\` of its own (\`${relation.entity}.${deeper[0]}\` is required); pipe generate test makes related records one level deep: write this test by hand, or generate one for \`${relation.entity}\`\n`)
         return 1
       }
       related.push({relation: relationName, entity: target, controller: targetController.definition})
     }
     const authEntity = project.config.auth?.entity ? project.entities.find((item) => item.name === project.config.auth!.entity) : undefined
     const auth = authEntity ? {entity: authEntity, byDefault: project.config.auth?.default === true} : undefined
-    return writeNew(this, `tests/${name}.test.ts`, testSource(entity, controller, related, auth), this.force)
+    return writeNew(this, `tests/${name}.test.ts`, testSource(entity, controller, related, auth, {ownErrorBody: project.formatProblem !== undefined}), this.force)
   }
 }
 
