@@ -130,7 +130,7 @@ export function describeRoutes(config: Pick<ResolvedConfig, 'auth' | 'rateLimit'
         summary: options.summary ?? (crud ? summaries[kind](name.replace(/_/g, ' '), plural(name).replace(/_/g, ' ')) + (relation ? `'s ${relation}` : '') : `${options.action[0].toUpperCase()}${options.action.slice(1)} (${controller.name})`),
         auth: auth === true ? 'bearer' : auth === false ? 'none' : auth,
         roles: options.roles ?? controller.roles ?? [],
-        status: statusOf(kind, auth !== false, pathParams.length > 0, options.status, Boolean(options.rateLimit ?? config.rateLimit)),
+        status: statusOf(kind, auth !== false, kind === 'create' ? findsRelated(kind, entity, options.where) : pathParams.length > 0, options.status, Boolean(options.rateLimit ?? config.rateLimit)),
         pathParams,
         queryParams: [...queryNamesOf(options.query), ...(!crud ? [] : kind === 'list' ? listParams : kind === 'count' ? listParamsNamed('filter') : kind === 'read' ? listParamsNamed('fields', 'populate') : [])],
         request: crud ? (['create', 'update', 'replace'].includes(kind) ? name : undefined) : options.request,
@@ -250,8 +250,19 @@ function describeAuthRoutes(config: Pick<ResolvedConfig, 'auth'>, entities: Read
   })
 }
 
-/** The statuses a route answers: its kind's, 401 and 403 behind auth, 429 behind a rate limit (its own or the project's). */
-function statusOf(kind: string, authenticated: boolean, hasId: boolean, declared: number | undefined, limited: boolean): number[] {
+/**
+ * Whether a create's \`where\` names a relation: the create sets it to the record that meets the condition, and
+ * answers 404 when none does (\`POST /articles/{slug}/comments\` for an article that is not there).
+ */
+function findsRelated(kind: RouteKind, entity: EntityDefinition | undefined, where: RouteOptions['where']): boolean {
+  return kind === 'create' && Object.keys(where ?? {}).some((path) => entity?.relations?.[path.split('.')[0]] !== undefined)
+}
+
+/**
+ * The statuses a route answers: its kind's, 401 and 403 behind auth, 429 behind a rate limit (its own or the
+ * project's), and 404 where it looks a record up (\`finds\`: a path parameter, or a create's related record).
+ */
+function statusOf(kind: string, authenticated: boolean, finds: boolean, declared: number | undefined, limited: boolean): number[] {
   const codes: Record<string, number[]> = {
     list: [200, 400],
     count: [200, 400],
@@ -263,9 +274,9 @@ function statusOf(kind: string, authenticated: boolean, hasId: boolean, declared
     delete: [204, 404, 409],
     link: [200, 400, 404],
     unlink: [200, 400, 404],
-    custom: [declared ?? 200, 400, ...(hasId ? [404] : []), 422]
+    custom: [declared ?? 200, 400, ...(finds ? [404] : []), 422]
   }
-  const list = [...codes[kind], ...(authenticated ? [401, 403] : []), ...(limited ? [429] : [])]
+  const list = [...codes[kind], ...(kind === 'create' && finds ? [404] : []), ...(authenticated ? [401, 403] : []), ...(limited ? [429] : [])]
   return [...new Set(list)].sort((a, b) => a - b)
 }
 

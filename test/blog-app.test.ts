@@ -171,6 +171,9 @@ test('pipe openapi and pipe map describe every route with its types and statuses
   assert.equal(success('POST /articles/{slug}/favorite', 200).properties.article, {$ref: '#/components/schemas/Article'})
   assert.equal(Object.keys(success('GET /profiles/{username}', 200).properties.profile.properties), ['id', 'username', 'bio', 'image', 'following'])
   assert.equal(byKey['GET /articles'].parameters.slice(0, 3).map((parameter: Json) => parameter.name), ['tag', 'author', 'favorited'])
+  // A comment is created under its article, which the path names: 404 when there is none (the server's answer above).
+  assert.equal(statuses('POST /articles/{slug}/comments'), [201, 400, 401, 403, 404, 409, 413, 415, 422])
+  assert.not.ok(statuses('POST /articles').includes(404))
   // A comment's body carries no `article`: the path gives it.
   const commentBody = byKey['POST /articles/{slug}/comments'].requestBody.content['application/json'].schema.properties.comment
   assert.equal(Object.keys(commentBody.properties), ['body'])
