@@ -4,6 +4,7 @@
  */
 import {readFileSync} from 'node:fs'
 import path from 'node:path'
+import {docsUrl, source} from './rule.js'
 import {packageRoot} from './schemas.js'
 import type {VFile} from 'vfile'
 import type {VFileMessage} from 'vfile-message'
@@ -52,15 +53,17 @@ export interface ReportOptions {
  */
 export function formatFindings(files: VFile[], format: Format, options: ReportOptions = {}): string {
   const shown = (file: VFile) => (options.quiet ? file.messages.filter((message) => message.fatal === true || (options.frail && message.fatal === false)) : file.messages)
+  // Code scanning and pull-request annotations show findings: that an output was written is none.
+  const annotated = (file: VFile) => shown(file).filter((message) => !(message.ruleId === 'write' && message.fatal == null))
   if (format === 'json') {
     const {fatal: errors, warn: warnings} = statistics(files)
     return JSON.stringify({findings: files.flatMap((file) => toData(file, shown(file))), errors, warnings}, null, 2) + '\n'
   }
-  if (format === 'sarif') return JSON.stringify(toSarif(files, shown), null, 2) + '\n'
+  if (format === 'sarif') return JSON.stringify(toSarif(files, annotated), null, 2) + '\n'
   const lines: string[] = []
   const prefix = format === 'text' && (files.length > 1 || options.named === true)
   for (const file of files) {
-    for (const message of shown(file)) {
+    for (const message of format === 'github' ? annotated(file) : shown(file)) {
       const line = format === 'github' ? githubLine(file, message) : textLine(file, message)
       lines.push(prefix ? `${displayPath(file)}: ${line}` : line)
     }
@@ -135,7 +138,9 @@ export function toSarif(files: VFile[], shown: (file: VFile) => VFileMessage[] =
       const ruleId = message.ruleId ?? 'unknown'
       if (!ruleIndex.has(ruleId)) {
         ruleIndex.set(ruleId, rules.length)
-        rules.push(message.url ? {id: ruleId, helpUri: message.url} : {id: ruleId})
+        // apipe's own rules are each documented in docs/rules.md, notes of an import included.
+        const helpUri = message.url ?? (message.source === source && message.ruleId ? `${docsUrl}#${message.ruleId}` : undefined)
+        rules.push(helpUri ? {id: ruleId, helpUri} : {id: ruleId})
       }
       const region = {startLine: message.line ?? 1, startColumn: message.column ?? 1}
       const location: Record<string, unknown> = {physicalLocation: {artifactLocation: {uri: sarifUri(file)}, region}}

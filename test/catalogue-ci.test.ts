@@ -146,6 +146,28 @@ test('pipe run --format prints the validate formats on stdout', async () => {
   assert.is(JSON.parse(sarif.stdout).runs[0].results[0].ruleId, 'dangling-ref')
 })
 
+test('SARIF and GitHub annotations hold findings only: no "Wrote" note, and every apipe rule with its documentation', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'apipe-sarif-notes-'))
+  try {
+    const document = readFileSync(path.join(root, 'fixtures/import-asyncapi/v2/input.yaml'), 'utf8').replace(/^asyncapi: .*$/m, "asyncapi: '2.9.0'")
+    writeFileSync(path.join(dir, 'events.yaml'), document)
+    const sarif = await runPipe(['run', '--preset', 'asyncapi', '--format', 'sarif', 'events.yaml'], {cwd: dir})
+    assert.is(sarif.code, 0, sarif.stderr)
+    const run = JSON.parse(sarif.stdout).runs[0]
+    assert.equal(run.results.map((result: {ruleId: string; level: string}) => [result.ruleId, result.level]), [['asyncapi', 'note'], ['asyncapi', 'note'], ['summary', 'warning']])
+    const docs = 'https://github.com/apipe/apipe/blob/main/docs/rules.md'
+    assert.equal(run.tool.driver.rules, [{id: 'asyncapi', helpUri: `${docs}#asyncapi`}, {id: 'summary', helpUri: `${docs}#summary`}])
+    assert.ok(existsSync(path.join(dir, 'events.endpoints.json')), 'the outputs are written all the same')
+    const github = await runPipe(['run', '--preset', 'asyncapi', '--format', 'github', 'events.yaml'], {cwd: dir})
+    assert.not.match(github.stdout, 'Wrote')
+    assert.match(github.stdout, /^::notice file=events\.yaml,title=apipe asyncapi::AsyncAPI `2\.9\.0` is not a version/m)
+    const text = await runPipe(['run', '--preset', 'asyncapi', '--format', 'text', 'events.yaml'], {cwd: dir})
+    assert.match(text.stdout, 'info write events.yaml Wrote `events.endpoints.json`')
+  } finally {
+    rmSync(dir, {recursive: true, force: true})
+  }
+})
+
 test('pipe run searches a folder as pipe validate does: no package.json, dotfiles or dot-folders, and .pipeignore holds', async () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'apipe-run-folder-'))
   try {
