@@ -340,6 +340,25 @@ test('pipe diff --format json, github and markdown', async () => {
   assert.match(markdown.stdout, /^### API changes: 2 breaking, 1 non-breaking change\(s\)\n\n\| change \| code \| location \| what \|\n/)
 })
 
+test('pipe diff --format github puts a field change of an OpenAPI schema on its property, and the version on info.version', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'apipe-diff-lines-'))
+  try {
+    const document = (version: string, properties: string) => `openapi: 3.0.3\ninfo:\n  title: Pets\n  version: ${version}\npaths:\n  /pets:\n    get:\n      operationId: listPets\n      responses:\n        '200':\n          description: The pets.\n          content:\n            application/json:\n              schema: {$ref: '#/components/schemas/Pet'}\ncomponents:\n  schemas:\n    Pet:\n      type: object\n      required: [id]\n      properties:\n${properties}`
+    writeFileSync(path.join(dir, 'old.yaml'), document('1.0.0', '        id: {type: string}\n        tag: {type: string}\n'))
+    writeFileSync(path.join(dir, 'new.yaml'), document('1.1.0', '        id: {type: string}\n        color: {type: string}\n'))
+    const github = await runPipe(['diff', 'old.yaml', 'new.yaml', '--format', 'github'], {cwd: dir})
+    assert.equal(github.stdout.split('\n').map((line) => /^::(\w+) file=new\.yaml(,line=\d+,col=\d+)?,title=[^:]*%3A ([\w-]+)::/.exec(line)?.slice(1).join(' ')), [
+      'error ,line=17,col=5 response-field-removed',
+      'notice ,line=22,col=9 response-field-added',
+      'error ,line=4,col=3 version-not-bumped',
+      undefined,
+      undefined
+    ])
+  } finally {
+    rmSync(dir, {recursive: true, force: true})
+  }
+})
+
 test('pipe diff --format markdown puts breaking changes first and stays within a GitHub comment, saying what it left out', () => {
   const change = (index: number, breaking: boolean) => {
     const message = new VFileMessage(`Added field \`field${index}\` ${'of a rather long type name '.repeat(3)}`, {ruleId: breaking ? 'response-field-removed' : 'response-field-added'})

@@ -17,6 +17,19 @@ type Response = NonNullable<Endpoint['responses']>[number]
 type TypeDef = NonNullable<Catalogue['types']>[number]
 type Field = NonNullable<TypeDef['fields']>[number]
 
+/** Where each type of the new catalogue is in its \`types\`, for the places of the changes found in it. */
+const newTypeIndex = new WeakMap<TypeDef, number>()
+
+/**
+ * The place of a change in a type of the new catalogue: the type (\`types[3]\`), or one of its fields
+ * (\`types[3].fields[1]\`), which an import translates to its source (a schema's property, with a line).
+ */
+function typePlace(type: TypeDef, fieldIndex = -1): Array<string | number> {
+  const index = newTypeIndex.get(type)
+  if (index === undefined) return ['types']
+  return fieldIndex >= 0 ? ['types', index, 'fields', fieldIndex] : ['types', index]
+}
+
 /** One change: its code (a rule id), where (see the README's `pipe diff`), and what, in a sentence. */
 export interface Change {
   code: string
@@ -45,6 +58,7 @@ export function compareCatalogues(previous: Catalogue, next: Catalogue): Change[
     changes.push(change)
   }
   const types: Types = {old: byName(previous.types ?? []), new: byName(next.types ?? []), compared: {request: new Map(), response: new Map(), event: new Map()}, implementers: {old: implementersOf(previous.types ?? []), new: implementersOf(next.types ?? [])}, schemes: {old: schemesOf(previous), new: schemesOf(next)}}
+  for (const [index, type] of (next.types ?? []).entries()) newTypeIndex.set(type, index)
   markSharedRoutes(previous.endpoints)
   markSharedRoutes(next.endpoints)
   const nextIndex = new Map(next.endpoints.map((endpoint, index) => [endpoint, index]))
@@ -520,12 +534,12 @@ function compareType(was: string, now: string, use: Use, types: Types, add: Add)
         // A query may spread a fragment on an implementation it receives (`... on Cat`), which no longer validates.
         if (use.graphql && use.direction === 'response') {
           for (const gone of onlyIn([...kept], implementers)) {
-            add({code: 'possible-type-removed', location: `${newType.name}.${gone}`, message: `${codeSpan(gone)} no longer implements interface ${codeSpan(newType.name)} of ${use.what}`, path: ['types', newType.name]})
+            add({code: 'possible-type-removed', location: `${newType.name}.${gone}`, message: `${codeSpan(gone)} no longer implements interface ${codeSpan(newType.name)} of ${use.what}`, path: typePlace(newType)})
           }
           // One more type a response may be, as a member added to a union: a client that handles each possible type
           // (a `switch` on `__typename`) meets one it does not know.
           for (const added of implementers.filter((implementer) => !kept.has(implementer))) {
-            add({code: 'response-type-widened', location: `${newType.name}.${added}`, message: `${codeSpan(added)} now implements interface ${codeSpan(newType.name)} of ${use.what}`, path: ['types', newType.name]})
+            add({code: 'response-type-widened', location: `${newType.name}.${added}`, message: `${codeSpan(added)} now implements interface ${codeSpan(newType.name)} of ${use.what}`, path: typePlace(newType)})
           }
         }
       }
@@ -589,7 +603,7 @@ function compareFields(oldType: TypeDef, newType: TypeDef, use: Use, types: Type
   // type whose fields moved, came or went needs them by name.
   let byName: Map<string, Field> | undefined
   let aligned = oldFields.length === newFields.length
-  const path = ['types', newType.name]
+  const path = typePlace(newType)
   const sent = use.direction === 'request'
   // Built only for a change: big APIs compare tens of thousands of unchanged fields.
   const via = () => `, which ${use.what} ${sent ? 'takes' : use.direction === 'event' ? 'carries' : 'returns'}`
@@ -608,40 +622,42 @@ function compareFields(oldType: TypeDef, newType: TypeDef, use: Use, types: Type
       add({code, location: at(field), message: `Removed field ${codeSpan(field.name)} of ${codeSpan(newType.name)}${via()}`, path})
       continue
     }
-    if (sent && partner.required && !field.required) add({code: 'request-field-became-required', location: at(field), message: `Field ${codeSpan(field.name)} of ${codeSpan(newType.name)} became required${via()}`, path})
-    if (!sent && field.required && !partner.required) add({code: 'response-field-became-optional', location: at(field), message: `Field ${codeSpan(field.name)} of ${codeSpan(newType.name)} became optional${via()}`, path})
+    // Made only for a change, or for a field whose type is compared.
+    const place = () => typePlace(newType, newFields[index] === partner ? index : newFields.indexOf(partner!))
+    if (sent && partner.required && !field.required) add({code: 'request-field-became-required', location: at(field), message: `Field ${codeSpan(field.name)} of ${codeSpan(newType.name)} became required${via()}`, path: place()})
+    if (!sent && field.required && !partner.required) add({code: 'response-field-became-optional', location: at(field), message: `Field ${codeSpan(field.name)} of ${codeSpan(newType.name)} became optional${via()}`, path: place()})
     if (partner['x-deprecated'] === true && field['x-deprecated'] !== true) {
-      add({code: 'field-deprecated', location: at(field), message: `Field ${codeSpan(field.name)} of ${codeSpan(newType.name)} is deprecated${via()}${reason(partner)}`, path})
+      add({code: 'field-deprecated', location: at(field), message: `Field ${codeSpan(field.name)} of ${codeSpan(newType.name)} is deprecated${via()}${reason(partner)}`, path: place()})
     }
     if (field['x-deprecated'] === true && partner['x-deprecated'] !== true) {
-      add({code: 'field-reactivated', location: at(field), message: `Field ${codeSpan(field.name)} of ${codeSpan(newType.name)} is no longer deprecated${via()}`, path})
+      add({code: 'field-reactivated', location: at(field), message: `Field ${codeSpan(field.name)} of ${codeSpan(newType.name)} is no longer deprecated${via()}`, path: place()})
     }
     // What a server assumes for a field a request leaves out; in a response a default only documents.
     if (sent && !sameDefault(field.default, partner.default)) {
-      add({code: 'field-default-changed', location: at(field), message: `Default of field ${codeSpan(field.name)} of ${codeSpan(newType.name)} changed from ${shownValue(field.default)} to ${shownValue(partner.default)}${via()}`, path})
+      add({code: 'field-default-changed', location: at(field), message: `Default of field ${codeSpan(field.name)} of ${codeSpan(newType.name)} changed from ${shownValue(field.default)} to ${shownValue(partner.default)}${via()}`, path: place()})
     }
     // An optional input field that may no longer be sent as null (`a: Int` to `a: Int! = 5`), or the other way round.
     if (sent && !field.required && !partner.required && field['x-non-null'] !== partner['x-non-null']) {
       const how = partner['x-non-null'] === true ? 'narrowed' : 'widened'
-      add({code: `request-type-${how}`, location: at(field), message: `Field ${codeSpan(field.name)} of ${codeSpan(newType.name)} ${how === 'narrowed' ? 'can no longer be null' : 'may now be null'}${via()}`, path})
+      add({code: `request-type-${how}`, location: at(field), message: `Field ${codeSpan(field.name)} of ${codeSpan(newType.name)} ${how === 'narrowed' ? 'can no longer be null' : 'may now be null'}${via()}`, path: place()})
     }
     // A field that may now be null holds more values; one that no longer may, fewer.
     if (Boolean(field['x-nullable']) !== Boolean(partner['x-nullable'])) {
       const how = partner['x-nullable'] ? 'widened' : 'narrowed'
-      add({code: `${sent ? 'request' : 'response'}-type-${how}`, location: at(field), message: `Field ${codeSpan(field.name)} of ${codeSpan(newType.name)} ${partner['x-nullable'] ? 'may now be null' : 'can no longer be null'}${via()}`, path})
+      add({code: `${sent ? 'request' : 'response'}-type-${how}`, location: at(field), message: `Field ${codeSpan(field.name)} of ${codeSpan(newType.name)} ${partner['x-nullable'] ? 'may now be null' : 'can no longer be null'}${via()}`, path: place()})
     }
     if (listsWithItemsNullableChanged(field, partner)) {
       const how = partner['x-items-nullable'] ? 'widened' : 'narrowed'
-      add({code: `${sent ? 'request' : 'response'}-type-${how}`, location: at(field), message: `Items of field ${codeSpan(field.name)} of ${codeSpan(newType.name)} ${partner['x-items-nullable'] ? 'may now be null' : 'can no longer be null'}${via()}`, path})
+      add({code: `${sent ? 'request' : 'response'}-type-${how}`, location: at(field), message: `Items of field ${codeSpan(field.name)} of ${codeSpan(newType.name)} ${partner['x-items-nullable'] ? 'may now be null' : 'can no longer be null'}${via()}`, path: place()})
     }
     // Arguments of GraphQL fields are sent by clients whichever way the field's data goes.
     if (field['x-args'] !== undefined || partner['x-args'] !== undefined) {
-      compareParams(argsOf(field), argsOf(partner), {location: at(field), words: `field ${codeSpan(field.name)} of ${codeSpan(newType.name)}`, path: () => path}, types, add)
+      compareParams(argsOf(field), argsOf(partner), {location: at(field), words: `field ${codeSpan(field.name)} of ${codeSpan(newType.name)}`, path: place}, types, add)
     }
     const was = field.type ?? 'string'
     const now = partner.type ?? 'string'
     if (was === now && field['x-format'] !== partner['x-format']) {
-      compareFormat(field['x-format'], partner['x-format'], {...use, what: `field ${codeSpan(field.name)} of ${codeSpan(newType.name)}`, location: at(field), path}, add)
+      compareFormat(field['x-format'], partner['x-format'], {...use, what: `field ${codeSpan(field.name)} of ${codeSpan(newType.name)}`, location: at(field), path: place()}, add)
     }
     // Most listed values are the same list in both versions (Stripe's fields hold thousands): nothing to compare.
     const enums = Array.isArray(field.enum) ? !Array.isArray(partner.enum) || !sameValues(field.enum, partner.enum) : Array.isArray(partner.enum)
@@ -650,7 +666,7 @@ function compareFields(oldType: TypeDef, newType: TypeDef, use: Use, types: Type
     const typed = was !== now || comparable(was, types, use.direction)
     const maps = typeof field['x-map-values'] === 'string' || typeof partner['x-map-values'] === 'string'
     if (!enums && !typed && !maps) continue
-    const fieldUse = new FieldUse(use, field.name, newType.name, path)
+    const fieldUse = new FieldUse(use, field.name, newType.name, place())
     if (enums) compareEnum(field.enum, partner.enum, was === now ? was : undefined, fieldUse, add)
     if (typed) compareType(was, now, fieldUse, types, add)
     if (maps) compareMapValues(field['x-map-values'], partner['x-map-values'], fieldUse, types, add, was === now && itemOf(was) === 'object')
@@ -661,12 +677,12 @@ function compareFields(oldType: TypeDef, newType: TypeDef, use: Use, types: Type
   // Every field kept its place: none was added.
   if (aligned) return
   const oldNames = new Set(oldFields.map((field) => field.name))
-  for (const field of newFields) {
+  for (const [newIndex, field] of newFields.entries()) {
     if (oldNames.has(field.name)) continue
     const location = `${newType.name}.${field.name}`
-    if (!sent) add({code: 'response-field-added', location, message: `Added field ${codeSpan(field.name)} to ${codeSpan(newType.name)}${via()}`, path})
-    else if (field.required) add({code: 'request-required-field-added', location, message: `Added required field ${codeSpan(field.name)} to ${codeSpan(newType.name)}${via()}`, path})
-    else add({code: 'request-field-added', location, message: `Added optional field ${codeSpan(field.name)} to ${codeSpan(newType.name)}${via()}`, path})
+    if (!sent) add({code: 'response-field-added', location, message: `Added field ${codeSpan(field.name)} to ${codeSpan(newType.name)}${via()}`, path: typePlace(newType, newIndex)})
+    else if (field.required) add({code: 'request-required-field-added', location, message: `Added required field ${codeSpan(field.name)} to ${codeSpan(newType.name)}${via()}`, path: typePlace(newType, newIndex)})
+    else add({code: 'request-field-added', location, message: `Added optional field ${codeSpan(field.name)} to ${codeSpan(newType.name)}${via()}`, path: typePlace(newType, newIndex)})
   }
 }
 
@@ -756,7 +772,7 @@ function onlyIn<T>(after: readonly T[] | undefined, before: readonly T[] | undef
 
 function compareValues(oldType: TypeDef, newType: TypeDef, use: Use, add: Add): void {
   const side = use.direction === 'request' ? 'request' : 'response'
-  const path = ['types', newType.name]
+  const path = typePlace(newType)
   for (const value of onlyIn(newType.values, oldType.values)) {
     add({code: `${side}-enum-value-added`, location: `${newType.name}.${value}`, message: `Added value ${codeSpan(value)} to enum ${codeSpan(newType.name)} of ${use.what}`, path})
   }
@@ -842,7 +858,7 @@ function sameValues(was: unknown[], now: unknown[]): boolean {
  * compared with the interface's implementers, in `compareType`.)
  */
 function comparePossibleTypes(oldType: TypeDef, newType: TypeDef, use: Use, types: Types, add: Add): void {
-  const path = ['types', newType.name]
+  const path = typePlace(newType)
   if (newType.kind !== 'interface') {
     for (const face of onlyIn(implementsOf(oldType), implementsOf(newType))) {
       add({code: 'possible-type-removed', location: `${face}.${newType.name}`, message: `${codeSpan(newType.name)} no longer implements interface ${codeSpan(face)} of ${use.what}`, path})
@@ -863,7 +879,7 @@ function implementsOf(type: TypeDef): string[] {
 
 function compareMembers(oldType: TypeDef, newType: TypeDef, use: Use, add: Add): void {
   const side = use.direction === 'request' ? 'request' : 'response'
-  const path = ['types', newType.name]
+  const path = typePlace(newType)
   for (const member of onlyIn(newType.members, oldType.members)) {
     add({code: `${side}-type-widened`, location: `${newType.name}.${member}`, message: `Added member ${codeSpan(member)} to union ${codeSpan(newType.name)} of ${use.what}`, path})
   }

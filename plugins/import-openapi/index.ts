@@ -206,11 +206,14 @@ function sourceOf(at: JsonPath, spec: Catalogue, sources: JsonPath[], schemas: S
   if (key === 'endpoints') return typeof index === 'number' ? sources[index] : ['paths']
   if (key === 'groups') return ['tags']
   if (key === 'types' && typeof index === 'number') {
-    const name = spec.types?.[index]?.name ?? ''
-    if (schemas.components.has(name)) return ['components', 'schemas', name]
-    if (schemas.definitions.has(name)) return ['definitions', name]
+    const type = spec.types?.[index]
+    const name = type?.name ?? ''
+    const schema = schemas.components.has(name) ? ['components', 'schemas', name] : schemas.definitions.has(name) ? ['definitions', name] : undefined
+    // A field is its schema's property; one that an \`allOf\` member declares is placed at the schema itself.
+    const field = at[2] === 'fields' && typeof at[3] === 'number' ? type?.fields?.[at[3]]?.name : undefined
+    if (schema) return field === undefined ? schema : [...schema, 'properties', field]
   }
-  if (key === 'meta') return ['info']
+  if (key === 'meta') return at[1] === 'version' ? ['info', 'version'] : ['info']
   return undefined
 }
 
