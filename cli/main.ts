@@ -122,7 +122,9 @@ function usageError(error: unknown, args: string[]): string {
   const candidates = (error as {candidates?: Candidate[]}).candidates
   const reason = candidates?.[0]?.reason
   if (candidates && reason && candidates.every((candidate) => candidate.reason === reason)) {
-    return nameValues(`${reason.replace(/\("(.*?)"\)/g, '`$1`')}\n\n${candidates.map(({usage}) => `$ ${usage}`).join('\n')}\n`)
+    // clipanion lists a command once per way it tried to read the words (`-o` as a flag, then as an argument).
+    const usages = [...new Set(candidates.map(({usage}) => `$ ${usage}`))]
+    return nameValues(`${reason.replace(/\("(.*?)"\)/g, '`$1`')}\n\n${usages.join('\n')}\n`)
   }
   if (!candidates) return `pipe: ${(error as Error).message}\n`
   const closest = closestCommands(args)

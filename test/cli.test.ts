@@ -49,6 +49,9 @@ test('a mistyped command suggests the closest commands only, on stderr, exit 2',
 test('usage errors exit 2 with the reason and the usage on stderr', async () => {
   const flag = await runPipe(['render', '--nope', 'a.json'])
   assert.equal(flag, {code: 2, stdout: '', stderr: 'Unsupported option name `--nope`.\n\n$ pipe render [--output,-o <output>] [--open] [--quiet,-q] <spec_file>\n'})
+  // An unknown short flag between arguments: the usage once, not once per way clipanion tried to read it.
+  const short = await runPipe(['merge', 'a.json', 'b.json', '-o', 'out.json'])
+  assert.equal(short, {code: 2, stdout: '', stderr: 'Unsupported option name `-o`.\n\n$ pipe merge [--quiet,-q] <catalogue> ... <output_spec_file>\n'})
   const extra = await runPipe(['render', 'a.json', 'b.json'])
   assert.equal(extra, {code: 2, stdout: '', stderr: 'Extraneous positional argument `b.json`.\n\n$ pipe render [--output,-o <output>] [--open] [--quiet,-q] <spec_file>\n'})
   const missing = await runPipe(['diff', 'a.json'])

@@ -253,6 +253,14 @@ test('pipe merge reports clashing ids and types as id-clash and writes nothing',
   assert.not.ok(existsSync(output))
 })
 
+test('pipe merge names the input of each finding, even when only one of several is broken', async () => {
+  const folder = temp()
+  const broken = path.join(folder, 'broken.endpoints.json')
+  writeFileSync(broken, '{bad')
+  const result = await runPipe(['merge', fixture('merge', 'rest.endpoints.json'), broken, path.join(folder, 'out.json')])
+  assert.equal(result, {code: 1, stdout: '', stderr: `${path.relative(root, broken)}: error parse 1:2 Unexpected \`bad\`, expected a JSON value\n1 error(s), 0 warning(s)\n`})
+})
+
 test('pipe merge names its arguments in its usage: the catalogues, then the output', async () => {
   const usage = '$ pipe merge [--quiet,-q] <catalogue> ... <output_spec_file>\n'
   assert.equal(await runPipe(['merge', fixture('merge', 'rest.endpoints.json')]), {code: 2, stdout: '', stderr: `Not enough positional arguments.\n\n${usage}`})

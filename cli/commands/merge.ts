@@ -39,7 +39,8 @@ export class MergeCommand extends Command {
     // Each input with its nearest `.piperc*`, as every command reads it.
     for (const file of checked) trees.push((await transformInput(presets.validate, file, {config: true})) as {type: string; spec: import('../../schemas/types/endpoints.js').Catalogue} | undefined)
     if (statistics(checked).fatal > 0) {
-      this.context.stderr.write(formatFindings(checked.filter((file) => file.messages.some((message) => message.fatal)), 'text'))
+      // Each line names its input, even when only one of several is broken.
+      this.context.stderr.write(formatFindings(checked.filter((file) => file.messages.some((message) => message.fatal)), 'text', {named: checked.length > 1}))
       return 1
     }
     const specs = trees.map((tree) => tree!.spec)
