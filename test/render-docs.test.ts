@@ -45,10 +45,11 @@ test('a template asking for an unknown catalogue names the known ones', async ()
 })
 
 test('a catalogue with errors gives findings naming the spec line and column, and no document', async () => {
-  const file = await render('{{ endpoints.operations }}', path.join(root, 'fixtures', 'validate-catalogue', 'dangling-ref-group', 'input.json'))
+  const file = await render('# Operations\n\n{{ endpoints.operations }}', path.join(root, 'fixtures', 'validate-catalogue', 'dangling-ref-group', 'input.json'))
+  // At the template's first read of the catalogue, so that an editor and CI annotations show it there.
   assert.equal(
-    file.messages.map((message) => [message.fatal, message.ruleId, message.reason.replace(root, '')]),
-    [[true, 'dangling-ref', 'Catalogue `fixtures/validate-catalogue/dangling-ref-group/input.json:27:7`: Unknown group `pets`; known ids: default, users']]
+    file.messages.map((message) => [message.fatal, message.ruleId, message.line, message.column, message.reason.replace(root, '')]),
+    [[true, 'dangling-ref', 3, 4, 'Catalogue `fixtures/validate-catalogue/dangling-ref-group/input.json:27:7`: Unknown group `pets`; known ids: default, users']]
   )
   assert.is(file.data.outputs, undefined)
 })

@@ -18,9 +18,9 @@ import type {Processor} from 'unified'
 import {VFile} from 'vfile'
 import type {TemplateTree} from '../parse-template.js'
 import {addOutput} from '../../pipeline/data.js'
-import {docsUrl, fatalFinding, source} from '../../pipeline/rule.js'
+import {docsUrl, fatalFinding, source as apipe} from '../../pipeline/rule.js'
 import {catalogueRefs, loadCatalogues, type CatalogueSetting, type LoadedCatalogue} from './catalogues.js'
-import {checkReferences} from './references.js'
+import {checkReferences, firstUse} from './references.js'
 import {guard, ListPrinter, templateSections, type DocumentFormat} from './sections.js'
 import {templatePlace} from './template-place.js'
 
@@ -50,7 +50,7 @@ export default function renderDocs(this: Processor, options: Options = {}) {
       return
     }
     const catalogues = await loadCatalogues(refs, file.cwd, settings)
-    if (reportCatalogueErrors(file, catalogues)) return
+    if (reportCatalogueErrors(file, catalogues, tree.source)) return
     const names = catalogues.map((catalogue) => catalogue.name)
     const problems = checkReferences(tree.source, names)
     for (const problem of problems) {
@@ -94,14 +94,20 @@ function render(template: string, file: VFile, catalogues: LoadedCatalogue[]): s
   }
 }
 
-function reportCatalogueErrors(file: VFile, catalogues: LoadedCatalogue[]): boolean {
+/**
+ * Each error of a catalogue as a finding of the template, at the place the template first reads that catalogue
+ * (1:1 when it never does), with the catalogue's own file, line and column in its reason.
+ */
+function reportCatalogueErrors(file: VFile, catalogues: LoadedCatalogue[], source: string): boolean {
   let failed = false
-  for (const catalogue of catalogues) {
+  for (const [index, catalogue] of catalogues.entries()) {
+    const offset = firstUse(source, catalogue.name, index === 0)
+    const place = offset === undefined ? {line: 1, column: 1} : pointAt(source, offset)
     for (const message of catalogue.file.messages) {
       if (message.fatal !== true) continue
       failed = true
       const where = message.line ? `${catalogue.path}:${message.line}:${message.column}` : catalogue.path
-      const finding = file.message(`Catalogue \`${where}\`: ${message.reason}`, {ruleId: message.ruleId ?? 'catalogue', source})
+      const finding = file.message(`Catalogue \`${where}\`: ${message.reason}`, {ruleId: message.ruleId ?? 'catalogue', source: apipe, place})
       finding.fatal = true
       finding.url = message.url ?? `${docsUrl}#catalogue`
     }

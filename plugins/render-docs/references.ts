@@ -31,3 +31,17 @@ export function checkReferences(source: string, catalogueNames: string[]): Refer
   }
   return problems
 }
+
+/**
+ * Where the template first reads catalogue `name` (`endpoints.…` reads the first catalogue), as an offset; undefined
+ * when it never names it.
+ */
+export function firstUse(source: string, name: string, first: boolean): number | undefined {
+  for (const region of source.matchAll(tag)) {
+    for (const match of region[0].matchAll(reference)) {
+      const catalogue = match[1] ?? match[2]
+      if (catalogue === name || (catalogue === undefined && first)) return (region.index ?? 0) + (match.index ?? 0)
+    }
+  }
+  return undefined
+}
