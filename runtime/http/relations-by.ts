@@ -1,9 +1,10 @@
 /**
  * Relations written and answered `by` a unique field of their target (`"tagList": {"entity": "tag", "by": "name"}`):
  * a body gives `["dragons", "go"]` where it would give keys, and an answer shows the same. Values no record has are
- * a 422, or new records when the relation says `createMissing`.
+ * a 422, or new records when the relation says `createMissing`, made in the write's transaction.
  */
-import {Collection, type EntityManager, type FilterQuery} from '@mikro-orm/core'
+import {Collection, LockMode, type EntityManager, type FilterQuery} from '@mikro-orm/core'
+import {BaseSqlitePlatform, type SqlEntityManager} from '@mikro-orm/knex'
 import type {RelationDefinition} from '../../schemas/types/entity.js'
 import type {EntityModel} from './model.js'
 import {unprocessable} from './problem.js'
@@ -25,10 +26,22 @@ export async function resolveByRelations(em: EntityManager, model: EntityModel, 
     const wanted = [...new Set((Array.isArray(value) ? value : [value]) as unknown[])]
     const found = (await em.find(relation.entity, {[relation.by!]: {$in: wanted}} as FilterQuery<object>)) as Row[]
     const byValue = new Map(found.map((record) => [record[relation.by!], record]))
-    for (const item of wanted) {
-      if (byValue.has(item)) continue
-      if (relation.createMissing) byValue.set(item, em.create(relation.entity, {[relation.by!]: item}) as Row)
-      else problems.push({pointer: `/${name}`, code: 'unknown-reference', detail: `No ${relation.entity} has ${relation.by} \`${String(item)}\``})
+    const missing = wanted.filter((item) => !byValue.has(item))
+    if (missing.length > 0 && relation.createMissing) {
+      // Made at once, each one unless a record has it already: two requests that both name a new value (a tag) make
+      // one record between them, where two inserts in their own flushes would meet on the unique field (a 409 of
+      // the wrong record, or a deadlock on MariaDB). Sorted, so that concurrent writes lock the values in one order.
+      const builder = (em as unknown as SqlEntityManager).createQueryBuilder(relation.entity)
+      await builder.insert([...missing].sort().map((item) => ({[relation.by!]: item}))).onConflict(relation.by!).ignore().execute()
+      // A locking read sees what a concurrent write committed after this transaction's first read, which MariaDB's
+      // repeatable reads would not (a row the insert skipped for another's would not be found); SQLite has no such lock
+      // (nor the concurrency: it writes one transaction at a time).
+      const lockMode = em.getPlatform() instanceof BaseSqlitePlatform ? undefined : LockMode.PESSIMISTIC_READ
+      const made = (await em.find(relation.entity, {[relation.by!]: {$in: missing}} as FilterQuery<object>, {lockMode})) as Row[]
+      for (const record of made) byValue.set(record[relation.by!], record)
+    }
+    for (const item of missing) {
+      if (!byValue.has(item)) problems.push({pointer: `/${name}`, code: 'unknown-reference', detail: `No ${relation.entity} has ${relation.by} \`${String(item)}\``})
     }
     data[name] = Array.isArray(value) ? wanted.map((item) => byValue.get(item)) : byValue.get(value)
   }
