@@ -13,8 +13,26 @@ import {typeName} from './generate.js'
 
 type Json = Record<string, unknown>
 
-const cloudEventNote =
-  'Sent as a CloudEvents 1.0 JSON message (structured mode): `specversion`, `id`, `source`, `type`, `time`, `subject` (the record\'s key) and `datacontenttype` beside `data`, which is this payload.'
+const cloudEventNote = 'A CloudEvents 1.0 JSON message (structured mode): the payload is the envelope, and its `data` the record.'
+
+/**
+ * The payload of a message as the broker carries it: the CloudEvents envelope (runtime/events/cloudevent.ts), with
+ * `data` the record; `subject` (the record's key) only where there may be a record.
+ */
+function envelopeSchema(data: Json, record: boolean): Json {
+  const properties: Json = {
+    specversion: {type: 'string', const: '1.0'},
+    id: {type: 'string', format: 'uuid'},
+    source: {type: 'string', format: 'uri-reference'},
+    type: {type: 'string', description: 'The event type, the channel\'s (`book.created`)'},
+    time: {type: 'string', format: 'date-time'},
+    datacontenttype: {type: 'string', const: 'application/json'},
+    ...(record ? {subject: {type: 'string', description: "The record's key"}} : {}),
+    data
+  }
+  // An action's event of a record has no subject when its data lacks the key.
+  return {type: 'object', properties, required: ['specversion', 'id', 'source', 'type', 'time', 'datacontenttype', 'data']}
+}
 
 export function asyncapiDocument(config: ResolvedConfig, entities: readonly EntityDefinition[], controllers: readonly DescribedController[], info: ProjectInfo): Json {
   const visible = entities.filter((entity) => !isInternal(entity))
@@ -29,7 +47,7 @@ export function asyncapiDocument(config: ResolvedConfig, entities: readonly Enti
     const entity = [...byName.values()].find((item) => typeName(item.name) === event.payload)
     // A custom action's event without a declared `payload` carries what its code publishes: any JSON, said so.
     const undeclared = entity ? '' : ` The data is what \`${event.route ?? event.type}\` publishes: its route declares no \`payload\`, so there is no record, and no \`subject\`.`
-    messages[message] ??= {name: message, contentType: 'application/json', description: cloudEventNote + undeclared, payload: entity ? {$ref: `#/components/schemas/${message}`} : {}}
+    messages[message] ??= {name: message, contentType: 'application/cloudevents+json', description: cloudEventNote + undeclared, payload: envelopeSchema(entity ? {$ref: `#/components/schemas/${message}`} : {}, entity !== undefined)}
     channels[event.type] = {address: event.subject, messages: {[message]: {$ref: `#/components/messages/${message}`}}}
     operations[event.type] = {
       action: 'send',

@@ -251,8 +251,8 @@ function describeAuthRoutes(config: Pick<ResolvedConfig, 'auth'>, entities: Read
 }
 
 /**
- * Whether a create's \`where\` names a relation: the create sets it to the record that meets the condition, and
- * answers 404 when none does (\`POST /articles/{slug}/comments\` for an article that is not there).
+ * Whether a create's `where` names a relation: the create sets it to the record that meets the condition, and
+ * answers 404 when none does (`POST /articles/{slug}/comments` for an article that is not there).
  */
 function findsRelated(kind: RouteKind, entity: EntityDefinition | undefined, where: RouteOptions['where']): boolean {
   return kind === 'create' && Object.keys(where ?? {}).some((path) => entity?.relations?.[path.split('.')[0]] !== undefined)
@@ -260,7 +260,7 @@ function findsRelated(kind: RouteKind, entity: EntityDefinition | undefined, whe
 
 /**
  * The statuses a route answers: its kind's, 401 and 403 behind auth, 429 behind a rate limit (its own or the
- * project's), and 404 where it looks a record up (\`finds\`: a path parameter, or a create's related record).
+ * project's), and 404 where it looks a record up (`finds`: a path parameter, or a create's related record).
  */
 function statusOf(kind: string, authenticated: boolean, finds: boolean, declared: number | undefined, limited: boolean): number[] {
   const codes: Record<string, number[]> = {

@@ -72,8 +72,8 @@ function envelopeOf(controller: ControllerDefinition, action: string, method?: s
 }
 
 /**
- * What a route's \`where\` asks of a test: each path parameter it binds, with the related record and field its value
- * comes from (\`{"article.slug": "params.slug"}\`: the \`slug\` of the \`article\` made first; \`{"shelf": "params.id"}\`: that
+ * What a route's `where` asks of a test: each path parameter it binds, with the related record and field its value
+ * comes from (`{"article.slug": "params.slug"}`: the `slug` of the `article` made first; `{"shelf": "params.id"}`: that
  * record's key), and the fields and relations it sets, which a create's body never holds.
  */
 export function whereOf(controller: ControllerDefinition, action: string, method?: string): {params: Map<string, {relation: string; field?: string}>; sets: Set<string>} {
@@ -101,8 +101,8 @@ function recordIn(answer: string, envelope: Envelope | undefined): string {
 }
 
 /**
- * A route's path with its parameters taken from \`record\` (\`/clubs/${record.name}\`), or from \`created.params\` for
- * those the create's \`where\` bound to a related record (\`/articles/${created.params.slug}/comments\`), as a
+ * A route's path with its parameters taken from `record` (`/clubs/${record.name}`), or from `created.params` for
+ * those the create's `where` bound to a related record (`/articles/${created.params.slug}/comments`), as a
  * template literal.
  */
 function pathFor(route: string, record: string, bound: ReadonlySet<string> = new Set()): string {
@@ -201,8 +201,8 @@ function authPlan(controller: ControllerDefinition, related: Array<{controller: 
 
 /**
  * The helper of the generated tests that creates a record (each related record it needs first, through its route).
- * A relation that the create's \`where\` sets is not sent: its record fills the path parameters it binds, which the
- * helper hands on as \`created.params\` for the tests of the other nested routes.
+ * A relation that the create's `where` sets is not sent: its record fills the path parameters it binds, which the
+ * helper hands on as `created.params` for the tests of the other nested routes.
  */
 function createHelperSource(entity: EntityDefinition, route: string, envelope: Envelope | undefined, body: Record<string, unknown>, related: Array<{relation: string; entity: EntityDefinition; controller: ControllerDefinition; body: Record<string, unknown>; headers: string}>, where: ReturnType<typeof whereOf>, signedIn: boolean, headers: string): string[] {
   const lines = [`async function create${typeName(entity.name)}(app: Awaited<ReturnType<typeof createTestApp>>${signedIn ? ', auth: Record<string, string>' : ''}) {`]
@@ -224,7 +224,7 @@ function createHelperSource(entity: EntityDefinition, route: string, envelope: E
   return lines
 }
 
-/** The name of an entity's key field (\`id\` unless a field says \`primary\`). */
+/** The name of an entity's key field (`id` unless a field says `primary`). */
 function keyOf(entity: EntityDefinition): string {
   return Object.entries(entity.fields).find(([, field]) => field.primary)?.[0] ?? 'id'
 }
@@ -233,11 +233,11 @@ function keyOf(entity: EntityDefinition): string {
 interface TestPlan {
   entity: EntityDefinition
   related: Array<{relation: string; entity: EntityDefinition; controller: ControllerDefinition}>
-  /** What the create route's \`where\` sets and binds. */
+  /** What the create route's `where` sets and binds. */
   where: ReturnType<typeof whereOf>
-  /** The path parameters the create helper hands on as \`created.params\`. */
+  /** The path parameters the create helper hands on as `created.params`. */
   bound: ReadonlySet<string>
-  /** Whether the project answers errors in a body of its own (\`src/errors.ts\`), whose shape only it knows. */
+  /** Whether the project answers errors in a body of its own (`src/errors.ts`), whose shape only it knows. */
   ownErrorBody: boolean
   routes: {list?: string; create?: string; read?: string; update?: string; updateMethod?: 'PATCH' | 'PUT'; remove?: string}
   envelopes: Record<'create' | 'read' | 'list' | 'update', Envelope | undefined>
@@ -333,7 +333,7 @@ function createTests({entity, related, where, bound, ownErrorBody, routes: {crea
   // A nested create answers 404 for a parent that does not exist: the records it is nested in are made first.
   if (bound.size > 0) lines.push(`    const created = await create${typeName(entity.name)}(app${authArgument})`)
   lines.push(`    const response = await app.inject({method: 'POST', url: ${pathFor(create, 'created', bound)}, payload: ${wrapped('{}', envelopes.create)}${headers(needs.create)}})`)
-  // What the route's \`where\` sets is the server's to fill, never a missing field.
+  // What the route's `where` sets is the server's to fill, never a missing field.
   const required = Object.entries(entity.fields).filter(([name, field]) => !where.sets.has(name) && !field.readOnly && (field.required || field.primary) && field.default === undefined && !(field.primary && ['integer', 'uuid'].includes(field.type))).length + related.filter((item) => !where.sets.has(item.relation)).length
   if (required > 0 && ownErrorBody) {
     lines.push('    // The body is the one src/errors.ts makes of the problem: its shape is the project\'s to test.', '    assert.is(response.statusCode, 422)')

@@ -285,9 +285,16 @@ test('pipe map lists the events; pipe asyncapi writes them and pipe import async
     {id: 'book.restocked', method: 'EVENT', path: 'apipe-test.book.restocked', group: 'book', summary: 'Published by `POST /books/{id}/restock`', response: 'Book'}
   ])
   const document = JSON.parse(readFileSync(asyncapi, 'utf8'))
-  assert.equal(document.components.messages.BookShippedData.payload, {})
+  // The payload is what the broker carries: the CloudEvents envelope, with the record (or the action's data) in `data`.
+  const envelope = document.components.messages.Book.payload
+  assert.is(document.components.messages.Book.contentType, 'application/cloudevents+json')
+  assert.equal(envelope.required, ['specversion', 'id', 'source', 'type', 'time', 'datacontenttype', 'data'])
+  assert.is(envelope.properties.subject.description, "The record's key")
+  assert.equal(envelope.properties.data, {$ref: '#/components/schemas/Book'})
+  assert.equal(envelope.properties.specversion, {type: 'string', const: '1.0'})
+  assert.equal(document.components.messages.BookShippedData.payload.properties.data, {})
+  assert.not.ok('subject' in document.components.messages.BookShippedData.payload.properties)
   assert.match(document.components.messages.BookShippedData.description, /The data is what `POST \/books\/\{id\}\/ship` publishes: its route declares no `payload`, so there is no record, and no `subject`\.$/)
-  assert.equal(document.components.messages.Book.payload, {$ref: '#/components/schemas/Book'})
   assert.equal(back.map(pick).filter((endpoint) => endpoint.id !== 'book.shipped'), mapped.map(pick).filter((endpoint) => endpoint.id !== 'book.shipped'))
   assert.is(document.asyncapi, '3.0.0')
   assert.equal(document.servers, {broker: {host: '127.0.0.1:4222', protocol: 'nats'}})

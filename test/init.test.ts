@@ -164,7 +164,7 @@ test('pipe generate test writes a passing test that creates the required related
   const reviews = await runPipe(['test', 'review'], {cwd: dir})
   assert.is(reviews.code, 0, reviews.stdout + reviews.stderr)
   assert.match(reviews.stdout, /Total: +5\n +Passed: +5\n/)
-  // A nested create (\`POST /clubs/{name}/notes\`, \`where: {"club.name": "params.name"}\`): the club is made first, its
+  // A nested create (`POST /clubs/{name}/notes`, `where: {"club.name": "params.name"}`): the club is made first, its
   // name fills the path of every nested route, and neither the club nor a readOnly field is sent in the body.
   writeFileSync(path.join(dir, 'src/entities/note.json'), JSON.stringify({name: 'note', fields: {text: {type: 'string', required: true}, stamp: {type: 'string', required: true, readOnly: true}}, relations: {club: {kind: 'many-to-one', entity: 'club', required: true}}}))
   writeFileSync(path.join(dir, 'src/controller/note.json'), JSON.stringify({name: 'note', routes: {'GET /clubs/{name}/notes': {action: 'list', where: {'club.name': 'params.name'}}, 'POST /clubs/{name}/notes': {action: 'create', where: {'club.name': 'params.name'}}, 'DELETE /clubs/{name}/notes/{id}': {action: 'delete', where: {'club.name': 'params.name'}}}}))

@@ -17,12 +17,12 @@ type Response = NonNullable<Endpoint['responses']>[number]
 type TypeDef = NonNullable<Catalogue['types']>[number]
 type Field = NonNullable<TypeDef['fields']>[number]
 
-/** Where each type of the new catalogue is in its \`types\`, for the places of the changes found in it. */
+/** Where each type of the new catalogue is in its `types`, for the places of the changes found in it. */
 const newTypeIndex = new WeakMap<TypeDef, number>()
 
 /**
- * The place of a change in a type of the new catalogue: the type (\`types[3]\`), or one of its fields
- * (\`types[3].fields[1]\`), which an import translates to its source (a schema's property, with a line).
+ * The place of a change in a type of the new catalogue: the type (`types[3]`), or one of its fields
+ * (`types[3].fields[1]`), which an import translates to its source (a schema's property, with a line).
  */
 function typePlace(type: TypeDef, fieldIndex = -1): Array<string | number> {
   const index = newTypeIndex.get(type)
@@ -499,7 +499,7 @@ function listsWithItemsNullableChanged(before: Param | Field, after: Param | Fie
 
 interface Use {
   direction: Direction
-  /** What the type is, in words (`query param \`limit\` of \`GET /pets\``). */
+  /** What the type is, in words (`query param `limit` of `GET /pets``). */
   what: string
   location: string
   path: Array<string | number>
@@ -622,42 +622,42 @@ function compareFields(oldType: TypeDef, newType: TypeDef, use: Use, types: Type
       add({code, location: at(field), message: `Removed field ${codeSpan(field.name)} of ${codeSpan(newType.name)}${via()}`, path})
       continue
     }
-    // Made only for a change, or for a field whose type is compared.
-    const place = () => typePlace(newType, newFields[index] === partner ? index : newFields.indexOf(partner!))
-    if (sent && partner.required && !field.required) add({code: 'request-field-became-required', location: at(field), message: `Field ${codeSpan(field.name)} of ${codeSpan(newType.name)} became required${via()}`, path: place()})
-    if (!sent && field.required && !partner.required) add({code: 'response-field-became-optional', location: at(field), message: `Field ${codeSpan(field.name)} of ${codeSpan(newType.name)} became optional${via()}`, path: place()})
+    // Where the partner is, for the place of a change (an array made only for one, or for a field whose type is compared).
+    const partnerIndex = newFields[index] === partner ? index : newFields.indexOf(partner)
+    if (sent && partner.required && !field.required) add({code: 'request-field-became-required', location: at(field), message: `Field ${codeSpan(field.name)} of ${codeSpan(newType.name)} became required${via()}`, path: typePlace(newType, partnerIndex)})
+    if (!sent && field.required && !partner.required) add({code: 'response-field-became-optional', location: at(field), message: `Field ${codeSpan(field.name)} of ${codeSpan(newType.name)} became optional${via()}`, path: typePlace(newType, partnerIndex)})
     if (partner['x-deprecated'] === true && field['x-deprecated'] !== true) {
-      add({code: 'field-deprecated', location: at(field), message: `Field ${codeSpan(field.name)} of ${codeSpan(newType.name)} is deprecated${via()}${reason(partner)}`, path: place()})
+      add({code: 'field-deprecated', location: at(field), message: `Field ${codeSpan(field.name)} of ${codeSpan(newType.name)} is deprecated${via()}${reason(partner)}`, path: typePlace(newType, partnerIndex)})
     }
     if (field['x-deprecated'] === true && partner['x-deprecated'] !== true) {
-      add({code: 'field-reactivated', location: at(field), message: `Field ${codeSpan(field.name)} of ${codeSpan(newType.name)} is no longer deprecated${via()}`, path: place()})
+      add({code: 'field-reactivated', location: at(field), message: `Field ${codeSpan(field.name)} of ${codeSpan(newType.name)} is no longer deprecated${via()}`, path: typePlace(newType, partnerIndex)})
     }
     // What a server assumes for a field a request leaves out; in a response a default only documents.
     if (sent && !sameDefault(field.default, partner.default)) {
-      add({code: 'field-default-changed', location: at(field), message: `Default of field ${codeSpan(field.name)} of ${codeSpan(newType.name)} changed from ${shownValue(field.default)} to ${shownValue(partner.default)}${via()}`, path: place()})
+      add({code: 'field-default-changed', location: at(field), message: `Default of field ${codeSpan(field.name)} of ${codeSpan(newType.name)} changed from ${shownValue(field.default)} to ${shownValue(partner.default)}${via()}`, path: typePlace(newType, partnerIndex)})
     }
     // An optional input field that may no longer be sent as null (`a: Int` to `a: Int! = 5`), or the other way round.
     if (sent && !field.required && !partner.required && field['x-non-null'] !== partner['x-non-null']) {
       const how = partner['x-non-null'] === true ? 'narrowed' : 'widened'
-      add({code: `request-type-${how}`, location: at(field), message: `Field ${codeSpan(field.name)} of ${codeSpan(newType.name)} ${how === 'narrowed' ? 'can no longer be null' : 'may now be null'}${via()}`, path: place()})
+      add({code: `request-type-${how}`, location: at(field), message: `Field ${codeSpan(field.name)} of ${codeSpan(newType.name)} ${how === 'narrowed' ? 'can no longer be null' : 'may now be null'}${via()}`, path: typePlace(newType, partnerIndex)})
     }
     // A field that may now be null holds more values; one that no longer may, fewer.
     if (Boolean(field['x-nullable']) !== Boolean(partner['x-nullable'])) {
       const how = partner['x-nullable'] ? 'widened' : 'narrowed'
-      add({code: `${sent ? 'request' : 'response'}-type-${how}`, location: at(field), message: `Field ${codeSpan(field.name)} of ${codeSpan(newType.name)} ${partner['x-nullable'] ? 'may now be null' : 'can no longer be null'}${via()}`, path: place()})
+      add({code: `${sent ? 'request' : 'response'}-type-${how}`, location: at(field), message: `Field ${codeSpan(field.name)} of ${codeSpan(newType.name)} ${partner['x-nullable'] ? 'may now be null' : 'can no longer be null'}${via()}`, path: typePlace(newType, partnerIndex)})
     }
     if (listsWithItemsNullableChanged(field, partner)) {
       const how = partner['x-items-nullable'] ? 'widened' : 'narrowed'
-      add({code: `${sent ? 'request' : 'response'}-type-${how}`, location: at(field), message: `Items of field ${codeSpan(field.name)} of ${codeSpan(newType.name)} ${partner['x-items-nullable'] ? 'may now be null' : 'can no longer be null'}${via()}`, path: place()})
+      add({code: `${sent ? 'request' : 'response'}-type-${how}`, location: at(field), message: `Items of field ${codeSpan(field.name)} of ${codeSpan(newType.name)} ${partner['x-items-nullable'] ? 'may now be null' : 'can no longer be null'}${via()}`, path: typePlace(newType, partnerIndex)})
     }
     // Arguments of GraphQL fields are sent by clients whichever way the field's data goes.
     if (field['x-args'] !== undefined || partner['x-args'] !== undefined) {
-      compareParams(argsOf(field), argsOf(partner), {location: at(field), words: `field ${codeSpan(field.name)} of ${codeSpan(newType.name)}`, path: place}, types, add)
+      compareParams(argsOf(field), argsOf(partner), {location: at(field), words: `field ${codeSpan(field.name)} of ${codeSpan(newType.name)}`, path: () => typePlace(newType, partnerIndex)}, types, add)
     }
     const was = field.type ?? 'string'
     const now = partner.type ?? 'string'
     if (was === now && field['x-format'] !== partner['x-format']) {
-      compareFormat(field['x-format'], partner['x-format'], {...use, what: `field ${codeSpan(field.name)} of ${codeSpan(newType.name)}`, location: at(field), path: place()}, add)
+      compareFormat(field['x-format'], partner['x-format'], {...use, what: `field ${codeSpan(field.name)} of ${codeSpan(newType.name)}`, location: at(field), path: typePlace(newType, partnerIndex)}, add)
     }
     // Most listed values are the same list in both versions (Stripe's fields hold thousands): nothing to compare.
     const enums = Array.isArray(field.enum) ? !Array.isArray(partner.enum) || !sameValues(field.enum, partner.enum) : Array.isArray(partner.enum)
@@ -666,7 +666,7 @@ function compareFields(oldType: TypeDef, newType: TypeDef, use: Use, types: Type
     const typed = was !== now || comparable(was, types, use.direction)
     const maps = typeof field['x-map-values'] === 'string' || typeof partner['x-map-values'] === 'string'
     if (!enums && !typed && !maps) continue
-    const fieldUse = new FieldUse(use, field.name, newType.name, place())
+    const fieldUse = new FieldUse(use, field.name, newType.name, typePlace(newType, partnerIndex))
     if (enums) compareEnum(field.enum, partner.enum, was === now ? was : undefined, fieldUse, add)
     if (typed) compareType(was, now, fieldUse, types, add)
     if (maps) compareMapValues(field['x-map-values'], partner['x-map-values'], fieldUse, types, add, was === now && itemOf(was) === 'object')
@@ -687,7 +687,7 @@ function compareFields(oldType: TypeDef, newType: TypeDef, use: Use, types: Type
 }
 
 /**
- * Where a field of a type is used, for the comparison of its type: its words (`field \`id\` of \`Pet\``) are built
+ * Where a field of a type is used, for the comparison of its type: its words (`field `id` of `Pet``) are built
  * only when a change is told (big APIs compare tens of thousands of fields that did not change). A class, since an
  * object literal with a getter is slow to make, and one is made per field.
  */
@@ -712,7 +712,7 @@ class FieldUse implements Use {
   }
 }
 
-/** Where a param is compared, its words (`query param \`limit\` of \`GET /pets\``) built only for a change (see `FieldUse`). */
+/** Where a param is compared, its words (`query param `limit` of `GET /pets``) built only for a change (see `FieldUse`). */
 class ParamUse implements Use {
   constructor(
     readonly direction: Direction,

@@ -207,7 +207,7 @@ function eventEndpoint(published: Published, document: Record<string, unknown>, 
   // Where a reply finds the id that ties it to this message (`$message.header#/correlationId`).
   const correlation = carried.map(({message}) => str(asRecord(refs.resolve(message.correlationId).value).location)).find((location) => location !== undefined)
   if (correlation) endpoint['x-correlation-id'] = correlation
-  const responses = carried.map(({message, name}) => payloads.typeOf(schemaOf(message.payload, refs), `${name}Payload`))
+  const responses = carried.map(({message, name}) => payloads.typeOf(dataOf(schemaOf(message.payload, refs), refs), `${name}Payload`))
   // Of several messages, none speaks for the event: each one's words go to its payload type, where the page shows
   // them (Slack's real-time API sends 46 kinds of message on one socket), unless the schema has its own.
   if (carried.length > 1) {
@@ -288,4 +288,14 @@ function asArray(value: unknown): unknown[] {
 function schemaOf(payload: unknown, refs: JsonRefs): unknown {
   const resolved = refs.resolve(payload).value
   return resolved && resolved.schemaFormat !== undefined && resolved.schema !== undefined ? resolved.schema : payload
+}
+
+/**
+ * The event's own data in a payload: a CloudEvents envelope in structured mode (`specversion` and `data` among its
+ * properties, the same for every event) carries it in `data`, which is what the catalogue lists; any other payload
+ * is its own.
+ */
+function dataOf(payload: unknown, refs: JsonRefs): unknown {
+  const properties = asRecord(asRecord(refs.resolve(payload).value).properties)
+  return properties.specversion !== undefined && properties.data !== undefined ? properties.data : payload
 }

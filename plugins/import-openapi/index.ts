@@ -209,7 +209,7 @@ function sourceOf(at: JsonPath, spec: Catalogue, sources: JsonPath[], schemas: S
     const type = spec.types?.[index]
     const name = type?.name ?? ''
     const schema = schemas.components.has(name) ? ['components', 'schemas', name] : schemas.definitions.has(name) ? ['definitions', name] : undefined
-    // A field is its schema's property; one that an \`allOf\` member declares is placed at the schema itself.
+    // A field is its schema's property; one that an `allOf` member declares is placed at the schema itself.
     const field = at[2] === 'fields' && typeof at[3] === 'number' ? type?.fields?.[at[3]]?.name : undefined
     if (schema) return field === undefined ? schema : [...schema, 'properties', field]
   }
