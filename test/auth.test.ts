@@ -145,7 +145,9 @@ test('register refuses a taken e-mail (409), a bad e-mail, roles, and each passw
     [{email: 'bobby@example.com', password: 'i-am-bobby-42'}, ['/password password-email']],
     // A name too short to look for (`jo` is in many words), but the whole address is refused.
     [{email: 'jo@example.com', password: 'jo@example.com'}, ['/password password-email']],
-    [{email: 'bob@example.com', password: 'fine password', role: 'admin'}, ['/role unknown-field']]
+    [{email: 'bob@example.com', password: 'fine password', role: 'admin'}, ['/role unknown-field']],
+    // Every problem of a sign-up at once: a bad e-mail and a weak password are one answer, not two attempts.
+    [{email: 'not-an-email', password: 'short'}, ['/email format', '/password password-length']]
   ]
   for (const [body, expected] of cases) {
     const response = await call('POST', '/auth/register', body)

@@ -4,13 +4,13 @@
  * after the same bcrypt work (an unknown e-mail is compared against a dummy hash of the same cost).
  */
 import type {FastifyInstance} from 'fastify'
-import {assertPasswords, rolesOf, signTokenWith, unauthorized, type AuthSettings, type AuthUser} from '../auth.js'
+import {assertPasswords, passwordProblems, rolesOf, signTokenWith, unauthorized, type AuthSettings, type AuthUser} from '../auth.js'
 import type {ResolvedConfig} from '../config.js'
 import {authRouteKeys} from '../routes.js'
 import type {RequestContext} from '../context.js'
 import {present, withDefaults} from '../http/crud.js'
 import type {EntityModel} from '../http/model.js'
-import {validateBody} from '../http/errors.js'
+import {validateBody, validationItems} from '../http/errors.js'
 import {HttpProblem} from '../http/problem.js'
 import {utils} from '../utils.js'
 import {loginEmail, loginEmailField, normalizeLoginEmail} from '../login-email.js'
@@ -63,7 +63,11 @@ export async function registerAuthRoutes(app: FastifyInstance, options: AuthRout
   if (keys.register) app.route({...route(keys.register), config: options.limit, handler: async (request, reply) => {
     const data = bodyOf(request)
     normalizeLoginEmail(users.definition, data)
-    validateBody(register, data)
+    // One answer names every problem of a sign-up: a bad e-mail and a weak password together, not one per attempt.
+    if (!register(data)) {
+      const errors = [...validationItems((register.errors ?? []) as Parameters<typeof validationItems>[0]), ...passwordProblems(users, data, undefined, auth.passwordRules)]
+      throw new HttpProblem(422, `${errors.length} field(s) failed validation`, {errors})
+    }
     assertPasswords(users, data, undefined, auth.passwordRules)
     return reply.code(201).send(answer(await storeUser(app, users, data)))
   }})
