@@ -246,8 +246,9 @@ test('pipe merge reports clashing ids and types as id-clash and writes nothing',
     code: 1,
     stdout: '',
     stderr:
-      'error id-clash endpoints[4].id Endpoint id `pet` is already used by endpoints[2].id\n' +
-      'error id-clash types[2].name Type name `Pet` is already used by types[0].name\n' +
+      // Each place is in an input, since the merged catalogue is never written.
+      `error id-clash ${inputs[2]}#endpoints[0].id Endpoint id \`pet\` is already used by ${inputs[1]}#endpoints[0].id\n` +
+      `error id-clash ${inputs[2]}#types[0].name Type name \`Pet\` is already used by ${inputs[0]}#types[0].name\n` +
       '2 error(s), 0 warning(s)\n'
   })
   assert.not.ok(existsSync(output))

@@ -10,7 +10,7 @@ export class MergeCommand extends Command {
     details: `
       Validates each input, then merges them: \`meta\` from the first with \`api_kind: mixed\`, groups united by id,
       endpoints in input order, identical types kept once. The result is validated too: a repeated endpoint id or
-      a type defined twice differently is an \`id-clash\` error (paths point into the merged catalogue), and then
+      a type defined twice differently is an \`id-clash\` error (its paths name the inputs: \`b.endpoints.json#endpoints[1].id\`), and then
       nothing is written. Findings go to stderr; stdout says what was written.
     `,
     examples: [['REST, GraphQL and events of the shop in one catalogue', 'pipe merge rest.endpoints.json graphql.endpoints.json events.endpoints.json shop.endpoints.json']]
@@ -44,8 +44,16 @@ export class MergeCommand extends Command {
       return 1
     }
     const specs = trees.map((tree) => tree!.spec)
-    const value = JSON.stringify(mergeCatalogues(specs), null, 2) + '\n'
+    const spec = mergeCatalogues(specs)
+    const value = JSON.stringify(spec, null, 2) + '\n'
     const [merged] = await runPreset(presets.validate, [{path: output, value}], {config: true})
+    // The merged catalogue is not written when it has errors: its findings point at the inputs instead.
+    const inInputs = inputPlaces(inputs, specs, spec)
+    for (const message of merged.messages) {
+      if (message.jsonPath) message.jsonPath = inInputs(message.jsonPath)
+      message.reason = inInputs(message.reason)
+      message.message = message.reason
+    }
     const {fatal: errors, warn: warnings} = statistics([merged])
     if (errors + (this.quiet ? 0 : warnings) > 0) this.context.stderr.write(formatFindings([merged], 'text', {quiet: this.quiet}))
     if (errors > 0) return 1
@@ -53,4 +61,23 @@ export class MergeCommand extends Command {
     if (!this.quiet) this.context.stdout.write(`Wrote ${output} (${specs.reduce((sum, spec) => sum + spec.endpoints.length, 0)} endpoints from ${specs.length} catalogues)\n`)
     return 0
   }
+}
+
+type Catalogue = import('../../schemas/types/endpoints.js').Catalogue
+
+/**
+ * Where the items of a merged catalogue come from: `endpoints[4]` of the merge becomes `graphql.endpoints.json#endpoints[1]`
+ * in a finding's path and words. Groups and types kept once are the first input's.
+ */
+function inputPlaces(inputs: string[], specs: Catalogue[], merged: Catalogue): (text: string) => string {
+  const places = new Map<object, string>()
+  for (const [index, spec] of specs.entries()) {
+    for (const key of ['endpoints', 'groups', 'types'] as const) {
+      for (const [position, item] of (spec[key] ?? []).entries()) if (!places.has(item)) places.set(item, `${inputs[index]}#${key}[${position}]`)
+    }
+  }
+  return (text) => text.replace(/\b(endpoints|groups|types)\[(\d+)\]/g, (whole, key: 'endpoints' | 'groups' | 'types', position: string) => {
+    const item = merged[key]?.[Number(position)]
+    return (item && places.get(item)) ?? whole
+  })
 }
