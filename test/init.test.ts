@@ -117,6 +117,8 @@ test('pipe generate test writes a passing test that creates the required related
   assert.is(missing.stderr, 'No controller `shelf` in src/controller; write one with `pipe generate controller Shelf --crud`\n')
   // The tests run against this checkout's runtime (the project has no node_modules of its own).
   writeFileSync(path.join(dir, 'package.json'), JSON.stringify({name: 'books', type: 'module', private: true}))
+  // Not installed yet: one line saying what to install, not a stack trace per test file.
+  assert.equal(await runPipe(['test'], {cwd: dir}), {code: 1, stdout: '', stderr: 'The tests import `uvu` and `apipe-kit`, which this project does not have: run `npm install --save-dev uvu apipe-kit` (a `pipe init` project lists them; run `npm install`)\n'})
   const {symlinkSync, mkdirSync} = await import('node:fs')
   mkdirSync(path.join(dir, 'node_modules'))
   symlinkSync(root, path.join(dir, 'node_modules', 'apipe-kit'))

@@ -164,7 +164,7 @@ export class TestCommand extends Command {
     const tsx = pathToFileURL(require.resolve('tsx')).href
     const pattern = `${this.pattern ? `${this.pattern.replace(/[^\w-]/g, '')}.*` : ''}\\.test\\.(ts|mts|js|mjs)$`
     // uvu runs nothing and passes when nothing matches: a typo in the pattern would look like a green run.
-    const {readdirSync} = await import('node:fs')
+    const {existsSync, readdirSync} = await import('node:fs')
     const folder = path.resolve(this.project, 'tests')
     const files = (() => {
       try {
@@ -176,6 +176,14 @@ export class TestCommand extends Command {
     const matcher = new RegExp(pattern)
     if (!files.some((file) => matcher.test(file))) {
       this.context.stderr.write(`No test file in ${path.relative(process.cwd(), folder) || '.'}/ ${this.pattern ? `matches \`${this.pattern}\`` : 'ends in `.test.ts` or `.test.js`'}\n`)
+      return 1
+    }
+    // The tests import uvu and apipe-kit from the project: without them every file would fail with Node's stack trace.
+    const projectRequire = createRequire(path.join(path.resolve(this.project), 'package.json'))
+    // Looked up as Node looks a package up (each node_modules above), whatever the package's exports let a require see.
+    const missing = ['uvu', 'apipe-kit'].filter((name) => !(projectRequire.resolve.paths(name) ?? []).some((folder) => existsSync(path.join(folder, name, 'package.json'))))
+    if (missing.length > 0) {
+      this.context.stderr.write(`The tests import ${missing.map((name) => `\`${name}\``).join(' and ')}, which this project does not have: run \`npm install --save-dev ${missing.join(' ')}\` (a \`pipe init\` project lists them; run \`npm install\`)\n`)
       return 1
     }
     return new Promise<number>((resolve) => {
