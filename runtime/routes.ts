@@ -89,7 +89,7 @@ const listParams = [
   {name: 'limit', description: 'Records per page, 1 to 100 (default 20)'},
   {name: 'sort', description: 'Fields to sort by, `-` for descending: `-createdAt,title`'},
   {name: 'filter', description: '`filter[field]=v` or `filter[field][op]=v` with eq ne gt gte lt lte in nin like null'},
-  {name: 'fields', description: 'Fields to return: `id,title`'},
+  {name: 'fields', description: 'Fields to return: `id,title` (the answer then holds only those and the key, so fields the schema requires may be absent)'},
   {name: 'populate', description: 'Relations to load: `author,tags`'},
   {name: 'count', description: '`false` skips the total (default true)'}
 ]
