@@ -121,9 +121,10 @@ interface Candidate {
 function usageError(error: unknown, args: string[]): string {
   const candidates = (error as {candidates?: Candidate[]}).candidates
   const reason = candidates?.[0]?.reason
-  if (candidates && reason && candidates.every((candidate) => candidate.reason === reason)) {
-    // clipanion lists a command once per way it tried to read the words (`-o` as a flag, then as an argument).
-    const usages = [...new Set(candidates.map(({usage}) => `$ ${usage}`))]
+  // clipanion lists a command once per way it tried to read the words (`-o` as a flag, then as an argument; an
+  // unknown flag after two arguments, then the second argument as extraneous): one command is its first reason.
+  const usages = [...new Set((candidates ?? []).map(({usage}) => `$ ${usage}`))]
+  if (candidates && reason && (usages.length === 1 || candidates.every((candidate) => candidate.reason === reason))) {
     return nameValues(`${reason.replace(/\("(.*?)"\)/g, '`$1`')}\n\n${usages.join('\n')}\n`)
   }
   if (!candidates) return `pipe: ${(error as Error).message}\n`

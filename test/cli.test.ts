@@ -50,6 +50,8 @@ test('usage errors exit 2 with the reason and the usage on stderr', async () => 
   const flag = await runPipe(['render', '--nope', 'a.json'])
   assert.equal(flag, {code: 2, stdout: '', stderr: 'Unsupported option name `--nope`.\n\n$ pipe render [--output,-o <output>] [--open] [--quiet,-q] <spec_file>\n'})
   // An unknown short flag between arguments: the usage once, not once per way clipanion tried to read it.
+  const late = await runPipe(['validate', 'a.json', 'b.json', '--bogus'])
+  assert.equal(late, {code: 2, stdout: '', stderr: 'Unsupported option name `--bogus`.\n\n$ pipe validate [--format <format>] [--frail] [--quiet,-q] <files, folders, globs or -> ...\n'}, 'after two arguments too')
   const short = await runPipe(['merge', 'a.json', 'b.json', '-o', 'out.json'])
   assert.equal(short, {code: 2, stdout: '', stderr: 'Unsupported option name `-o`.\n\n$ pipe merge [--quiet,-q] <catalogue> ... <output_spec_file>\n'})
   const extra = await runPipe(['render', 'a.json', 'b.json'])
