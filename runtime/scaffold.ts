@@ -153,13 +153,14 @@ function signInSource(auth: TestAuth, roles: string[]): string[] {
   ]
 }
 
-/** Which field a generated update changes: the first writable string-like field, else none. */
+/**
+ * Which field a generated update changes: the first writable string-like field, else the first unique one (the test's
+ * record is the only one, so a new value is free), else none.
+ */
 function updatable(entity: EntityDefinition): [string, unknown] | undefined {
-  for (const [name, field] of Object.entries(entity.fields)) {
-    if (field.primary || field.unique || field.readOnly || field.type === 'password') continue
-    if (['string', 'text'].includes(field.type)) return [name, `Changed ${name}`]
-  }
-  return undefined
+  const candidates = Object.entries(entity.fields).filter(([, field]) => !field.primary && !field.readOnly && ['string', 'text'].includes(field.type))
+  const [name] = candidates.find(([, field]) => !field.unique) ?? candidates[0] ?? []
+  return name === undefined ? undefined : [name, `Changed ${name}`]
 }
 
 /** A value as TypeScript source, as the generated tests write it: `{title: 'Example title', published: true}`. */
@@ -237,6 +238,11 @@ interface TestPlan {
   where: ReturnType<typeof whereOf>
   /** The path parameters the create helper hands on as `created.params`. */
   bound: ReadonlySet<string>
+  /**
+   * The parameters of `bound` that another route's own `where` binds to the same record: only those are taken
+   * from `created.params` there (`DELETE /comments/{id}` names the comment, not the post of `POST /posts/{id}/comments`).
+   */
+  boundIn(action: string, method?: string): ReadonlySet<string>
   /** Whether the project answers errors in a body of its own (`src/errors.ts`), whose shape only it knows. */
   ownErrorBody: boolean
   routes: {list?: string; create?: string; read?: string; update?: string; updateMethod?: 'PATCH' | 'PUT'; remove?: string}
@@ -290,6 +296,10 @@ export function testSource(entity: EntityDefinition, controller: ControllerDefin
     related,
     where,
     bound,
+    boundIn: (action, method) => {
+      const own = whereOf(controller, action, method).params
+      return new Set([...bound].filter((name) => own.get(name)?.relation === where.params.get(name)?.relation && own.get(name)?.field === where.params.get(name)?.field))
+    },
     ownErrorBody: options.ownErrorBody === true,
     routes,
     envelopes: {...envelopes, update: envelopes.update || undefined},
@@ -312,7 +322,7 @@ export function testSource(entity: EntityDefinition, controller: ControllerDefin
 }
 
 /** The create helper, and the tests of a create and of a create with an empty body. */
-function createTests({entity, related, where, bound, ownErrorBody, routes: {create, read}, envelopes, needs, lines, open, close, headers, authArgument, bodyOf}: TestPlan): void {
+function createTests({entity, related, where, bound, boundIn, ownErrorBody, routes: {create, read}, envelopes, needs, lines, open, close, headers, authArgument, bodyOf}: TestPlan): void {
   if (!create) return
   const body = Object.fromEntries(Object.entries(bodyOf(entity)).filter(([name]) => !where.sets.has(name)))
   lines.push(...createHelperSource(entity, create, envelopes.create, body, related.map((item, index) => ({...item, body: bodyOf(item.entity), headers: headers(needs.related[index])})), where, authArgument !== '', headers(needs.create)))
@@ -322,7 +332,9 @@ function createTests({entity, related, where, bound, ownErrorBody, routes: {crea
     if (entity.fields[name]?.type !== 'password') lines.push(`    assert.equal(record.${name}, ${tsValue(value)})`)
   }
   // Location names the record as the read route finds it (by its key, or a unique field such as a slug).
-  lines.push(`    assert.is(created.headers.location, ${read ? pathFor(read, 'record', bound) : pathFor(`${create}/{${keyOf(entity)}}`, 'record', bound)})`)
+  // Without a read route, Location is the create's own path and the key (crud.ts).
+  const location = read ? pathFor(read, 'record', boundIn('read')) : `${pathFor(create, 'record', bound).slice(0, -1)}/\${encodeURIComponent(String(record.${keyOf(entity)}))}\``
+  lines.push(`    assert.is(created.headers.location, ${location})`)
   if (read) {
     lines.push(`    const read = await app.inject({method: 'GET', url: created.headers.location as string${headers(needs.read)}})`, '    assert.is(read.statusCode, 200)')
     // MySQL and MariaDB keep datetimes to the second: a read shows the moment as stored, so both are compared so.
@@ -347,9 +359,10 @@ function createTests({entity, related, where, bound, ownErrorBody, routes: {crea
 }
 
 /** The test of a list: a page with the record made before, its total in `meta` or the envelope's count. */
-function listTest({entity, bound, routes: {list, create}, envelopes, needs, lines, open, close, headers, authArgument}: TestPlan): void {
+function listTest({entity, boundIn, routes: {list, create}, envelopes, needs, lines, open, close, headers, authArgument}: TestPlan): void {
   if (!list) return
   // A nested list is reached through the records its create was nested in; without them, by no test.
+  const bound = boundIn('list')
   if ([...list.matchAll(/\{([^}]+)\}/g)].some(([, name]) => !create || !bound.has(name))) return void lines.push(`// GET ${list} needs its path parameters from a record this controller does not create: no test.`, '')
   open(`GET ${list} answers a page of records`)
   if (create) lines.push(`    ${bound.size > 0 ? 'const created = ' : ''}await create${typeName(entity.name)}(app${authArgument})`)
@@ -362,9 +375,10 @@ function listTest({entity, bound, routes: {list, create}, envelopes, needs, line
 }
 
 /** The test of an update: one field changed by a PATCH, or the whole record sent again by a PUT. */
-function updateTest({entity, related, where, bound, routes: {create, update, updateMethod}, envelopes, needs, unreachable, lines, open, close, headers, authArgument, bodyOf, leftOut}: TestPlan): void {
+function updateTest({entity, related, where, boundIn, routes: {create, update, updateMethod}, envelopes, needs, unreachable, lines, open, close, headers, authArgument, bodyOf, leftOut}: TestPlan): void {
   const change = updatable(entity)
-  if (!create || !update || !change) return
+  if (!create || !update) return
+  if (!change) return void lines.push(`// ${updateMethod} ${update}: \`${entity.name}\` has no text field a test can change: no test.`, '')
   if (unreachable(needs.update)) return leftOut(`${updateMethod} ${update}`, needs.update)
   open(`${updateMethod} ${update} changes a field`)
   lines.push(`    const created = await create${typeName(entity.name)}(app${authArgument})`, `    const record = ${recordIn('created', envelopes.create)}`)
@@ -372,18 +386,18 @@ function updateTest({entity, related, where, bound, routes: {create, update, upd
   const sent = updateMethod === 'PUT' ? tsValue({...whole, [change[0]]: change[1]}) : `{${change[0]}: ${tsValue(change[1])}}`
   const relatedKeys = updateMethod === 'PUT' ? related.filter((item) => !where.sets.has(item.relation)).map((item) => `${item.relation}: record.${item.relation}`) : []
   const payload = relatedKeys.length > 0 ? sent.replace(/}$/, `, ${relatedKeys.join(', ')}}`) : sent
-  lines.push(`    const response = await app.inject({method: '${updateMethod}', url: ${pathFor(update, 'record', bound)}, payload: ${wrapped(payload, envelopes.update)}${headers(needs.update)}})`)
+  lines.push(`    const response = await app.inject({method: '${updateMethod}', url: ${pathFor(update, 'record', boundIn('update', updateMethod))}, payload: ${wrapped(payload, envelopes.update)}${headers(needs.update)}})`)
   lines.push('    assert.is(response.statusCode, 200, response.body)', `    assert.is(${recordIn('response', envelopes.update)}.${change[0]}, ${tsValue(change[1])})`)
   close()
 }
 
 /** The test of a delete: 204, then the record is gone. */
-function deleteTest({entity, bound, routes: {create, read, remove}, envelopes, needs, unreachable, lines, open, close, headers, authArgument, leftOut}: TestPlan): void {
+function deleteTest({entity, boundIn, routes: {create, read, remove}, envelopes, needs, unreachable, lines, open, close, headers, authArgument, leftOut}: TestPlan): void {
   if (!create || !remove) return
   if (unreachable(needs.delete)) return leftOut(`DELETE ${remove}`, needs.delete)
   open(`DELETE ${remove} answers 204, then the record is gone`)
   lines.push(`    const created = await create${typeName(entity.name)}(app${authArgument})`, `    const record = ${recordIn('created', envelopes.create)}`)
-  lines.push(`    const url = ${pathFor(remove, 'record', bound)}`)
+  lines.push(`    const url = ${pathFor(remove, 'record', boundIn('delete'))}`)
   lines.push(`    assert.is((await app.inject({method: 'DELETE', url${headers(needs.delete)}})).statusCode, 204)`)
   if (read) lines.push(`    assert.is((await app.inject({method: 'GET', url${headers(needs.read)}})).statusCode, 404)`)
   close()

@@ -179,6 +179,27 @@ test('pipe generate test writes a passing test that creates the required related
   const notes = await runPipe(['test', 'note'], {cwd: dir})
   assert.is(notes.code, 0, notes.stdout + notes.stderr)
   assert.match(notes.stdout, /Total: +4\n +Passed: +4\n/)
+  // Nested by the parent's key (`{"club": "params.id"}`), with routes of its own by its own `{id}`: those name the
+  // memo, not the club (on a fresh database both are 1, so only the source tells them apart).
+  writeFileSync(path.join(dir, 'src/entities/memo.json'), JSON.stringify({name: 'memo', fields: {text: {type: 'string', required: true}}, relations: {club: {kind: 'many-to-one', entity: 'club', required: true}}}))
+  writeFileSync(path.join(dir, 'src/controller/memo.json'), JSON.stringify({name: 'memo', routes: {'POST /clubs/{id}/memos': {action: 'create', where: {club: 'params.id'}}, 'GET /clubs/{id}/memos': {action: 'list', where: {club: 'params.id'}}, 'PATCH /memos/{id}': 'update', 'DELETE /memos/{id}': 'delete'}}))
+  assert.is((await runPipe(['generate', 'test', 'Memo'], {cwd: dir})).code, 0)
+  const memosSource = readFileSync(path.join(dir, 'tests/memo.test.ts'), 'utf8')
+  assert.match(memosSource, "const params = {id: encodeURIComponent(String(club.json().club.id))}")
+  assert.match(memosSource, 'assert.is(created.headers.location, `/clubs/${created.params.id}/memos/${encodeURIComponent(String(record.id))}`)')
+  assert.match(memosSource, "url: `/clubs/${created.params.id}/memos?page=1&limit=10`")
+  assert.match(memosSource, 'const url = `/memos/${encodeURIComponent(String(record.id))}`')
+  assert.match(memosSource, "method: 'PATCH', url: `/memos/${encodeURIComponent(String(record.id))}`")
+  const memos = await runPipe(['test', 'memo'], {cwd: dir})
+  assert.is(memos.code, 0, memos.stdout + memos.stderr)
+  assert.match(memos.stdout, /Total: +5\n +Passed: +5\n/)
+  // An entity whose only text is unique still gets its update test: the test's record is the only one.
+  writeFileSync(path.join(dir, 'src/entities/badge.json'), JSON.stringify({name: 'badge', fields: {name: {type: 'string', required: true, unique: true}}}))
+  writeFileSync(path.join(dir, 'src/controller/badge.json'), JSON.stringify({name: 'badge', routes: {'POST /badges': 'create', 'PATCH /badges/{id}': 'update'}}))
+  assert.is((await runPipe(['generate', 'test', 'Badge'], {cwd: dir})).code, 0)
+  assert.match(readFileSync(path.join(dir, 'tests/badge.test.ts'), 'utf8'), "test('PATCH /badges/{id} changes a field'")
+  const badges = await runPipe(['test', 'badge'], {cwd: dir})
+  assert.match(badges.stdout, /Total: +3\n +Passed: +3\n/, badges.stdout + badges.stderr)
   // A related record that needs one of its own (a copy needs a book, which needs an author) is past what the
   // generator makes: it says so rather than write a test that fails.
   writeFileSync(path.join(dir, 'src/entities/copy.json'), JSON.stringify({name: 'copy', fields: {shelf: {type: 'string'}}, relations: {book: {kind: 'many-to-one', entity: 'book', required: true}}}))

@@ -23,6 +23,11 @@ test('a create with two conditions on one relation files the record under the on
     assert.equal([second.status, second.body.shelf], [201, 2], 'shelf 2, which is Ada\'s, not her first')
     const others = await post('/owners/2/shelves/1/books', {title: 'Emma'})
     assert.equal([others.status, others.body.detail], [404, 'No shelf `1`'], 'shelf 1 is not Grace\'s')
+    // A relation set from the path by its key (`{"shelf": "params.shelf"}`) is looked up as `shelf.id` is.
+    const byKey = await post('/shelves/3/books', {title: 'Persuasion'})
+    assert.equal([byKey.status, byKey.body.shelf], [201, 3])
+    const missing = await post('/shelves/99/books', {title: 'Nowhere'})
+    assert.equal([missing.status, missing.body.detail], [404, 'No shelf `99`'])
     const listed = await app.inject({method: 'GET', url: '/owners/1/shelves/2/books'})
     assert.equal(listed.json().data.map((book: {title: string}) => book.title), ['Dune'])
   } finally {

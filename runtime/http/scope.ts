@@ -82,15 +82,18 @@ export async function applyScopeToCreate(scope: RouteScope | undefined, model: E
     const segments = path.split('.')
     const given = sourceValue(source, context)
     const value = typedValue(model, segments, given, context.models)
-    if (segments.length === 1) {
+    const relation = model.relations.get(segments[0])
+    const target = relation && ['many-to-one', 'one-to-one'].includes(relation.kind) ? context.models?.get(relation.entity) : undefined
+    // A relation set from the path (`{"post": "params.id"}`) is looked up as `post.id` is: 404 when there is none,
+    // not a write that the database refuses for its foreign key. One set to the user, or a literal, is set as it is.
+    const fromPath = typeof source === 'string' && source.startsWith('params.')
+    if (segments.length === 1 && !(target && fromPath)) {
       context.data[path] = value
       continue
     }
-    const relation = model.relations.get(segments[0])
-    const target = relation && context.models?.get(relation.entity)
-    if (!target || segments.length !== 2 || !['many-to-one', 'one-to-one'].includes(relation!.kind)) continue
+    if (!target || segments.length > 2) continue
     const conditions = byRelation.get(segments[0]) ?? {target, filter: {}, named: []}
-    conditions.filter[segments[1]] = value
+    conditions.filter[segments[1] ?? target.primaryKey] = value
     conditions.named.push(given)
     byRelation.set(segments[0], conditions)
   }
