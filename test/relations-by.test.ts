@@ -12,7 +12,7 @@ import {connect, dropTables, temporaryProject, testDatabases, type TestDatabase}
 import {root} from './helpers/fixtures.js'
 
 const project = path.join(root, 'fixtures/tags-app')
-const tables = ['product_labels', 'product', 'label', 'apipe_migrations']
+const tables = ['product_labels', 'product_marks', 'product', 'label', 'mark', 'apipe_migrations']
 
 function concurrencySuite(database: TestDatabase) {
   const test = suite(`by-relations under concurrent writes on ${database.label}`)
@@ -45,6 +45,19 @@ function concurrencySuite(database: TestDatabase) {
     // A conflict of the product's own is still the product's 409.
     const taken = await app.inject({method: 'POST', url: '/products', payload: {name: 'product 0', labels: ['violet']}})
     assert.equal([taken.statusCode, taken.json().errors?.[0]?.pointer], [409, '/name'])
+  })
+
+  test('a record made for a new value has what the ORM makes at a flush: a uuid key and its timestamps', async () => {
+    const created = await app.inject({method: 'POST', url: '/products', payload: {name: 'marked', marks: ['sale', 'new']}})
+    assert.is(created.statusCode, 201, created.body)
+    assert.equal(created.json().marks, ['sale', 'new'])
+    const marks = (await app.inject({method: 'GET', url: '/marks?sort=name'})).json().data
+    assert.equal(marks.map((mark: {name: string}) => mark.name), ['new', 'sale'])
+    for (const mark of marks) {
+      assert.match(mark.id, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
+      assert.match(mark.createdAt, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/)
+      assert.is(mark.updatedAt, mark.createdAt)
+    }
   })
 
   test('concurrent updates that add the same new label answer 200', async () => {

@@ -31,14 +31,21 @@ export async function resolveByRelations(em: EntityManager, model: EntityModel, 
       // Made at once, each one unless a record has it already: two requests that both name a new value (a tag) make
       // one record between them, where two inserts in their own flushes would meet on the unique field (a 409 of
       // the wrong record, or a deadlock on MariaDB). Sorted, so that concurrent writes lock the values in one order.
-      const builder = (em as unknown as SqlEntityManager).createQueryBuilder(relation.entity)
-      await builder.insert([...missing].sort().map((item) => ({[relation.by!]: item}))).onConflict(relation.by!).ignore().execute()
+      // A statement of its own writes no value the ORM makes at a flush: those (a uuid key, timestamps to the
+      // millisecond, defaults) are made here as the flush would make them.
+      const made = em.getMetadata().get(relation.entity).props.filter((prop) => prop.onCreate)
+      const rows = [...missing].sort().map((item) => {
+        const row: Row = {[relation.by!]: item}
+        for (const prop of made) row[prop.name] ??= prop.onCreate!(row, em)
+        return row
+      })
+      await (em as unknown as SqlEntityManager).createQueryBuilder(relation.entity).insert(rows).onConflict(relation.by!).ignore().execute()
       // A locking read sees what a concurrent write committed after this transaction's first read, which MariaDB's
       // repeatable reads would not (a row the insert skipped for another's would not be found); SQLite has no such lock
       // (nor the concurrency: it writes one transaction at a time).
       const lockMode = em.getPlatform() instanceof BaseSqlitePlatform ? undefined : LockMode.PESSIMISTIC_READ
-      const made = (await em.find(relation.entity, {[relation.by!]: {$in: missing}} as FilterQuery<object>, {lockMode})) as Row[]
-      for (const record of made) byValue.set(record[relation.by!], record)
+      const stored = (await em.find(relation.entity, {[relation.by!]: {$in: missing}} as FilterQuery<object>, {lockMode})) as Row[]
+      for (const record of stored) byValue.set(record[relation.by!], record)
     }
     for (const item of missing) {
       if (!byValue.has(item)) problems.push({pointer: `/${name}`, code: 'unknown-reference', detail: `No ${relation.entity} has ${relation.by} \`${String(item)}\``})
