@@ -359,6 +359,19 @@ test('pipe diff --format github puts a field change of an OpenAPI schema on its 
   }
 })
 
+test('pipe diff --format github puts a param change on the param, in the operation or its path item', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'apipe-diff-params-'))
+  try {
+    const document = (tenant: string, sort: string, extra: string) => `openapi: 3.0.3\ninfo: {title: Items, version: 1.0.0}\npaths:\n  /items:\n    parameters:\n      - {name: tenant, in: header${tenant}, schema: {type: string}}\n    get:\n      operationId: listItems\n      parameters:\n        - {name: limit, in: query, schema: {type: integer}}\n        - {name: sort, in: query, schema: {type: string, enum: [${sort}]}}\n${extra}      responses:\n        '200': {description: ok}\n`
+    writeFileSync(path.join(dir, 'old.yaml'), document('', 'asc, desc', ''))
+    writeFileSync(path.join(dir, 'new.yaml'), document(', required: true', 'asc', '        - {name: category, in: query, required: true, schema: {type: string}}\n'))
+    const github = await runPipe(['diff', 'old.yaml', 'new.yaml', '--format', 'github'], {cwd: dir})
+    assert.equal(github.stdout.split('\n').slice(0, 3).map((line) => /,line=(\d+),col=\d+,title=[^:]*%3A ([\w-]+)::/.exec(line)?.slice(1).join(' ')), ['12 param-required-added', '6 param-became-required', '11 request-enum-value-removed'])
+  } finally {
+    rmSync(dir, {recursive: true, force: true})
+  }
+})
+
 test('pipe diff --format markdown puts breaking changes first and stays within a GitHub comment, saying what it left out', () => {
   const change = (index: number, breaking: boolean) => {
     const message = new VFileMessage(`Added field \`field${index}\` ${'of a rather long type name '.repeat(3)}`, {ruleId: breaking ? 'response-field-removed' : 'response-field-added'})

@@ -23,7 +23,7 @@ import {translatePaths} from '../../pipeline/position.js'
 import type {Catalogue, Endpoint, Group} from '../../schemas/types/endpoints.js'
 import {authSchemes} from './auth.js'
 import type {Context} from './context.js'
-import {methodsOf, operationEndpoint, serverUrl} from './operations.js'
+import {methodNames, methodsOf, operationEndpoint, paramOrigins, serverUrl} from './operations.js'
 import {JsonRefs} from '../shared/json-refs.js'
 import {pascal, record, text} from '../shared/readers.js'
 import {SchemaTypes} from '../shared/schema-types.js'
@@ -203,6 +203,14 @@ function isMapOfObjects(value: unknown): boolean {
 /** Where a path of the imported catalogue comes from in the OpenAPI source (undefined: nowhere in particular). */
 function sourceOf(at: JsonPath, spec: Catalogue, sources: JsonPath[], schemas: SchemaNames): JsonPath | undefined {
   const [key, index] = at
+  if (key === 'endpoints' && typeof index === 'number' && at[2] === 'params' && typeof at[3] === 'number') {
+    // A param at its declaration: in the path item's `parameters`, or the operation's.
+    const declared = paramOrigins.get(spec.endpoints[index])?.origins[at[3]]
+    const {shared = 0} = paramOrigins.get(spec.endpoints[index]) ?? {}
+    const source = sources[index]
+    if (declared === undefined || !source || !methodNames.has(String(source.at(-1)))) return source
+    return declared < shared ? [...source.slice(0, -1), 'parameters', declared] : [...source, 'parameters', declared - shared]
+  }
   if (key === 'endpoints') return typeof index === 'number' ? sources[index] : ['paths']
   if (key === 'groups') return ['tags']
   if (key === 'types' && typeof index === 'number') {

@@ -25,7 +25,8 @@ export function serverUrl(servers: unknown): string | undefined {
 }
 
 /** The HTTP methods a path item can hold, as catalogue methods. */
-const methodNames = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch'])
+/** The operations a path item may hold that the catalogue has methods for (TRACE has none). */
+export const methodNames: ReadonlySet<string> = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch'])
 
 /** The methods a path item has operations for, in the order the document writes them (as readers of it see them). */
 export function methodsOf(item: Record<string, unknown>): string[] {
@@ -48,8 +49,11 @@ export function operationEndpoint(context: Context, method: string, path: string
   if (alternatives) endpoint['x-auth-alternatives'] = alternatives
   const status = Object.keys(record(operation.responses)).filter((code) => /^[1-5]\d\d$/.test(code)).map(Number).sort((a, b) => a - b)
   if (status.length > 0) endpoint.status = status
-  const {params, bodyParams} = parameters(context, item, operation)
-  if (params.length > 0) endpoint.params = params
+  const {params, bodyParams, origins, shared} = parameters(context, item, operation)
+  if (params.length > 0) {
+    endpoint.params = params
+    paramOrigins.set(endpoint, {origins, shared})
+  }
   const requestBody = context.refs.resolve(operation.requestBody).value
   const bodyParam = bodyParams.find((parameter) => parameter.in === 'body')
   if (kind === 'event') {
@@ -81,13 +85,25 @@ export function operationEndpoint(context: Context, method: string, path: string
   return endpoint
 }
 
+/**
+ * Where each param of an endpoint is declared, for the places of findings about it (a diff's `param-required-added`
+ * on the param's own line): its index in the path item's `parameters` and then the operation's, as one list of which
+ * the first `shared` are the path item's. Kept beside the endpoint, not in the catalogue.
+ */
+export const paramOrigins = new WeakMap<Endpoint, {origins: number[]; shared: number}>()
+
 function parameters(context: Context, item: Record<string, unknown>, operation: Record<string, unknown>) {
   const merged = new Map<string, Record<string, unknown>>()
-  for (const raw of [...asArray(item.parameters), ...asArray(operation.parameters)]) {
+  const declared = new Map<Record<string, unknown>, number>()
+  const shared = asArray(item.parameters).length
+  for (const [index, raw] of [...asArray(item.parameters), ...asArray(operation.parameters)].entries()) {
     const parameter = context.refs.resolve(raw).value
-    if (parameter && text(parameter.name)) merged.set(`${parameter.in}:${parameter.name}`, parameter)
+    if (!parameter || !text(parameter.name)) continue
+    merged.set(`${parameter.in}:${parameter.name}`, parameter)
+    declared.set(parameter, index)
   }
   const params: Param[] = []
+  const origins: number[] = []
   const bodyParams: Array<Record<string, unknown>> = []
   for (const parameter of merged.values()) {
     const location = String(parameter.in)
@@ -111,8 +127,9 @@ function parameters(context: Context, item: Record<string, unknown>, operation: 
     if (location === 'cookie') param['x-in'] = 'cookie'
     if (parameter.deprecated === true) param['x-deprecated'] = true
     params.push(param)
+    origins.push(declared.get(parameter)!)
   }
-  return {params, bodyParams}
+  return {params, bodyParams, origins, shared}
 }
 
 /**
