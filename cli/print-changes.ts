@@ -20,9 +20,10 @@ export function changeTotal(changes: VFileMessage[]): string {
 
 /**
  * The printed changes of `file` (the new input), ending in a newline. `quiet`: only those that fail the run, the
- * breaking ones, `any` of them, or `none`.
+ * breaking ones, `any` of them, or `none`. `failOn` (default: `breaking`) sets which GitHub annotations are errors:
+ * those that fail the run; a breaking change that does not is a warning, any other a notice.
  */
-export function printChanges(changes: VFileMessage[], file: VFile, format: ChangeFormat, quiet?: 'breaking' | 'any' | 'none'): string {
+export function printChanges(changes: VFileMessage[], file: VFile, format: ChangeFormat, quiet?: 'breaking' | 'any' | 'none', failOn: 'breaking' | 'any' | 'none' = 'breaking'): string {
   const shown = quiet === 'breaking' ? changes.filter((change) => change.fatal === true) : quiet === 'none' ? [] : changes
   if (format === 'json') {
     const breaking = changes.filter((change) => change.fatal === true).length
@@ -30,7 +31,8 @@ export function printChanges(changes: VFileMessage[], file: VFile, format: Chang
     return JSON.stringify({changes: data, breaking, nonBreaking: changes.length - breaking}, null, 2) + '\n'
   }
   if (format === 'markdown') return markdownComment(shown, changes)
-  const lines = shown.map((change) => (format === 'github' ? githubLine(change, file) : `${kind(change)} ${change.ruleId} ${change.jsonPath} ${change.reason}`))
+  const level = (change: VFileMessage) => (failOn === 'any' || (failOn === 'breaking' && change.fatal === true) ? 'error' : change.fatal === true ? 'warning' : 'notice')
+  const lines = shown.map((change) => (format === 'github' ? githubLine(change, file, level(change)) : `${kind(change)} ${change.ruleId} ${change.jsonPath} ${change.reason}`))
   lines.push(changeTotal(changes))
   return lines.join('\n') + '\n'
 }
@@ -62,7 +64,7 @@ function markdownComment(shown: VFileMessage[], changes: VFileMessage[]): string
   return `${text}\n`
 }
 
-function githubLine(change: VFileMessage, file: VFile): string {
+function githubLine(change: VFileMessage, file: VFile, level: 'error' | 'warning' | 'notice'): string {
   const properties: string[] = []
   if (file.path && !file.data.gitRevision) {
     properties.push(`file=${escape(path.relative(file.cwd, path.resolve(file.cwd, file.path)), true)}`)
@@ -71,7 +73,7 @@ function githubLine(change: VFileMessage, file: VFile): string {
     if (change.line) properties.push(`line=${change.line}`, `col=${change.column ?? 1}`)
   }
   properties.push(`title=${escape(`${kind(change)} change: ${change.ruleId}`, true)}`)
-  return `::${change.fatal === true ? 'error' : 'notice'} ${properties.join(',')}::${escape(`${change.jsonPath} ${change.reason}`, false)}`
+  return `::${level} ${properties.join(',')}::${escape(`${change.jsonPath} ${change.reason}`, false)}`
 }
 
 function escape(value: string, property: boolean): string {

@@ -336,6 +336,11 @@ test('pipe diff --format json, github and markdown', async () => {
   // Each on the line of the new file that holds the change.
   assert.match(github.stdout, /^::error file=fixtures\/diff-catalogues\/auth-added-removed\/input\.json,line=22,col=7,title=breaking change%3A auth-added::GET:\/pets\.auth `GET \/pets` now needs/)
   assert.match(github.stdout, /\n::notice file=fixtures\/diff-catalogues\/auth-added-removed\/input\.json,line=63,col=7,title=non-breaking change%3A auth-removed::/)
+  // An annotation is an error when its change fails the run: with `--fail-on none` none does, with `any` every one.
+  const passing = await runPipe(['diff', ...diffCase('auth-added-removed'), '--format', 'github', '--fail-on', 'none'])
+  assert.equal([passing.code, passing.stdout.match(/^::\w+/gm)], [0, ['::warning', '::notice', '::warning']])
+  const strict = await runPipe(['diff', ...diffCase('auth-added-removed'), '--format', 'github', '--fail-on', 'any'])
+  assert.equal([strict.code, strict.stdout.match(/^::\w+/gm)], [1, ['::error', '::error', '::error']])
   const markdown = await runPipe(['diff', ...diffCase('auth-added-removed'), '--format', 'markdown'])
   assert.match(markdown.stdout, /^### API changes: 2 breaking, 1 non-breaking change\(s\)\n\n\| change \| code \| location \| what \|\n/)
 })

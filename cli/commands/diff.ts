@@ -57,7 +57,7 @@ export class DiffCommand extends Command {
     if (kinds?.old && kinds.new && kinds.old !== kinds.new) this.context.stderr.write(`pipe diff: the old input is a \`${kinds.old}\` API and the new one a \`${kinds.new}\` API: they share no endpoint, so each of their endpoints is a change\n`)
     // Quiet, what fails the run: the breaking changes, every change with `--fail-on any`, none with `--fail-on none`.
     const failing = this.failOn === 'any' ? 'any' : this.failOn === 'none' ? 'none' : 'breaking'
-    this.context.stdout.write(printChanges(result.changes, result.new, this.format as 'text', this.quiet ? failing : undefined))
+    this.context.stdout.write(printChanges(result.changes, result.new, this.format as 'text', this.quiet ? failing : undefined, failing))
     const breaking = result.changes.some((change) => change.fatal === true)
     if (this.failOn === 'none') return 0
     return (this.failOn === 'any' ? result.changes.length > 0 : breaking) ? 1 : 0
