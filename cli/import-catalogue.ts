@@ -25,7 +25,8 @@ export async function importCatalogue(context: BaseContext, kind: DocumentKind, 
   const {code, outputs} = await produce(context, {plugins}, input, [{extension: '.json', path: output}], {quiet})
   if (code !== 0) return code
   if (quiet) return 0
-  const spec = JSON.parse(String(outputs[0])) as {endpoints: unknown[]; types?: unknown[]}
+  // The catalogue as the import made it: its text was written in chunks from it, and is not made again to be read back.
+  const spec = (outputs[0].data.json ?? JSON.parse(String(outputs[0]))) as {endpoints: unknown[]; types?: unknown[]}
   const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`
   context.stdout.write(`Wrote ${output} (${count(spec.endpoints.length, 'endpoint')}, ${count(spec.types?.length ?? 0, 'type')})\n`)
   return 0
