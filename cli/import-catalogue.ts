@@ -22,11 +22,11 @@ export async function importCatalogue(context: BaseContext, kind: DocumentKind, 
     return 1
   }
   const plugins = [...(preset.plugins ?? []), ...extra, ...(pageOff.plugins ?? [])]
-  const {code, outputs} = await produce(context, {plugins}, input, [{extension: '.json', path: output}], {quiet})
+  const {code, outputs, values} = await produce(context, {plugins}, input, [{extension: '.json', path: output}], {quiet})
   if (code !== 0) return code
   if (quiet) return 0
-  // The catalogue as the import made it: its text was written in chunks from it, and is not made again to be read back.
-  const spec = (outputs[0].data.json ?? JSON.parse(String(outputs[0]))) as {endpoints: unknown[]; types?: unknown[]}
+  // The catalogue as the import made it: its text was written from it, and is not made again to be read back.
+  const spec = (values[0] ?? JSON.parse(String(outputs[0]))) as {endpoints: unknown[]; types?: unknown[]}
   const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`
   context.stdout.write(`Wrote ${output} (${count(spec.endpoints.length, 'endpoint')}, ${count(spec.types?.length ?? 0, 'type')})\n`)
   return 0

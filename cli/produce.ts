@@ -6,6 +6,7 @@
 import type {BaseContext} from 'clipanion'
 import type {Preset} from 'unified'
 import type {VFile} from 'vfile'
+import {jsYaml} from '../pipeline/lazy.js'
 import {writeOutputs} from '../pipeline/outputs.js'
 import {runPreset} from '../pipeline/process.js'
 import {statistics} from 'vfile-statistics'
@@ -19,22 +20,28 @@ export interface Target {
   path?: string
 }
 
-/** Resolves to the exit code and, when it is 0, the written outputs in the order of `targets`. */
-export async function produce(context: BaseContext, preset: Preset, input: string, targets: Target[], options: {quiet?: boolean} = {}): Promise<{code: number; outputs: VFile[]}> {
+/**
+ * Resolves to the exit code and, when it is 0, the written outputs in the order of `targets`, with the data of each
+ * JSON output as the plugins made it (`values`). A JSON output sent to a `.yaml` or `.yml` path is written as YAML.
+ */
+export async function produce(context: BaseContext, preset: Preset, input: string, targets: Target[], options: {quiet?: boolean} = {}): Promise<{code: number; outputs: VFile[]; values: unknown[]}> {
   // The nearest `.piperc*` applies here as in `pipe run` and `pipe validate`.
   // The input, then the files its refs led to, each with its own findings (a schema problem in `schemas/pet.yaml`).
   const files = await runPreset(preset, [input], {config: true})
   const [file] = files
   const outputs = targets.map((target) => file.data.outputs?.find((output) => output.extname === target.extension && (!target.name || output.basename === target.name)))
-  if (statistics(files).fatal > 0 || outputs.some((output) => output === undefined)) return report(context, files, {code: 1, outputs: []}, options)
+  if (statistics(files).fatal > 0 || outputs.some((output) => output === undefined)) return report(context, files, {code: 1, outputs: [], values: []}, options)
   const chosen = outputs as VFile[]
+  const values = chosen.map((output) => output.data.json)
   targets.forEach((target, index) => {
-    if (target.path) chosen[index].path = target.path
+    if (!target.path) return
+    chosen[index].path = target.path
+    if (values[index] !== undefined && /\.ya?ml$/i.test(target.path)) chosen[index].value = jsYaml().dump(values[index], {noRefs: true, lineWidth: -1})
   })
   file.data.outputs = chosen
   // A failed write is an error finding on the file, reported with the rest.
   const written = await writeOutputs([file], {announce: false})
-  return report(context, files, written.length === chosen.length ? {code: 0, outputs: chosen} : {code: 1, outputs: []}, options)
+  return report(context, files, written.length === chosen.length ? {code: 0, outputs: chosen, values} : {code: 1, outputs: [], values: []}, options)
 }
 
 /**

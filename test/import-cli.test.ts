@@ -16,6 +16,17 @@ test('pipe import openapi writes the catalogue and says what it wrote', async ()
   assert.is(readFileSync(output, 'utf8'), readFileSync(fixture('import-openapi', 'v2-swagger', 'output.endpoints.json'), 'utf8'))
 })
 
+test('pipe import to a .yaml file writes the catalogue as YAML, which pipe validate reads as the same catalogue', async () => {
+  const output = path.join(temp(), 'pets.endpoints.yaml')
+  const result = await runPipe(['import', 'openapi', fixture('import-openapi', 'v2-swagger', 'input.json'), output])
+  assert.equal(result, {code: 0, stdout: `Wrote ${output} (4 endpoints, 3 types)\n`, stderr: ''})
+  const text = readFileSync(output, 'utf8')
+  assert.match(text, /^schema_version: 1\ndiagram_type: endpoints\n/)
+  const {load} = await import('js-yaml')
+  assert.equal(load(text), JSON.parse(readFileSync(fixture('import-openapi', 'v2-swagger', 'output.endpoints.json'), 'utf8')))
+  assert.equal(await runPipe(['validate', output]), {code: 0, stdout: '0 error(s), 0 warning(s)\n', stderr: ''})
+})
+
 test('a .json file that is YAML is read as YAML, its findings placed in it; broken JSON stays a JSON error', async () => {
   const dir = temp()
   const yaml = path.join(dir, 'openapi.json')
