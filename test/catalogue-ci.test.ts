@@ -377,6 +377,19 @@ test('pipe diff --format github puts a param change on the param, in the operati
   }
 })
 
+test('pipe diff --format github puts a field change of an inline request body on its property', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'apipe-diff-inline-'))
+  try {
+    const document = (extra: string) => `openapi: 3.0.3\ninfo: {title: Pets, version: 1.0.0}\npaths:\n  /pets:\n    post:\n      operationId: createPet\n      requestBody:\n        content:\n          application/json:\n            schema:\n              type: object\n              properties:\n                name: {type: string}\n${extra}      responses:\n        '201': {description: Created}\n`
+    writeFileSync(path.join(dir, 'old.yaml'), document(''))
+    writeFileSync(path.join(dir, 'new.yaml'), document('                tag: {type: string}\n'))
+    const github = await runPipe(['diff', 'old.yaml', 'new.yaml', '--format', 'github'], {cwd: dir})
+    assert.match(github.stdout, /^::notice file=new\.yaml,line=14,col=17,title=non-breaking change%3A request-field-added::CreatePetRequest\.tag /)
+  } finally {
+    rmSync(dir, {recursive: true, force: true})
+  }
+})
+
 test('pipe diff --format markdown puts breaking changes first and stays within a GitHub comment, saying what it left out', () => {
   const change = (index: number, breaking: boolean) => {
     const message = new VFileMessage(`Added field \`field${index}\` ${'of a rather long type name '.repeat(3)}`, {ruleId: breaking ? 'response-field-removed' : 'response-field-added'})

@@ -219,10 +219,25 @@ function sourceOf(at: JsonPath, spec: Catalogue, sources: JsonPath[], schemas: S
     const schema = schemas.components.has(name) ? ['components', 'schemas', name] : schemas.definitions.has(name) ? ['definitions', name] : undefined
     // A field is its schema's property; one that an `allOf` member declares is placed at the schema itself.
     const field = at[2] === 'fields' && typeof at[3] === 'number' ? type?.fields?.[at[3]]?.name : undefined
-    if (schema) return field === undefined ? schema : [...schema, 'properties', field]
+    const place = schema ?? inlineSchemaOf(name, spec, sources)
+    if (place) return field === undefined ? place : [...place, 'properties', field]
   }
   if (key === 'meta') return at[1] === 'version' ? ['info', 'version'] : ['info']
   return undefined
+}
+
+/**
+ * Where an operation's own body schema is, for the type the import named after it (`CreatePetRequest`): its
+ * request body's schema (Swagger 2's `body` param has none there: the operation is the closest place), else its
+ * responses. Asked only when a finding's place is read.
+ */
+function inlineSchemaOf(name: string, spec: Catalogue, sources: JsonPath[]): JsonPath | undefined {
+  const index = spec.endpoints.findIndex((endpoint) => endpoint.request === name || endpoint.response === name)
+  const endpoint = spec.endpoints[index]
+  const source = sources[index]
+  if (!endpoint || !source) return undefined
+  if (endpoint.request === name) return [...source, 'requestBody', 'content', String(endpoint['x-request-media'] ?? 'application/json'), 'schema']
+  return [...source, 'responses']
 }
 
 /** The names of the schemas a document defines where types come from: OpenAPI 3's components and Swagger's definitions. */
