@@ -175,7 +175,10 @@ function packageVersion(): string {
 /** A file's path relative to the working directory (what GitHub annotations and readers expect). */
 function displayPath(file: VFile): string {
   if (!file.path) return '<stdin>'
-  const shown = path.relative(file.cwd, path.resolve(file.cwd, file.path)) || file.path
+  const relative = path.relative(file.cwd, path.resolve(file.cwd, file.path)) || file.path
+  // An input outside the working folder given by its absolute path is named so, not as `../../../x.yaml` (a file
+  // that its refs led to is named from the working folder, as before).
+  const shown = path.isAbsolute(file.path) && relative.startsWith('..') && file.data.relatedTo === undefined ? file.path : relative
   // A version read from git (`pipe diff main:api.yaml api.yaml`) is named as it was given.
   return file.data.gitRevision ? `${file.data.gitRevision}:${shown}` : shown
 }

@@ -16,6 +16,11 @@ test('pipe import openapi writes the catalogue and says what it wrote', async ()
   assert.is(readFileSync(output, 'utf8'), readFileSync(fixture('import-openapi', 'v2-swagger', 'output.endpoints.json'), 'utf8'))
 })
 
+test('an input outside the working folder, given by its absolute path, is named by it', async () => {
+  const missing = path.join(temp(), 'gone.yaml')
+  assert.equal(await runPipe(['import', 'openapi', missing, path.join(temp(), 'out.json')]), {code: 1, stdout: '', stderr: `error read ${missing} Cannot find file \`${missing}\`\n1 error(s), 0 warning(s)\n`})
+})
+
 test('pipe import to a .yaml file writes the catalogue as YAML, which pipe validate reads as the same catalogue', async () => {
   const output = path.join(temp(), 'pets.endpoints.yaml')
   const result = await runPipe(['import', 'openapi', fixture('import-openapi', 'v2-swagger', 'input.json'), output])
