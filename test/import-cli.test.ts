@@ -275,7 +275,7 @@ test('pipe merge names the input of each finding, even when only one of several 
   const broken = path.join(folder, 'broken.endpoints.json')
   writeFileSync(broken, '{bad')
   const result = await runPipe(['merge', fixture('merge', 'rest.endpoints.json'), broken, path.join(folder, 'out.json')])
-  assert.equal(result, {code: 1, stdout: '', stderr: `${path.relative(root, broken)}: error parse 1:2 Unexpected \`bad\`, expected a JSON value\n1 error(s), 0 warning(s)\n`})
+  assert.equal(result, {code: 1, stdout: '', stderr: `${broken}: error parse 1:2 Unexpected \`bad\`, expected a JSON value\n1 error(s), 0 warning(s)\n`})
 })
 
 test('pipe merge names its arguments in its usage: the catalogues, then the output', async () => {
