@@ -7,7 +7,7 @@ export const codes = {
   APIPE_ERR_OPTION: 'Unexpected value %s for `%s`, expected %s',
   APIPE_ERR_PRESET: 'Unknown preset `%s`, expected one of %s',
   APIPE_ERR_RULE_SEVERITY: 'Unexpected severity %s for rule `%s`, expected `off`, `warn` or `error`',
-  APIPE_ERR_RULE: 'Unknown rule %s in `settings.rules`, expected %s',
+  APIPE_ERR_RULE: 'Unknown rule %s in `settings.rules`%s, expected %s',
   APIPE_ERR_CONFIG_FIELD: 'Unexpected field %s in %s, expected `plugins` or `settings`%s',
   APIPE_ERR_INPUT: 'Unexpected input %s, expected a file path, a vfile or `{path, value}`',
   APIPE_ERR_DATABASE: 'Cannot use the %s database %s: %s',

@@ -21,15 +21,21 @@ const configFields = new Set(['plugins', 'settings'])
  */
 export const checkConfig: ConfigTransform = (config, filePath) => {
   if (typeof config !== 'object' || config === null || Array.isArray(config)) return config
+  const name = path.basename(filePath)
+  const where = name === 'package.json' ? 'the `pipe` field of `package.json`' : show(name)
   for (const field of Object.keys(config)) {
     if (configFields.has(field)) continue
     const hint = field === 'rules' ? ' (rule severities go in `settings.rules`)' : field === 'extends' ? ' (presets go in `plugins`)' : ''
-    const name = path.basename(filePath)
-    const where = name === 'package.json' ? 'the `pipe` field of `package.json`' : show(name)
     throw new ApipeError('APIPE_ERR_CONFIG_FIELD', [show(field), where, hint])
   }
+  // Where each rule is named, for the finding of one that no rule has: the configuration to mend.
+  const rules = (config as {settings?: {rules?: unknown}}).settings?.rules
+  if (rules && typeof rules === 'object') for (const id of Object.keys(rules)) ruleNamedIn.set(id, where)
   return config
 }
+
+/** The configuration (``.piperc.json``) each rule id of a `settings.rules` was read from. */
+const ruleNamedIn = new Map<string, string>()
 
 /** A plugin, attached last: refuses `settings.rules` that name a rule no built-in rule or loaded plugin has. */
 export function knownRules(this: Processor): void {
@@ -37,7 +43,8 @@ export function knownRules(this: Processor): void {
   if (!rules) return
   for (const id of Object.keys(rules)) {
     if (definedRuleIds.has(id) || documentedRuleIds().has(id)) continue
-    throw new ApipeError('APIPE_ERR_RULE', [show(id), closestRule(id)])
+    const where = ruleNamedIn.get(id)
+    throw new ApipeError('APIPE_ERR_RULE', [show(id), where ? ` of ${where}` : '', closestRule(id)])
   }
 }
 

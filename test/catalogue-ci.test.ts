@@ -236,8 +236,8 @@ test('a .piperc that cannot be read or used is one crash finding saying why, in 
       [JSON.stringify({settings: {rules: {summary: 'of'}}}), 'Unexpected severity `of` for rule `summary`, expected `off`, `warn` or `error`'],
       // Ignored without a word, these would leave a rule on that the team believes off.
       [JSON.stringify({rules: {summary: 'off'}}), 'Unexpected field `rules` in `.piperc.json`, expected `plugins` or `settings` (rule severities go in `settings.rules`)'],
-      [JSON.stringify({settings: {rules: {sumary: 'off'}}}), 'Unknown rule `sumary` in `settings.rules`, expected a rule id such as `summary`'],
-      [JSON.stringify({settings: {rules: {'no-trailing-slash': 'error'}}}), 'Unknown rule `no-trailing-slash` in `settings.rules`, expected a rule id of docs/rules.md or of a plugin in `plugins`']
+      [JSON.stringify({settings: {rules: {sumary: 'off'}}}), 'Unknown rule `sumary` in `settings.rules` of `.piperc.json`, expected a rule id such as `summary`'],
+      [JSON.stringify({settings: {rules: {'no-trailing-slash': 'error'}}}), 'Unknown rule `no-trailing-slash` in `settings.rules` of `.piperc.json`, expected a rule id of docs/rules.md or of a plugin in `plugins`']
     ]
     for (const [rc, reason] of cases) {
       writeFileSync(path.join(cwd, '.piperc.json'), rc)
