@@ -84,7 +84,10 @@ export function responsesOf({refs, types, document, drop}: Context, operation: N
     const headers = Object.entries(record(response.headers)).map(([name, rawHeader]) => {
       const header = refs.resolve(rawHeader).value ?? {}
       const headerSchema = header.schema ?? (header.type ? header : undefined)
-      return {name, ...(headerSchema ? {type: types.typeOf(headerSchema, () => pascal(`${name} header`))} : {}), ...(text(header.description) ? {description: String(header.description).trim()} : {})}
+      const type = headerSchema ? types.typeOf(headerSchema, () => pascal(`${name} header`)) : undefined
+      // Its format, as a param keeps it (`X-Expires-After`: a `date-time` string).
+      const format = type === undefined ? undefined : types.factsOf(headerSchema, type)['x-format']
+      return {name, ...(type === undefined ? {} : {type}), ...(format ? {'x-format': format} : {}), ...(text(header.description) ? {description: String(header.description).trim()} : {})}
     })
     if (headers.length > 0) entry.headers = headers
     const example = exampleOf(refs, media) ?? record(response.examples)['application/json']
