@@ -192,7 +192,8 @@ function apipeReference(data, dom) {
         r.headers.forEach(function (h) {
           var row = headers.appendChild(element('tr'))
           row.appendChild(element('td', 'field-name')).appendChild(wrappingName(h.name))
-          row.appendChild(element('td', '', h.type || ''))
+          var headerType = row.appendChild(element('td', '', h.type || ''))
+          if (h['x-format']) headerType.appendChild(element('span', 'format', ' (' + h['x-format'] + ')'))
           // Sanitized when the page was built, as every description.
           row.appendChild(element('td', 'rich header-description')).innerHTML = h.description || ''
         })

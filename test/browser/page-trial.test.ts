@@ -192,12 +192,15 @@ check('tag: and group: find a group by its tag as written where its id had to di
 check('a response shows its description, then its headers, then its fields, inside its body', async (tab) => {
   await tab.goto(`${await rendered({
     meta: {title: 'Headers'},
-    endpoints: [{id: 'getPart', method: 'GET', path: '/parts', responses: [{status: 200, description: 'The part.', type: 'Part', headers: [{name: 'X-Rate', type: 'integer', description: 'Calls left.'}]}]}],
+    endpoints: [{id: 'getPart', method: 'GET', path: '/parts', responses: [{status: 200, description: 'The part.', type: 'Part', headers: [{name: 'X-Rate', type: 'integer', description: 'Calls left.'}, {name: 'X-Expires-After', type: 'string', 'x-format': 'date-time'}]}]}],
     types: [{name: 'Part', kind: 'object', fields: [{name: 'id', type: 'string'}]}]
   })}#getPart`)
   await tab.waitForSelector('html[data-types="ready"]')
   const order = await tab.$eval('#apipe-details details.response', (node) => Array.from(node.children, (child) => child.tagName === 'DIV' ? ['body', ...Array.from(child.children, (inner) => inner.className || inner.tagName)] : [child.tagName]))
   assert.equal(order, [['SUMMARY'], ['body', 'rich', 'headers', 'fields reference']])
+  // A header's format beside its type, as a param's.
+  const types = await tab.$$eval('#apipe-details table.headers tr td:nth-child(2)', (cells) => cells.map((cell) => cell.textContent))
+  assert.equal(types, ['integer', 'string (date-time)'])
 })
 
 check('a union\'s long member names wrap inside their card', async (tab) => {
