@@ -34,7 +34,7 @@ export const checkConfig: ConfigTransform = (config, filePath) => {
   return config
 }
 
-/** The configuration (``.piperc.json``) each rule id of a `settings.rules` was read from. */
+/** The configuration each rule id of a `settings.rules` was read from (`.piperc.json`, as findings name it). */
 const ruleNamedIn = new Map<string, string>()
 
 /** A plugin, attached last: refuses `settings.rules` that name a rule no built-in rule or loaded plugin has. */

@@ -205,7 +205,7 @@ function authPlan(controller: ControllerDefinition, related: Array<{controller: 
  * A relation that the create's `where` sets is not sent: its record fills the path parameters it binds, which the
  * helper hands on as `created.params` for the tests of the other nested routes.
  */
-function createHelperSource(entity: EntityDefinition, route: string, envelope: Envelope | undefined, body: Record<string, unknown>, related: Array<{relation: string; entity: EntityDefinition; controller: ControllerDefinition; body: Record<string, unknown>; headers: string}>, where: ReturnType<typeof whereOf>, signedIn: boolean, headers: string): string[] {
+function createHelperSource(entity: EntityDefinition, route: string, envelope: Envelope | undefined, body: Record<string, unknown>, related: Array<{relation: string; entity: EntityDefinition; controller: ControllerDefinition; body: Record<string, unknown>; headers: string}>, where: ReturnType<typeof whereOf>, bound: ReadonlySet<string>, signedIn: boolean, headers: string): string[] {
   const lines = [`async function create${typeName(entity.name)}(app: Awaited<ReturnType<typeof createTestApp>>${signedIn ? ', auth: Record<string, string>' : ''}) {`]
   const answer = (relation: string) => related.find((item) => item.relation === relation)
   for (const item of related) {
@@ -216,12 +216,10 @@ function createHelperSource(entity: EntityDefinition, route: string, envelope: E
   const valueOf = (item: (typeof related)[number], field?: string) => `${recordIn(item.relation, envelopeOf(item.controller, 'create'))}.${field ?? keyOf(item.entity)}`
   const extra = related.filter((item) => !where.sets.has(item.relation)).map((item) => `${item.relation}: ${valueOf(item)}`)
   const payload = tsValue(body).replace(/}$/, extra.length > 0 ? `${Object.keys(body).length > 0 ? ', ' : ''}${extra.join(', ')}}` : '}')
-  const params = [...where.params].filter(([name]) => route.includes(`{${name}}`) && answer(where.params.get(name)!.relation))
-  if (params.length > 0) lines.push(`  const params = {${params.map(([name, {relation, field}]) => `${name}: encodeURIComponent(String(${valueOf(answer(relation)!, field)}))`).join(', ')}}`)
-  const bound = new Set(params.map(([name]) => name))
+  if (bound.size > 0) lines.push(`  const params = {${[...bound].map((name) => `${name}: encodeURIComponent(String(${valueOf(answer(where.params.get(name)!.relation)!, where.params.get(name)!.field)}))`).join(', ')}}`)
   const url = bound.size > 0 ? `\`${route.replace(/\{([^}]+)\}/g, (whole, name: string) => (bound.has(name) ? `\${params.${name}}` : whole))}\`` : `'${route}'`
   lines.push(`  const created = await app.inject({method: 'POST', url: ${url}, payload: ${wrapped(payload, envelope)}${headers}})`)
-  lines.push('  assert.is(created.statusCode, 201, created.body)', params.length > 0 ? '  return Object.assign(created, {params})' : '  return created', '}', '')
+  lines.push('  assert.is(created.statusCode, 201, created.body)', bound.size > 0 ? '  return Object.assign(created, {params})' : '  return created', '}', '')
   return lines
 }
 
@@ -236,6 +234,8 @@ interface TestPlan {
   related: Array<{relation: string; entity: EntityDefinition; controller: ControllerDefinition}>
   /** What the create route's `where` sets and binds. */
   where: ReturnType<typeof whereOf>
+  /** The entity's create body: its sample fields, less those the create's `where` sets. */
+  body: Record<string, unknown>
   /** The path parameters the create helper hands on as `created.params`. */
   bound: ReadonlySet<string>
   /**
@@ -295,6 +295,7 @@ export function testSource(entity: EntityDefinition, controller: ControllerDefin
     entity,
     related,
     where,
+    body: Object.fromEntries(Object.entries(requestBody(entity, auth)).filter(([name]) => !where.sets.has(name))),
     bound,
     boundIn: (action, method) => {
       const own = whereOf(controller, action, method).params
@@ -322,10 +323,9 @@ export function testSource(entity: EntityDefinition, controller: ControllerDefin
 }
 
 /** The create helper, and the tests of a create and of a create with an empty body. */
-function createTests({entity, related, where, bound, boundIn, ownErrorBody, routes: {create, read}, envelopes, needs, lines, open, close, headers, authArgument, bodyOf}: TestPlan): void {
+function createTests({entity, related, where, body, bound, boundIn, ownErrorBody, routes: {create, read}, envelopes, needs, lines, open, close, headers, authArgument, bodyOf}: TestPlan): void {
   if (!create) return
-  const body = Object.fromEntries(Object.entries(bodyOf(entity)).filter(([name]) => !where.sets.has(name)))
-  lines.push(...createHelperSource(entity, create, envelopes.create, body, related.map((item, index) => ({...item, body: bodyOf(item.entity), headers: headers(needs.related[index])})), where, authArgument !== '', headers(needs.create)))
+  lines.push(...createHelperSource(entity, create, envelopes.create, body, related.map((item, index) => ({...item, body: bodyOf(item.entity), headers: headers(needs.related[index])})), where, bound, authArgument !== '', headers(needs.create)))
   open(`POST ${create} answers 201 with the record and its Location`)
   lines.push(`    const created = await create${typeName(entity.name)}(app${authArgument})`, `    const record = ${recordIn('created', envelopes.create)}`)
   for (const [name, value] of Object.entries(body)) {
@@ -375,15 +375,14 @@ function listTest({entity, boundIn, routes: {list, create}, envelopes, needs, li
 }
 
 /** The test of an update: one field changed by a PATCH, or the whole record sent again by a PUT. */
-function updateTest({entity, related, where, boundIn, routes: {create, update, updateMethod}, envelopes, needs, unreachable, lines, open, close, headers, authArgument, bodyOf, leftOut}: TestPlan): void {
+function updateTest({entity, related, where, body, boundIn, routes: {create, update, updateMethod}, envelopes, needs, unreachable, lines, open, close, headers, authArgument, leftOut}: TestPlan): void {
   const change = updatable(entity)
   if (!create || !update) return
   if (!change) return void lines.push(`// ${updateMethod} ${update}: \`${entity.name}\` has no text field a test can change: no test.`, '')
   if (unreachable(needs.update)) return leftOut(`${updateMethod} ${update}`, needs.update)
   open(`${updateMethod} ${update} changes a field`)
   lines.push(`    const created = await create${typeName(entity.name)}(app${authArgument})`, `    const record = ${recordIn('created', envelopes.create)}`)
-  const whole = Object.fromEntries(Object.entries(bodyOf(entity)).filter(([name]) => !where.sets.has(name)))
-  const sent = updateMethod === 'PUT' ? tsValue({...whole, [change[0]]: change[1]}) : `{${change[0]}: ${tsValue(change[1])}}`
+  const sent = updateMethod === 'PUT' ? tsValue({...body, [change[0]]: change[1]}) : `{${change[0]}: ${tsValue(change[1])}}`
   const relatedKeys = updateMethod === 'PUT' ? related.filter((item) => !where.sets.has(item.relation)).map((item) => `${item.relation}: record.${item.relation}`) : []
   const payload = relatedKeys.length > 0 ? sent.replace(/}$/, `, ${relatedKeys.join(', ')}}`) : sent
   lines.push(`    const response = await app.inject({method: '${updateMethod}', url: ${pathFor(update, 'record', boundIn('update', updateMethod))}, payload: ${wrapped(payload, envelopes.update)}${headers(needs.update)}})`)

@@ -499,7 +499,7 @@ function listsWithItemsNullableChanged(before: Param | Field, after: Param | Fie
 
 interface Use {
   direction: Direction
-  /** What the type is, in words (`query param `limit` of `GET /pets``). */
+  /** What the type is, in words (`query param \`limit\` of \`GET /pets\``). */
   what: string
   location: string
   path: Array<string | number>
@@ -687,7 +687,7 @@ function compareFields(oldType: TypeDef, newType: TypeDef, use: Use, types: Type
 }
 
 /**
- * Where a field of a type is used, for the comparison of its type: its words (`field `id` of `Pet``) are built
+ * Where a field of a type is used, for the comparison of its type: its words (`field \`id\` of \`Pet\``) are built
  * only when a change is told (big APIs compare tens of thousands of fields that did not change). A class, since an
  * object literal with a getter is slow to make, and one is made per field.
  */
@@ -712,7 +712,7 @@ class FieldUse implements Use {
   }
 }
 
-/** Where a param is compared, its words (`query param `limit` of `GET /pets``) built only for a change (see `FieldUse`). */
+/** Where a param is compared, its words (`query param \`limit\` of \`GET /pets\``) built only for a change (see `FieldUse`). */
 class ParamUse implements Use {
   constructor(
     readonly direction: Direction,

@@ -95,6 +95,11 @@ export function frameworkErrors(error: FastifyError, _request: FastifyRequest, r
 /** `\u0000` escaped in JSON text (not `\\u0000`, an escaped backslash before `u0000`). */
 const escapedNul = /(?<!\\)(?:\\\\)*\\u0000/
 
+/** A key as one segment of a JSON pointer (RFC 6901: `~` and `/` escaped). */
+function pointerSegment(key: string): string {
+  return key.replace(/~/g, '~0').replace(/\//g, '~1')
+}
+
 /** A number literal that may be past a double's range: an exponent of three digits or more, or 309 digits. */
 const hugeNumber = /\d[eE][+-]?\d{3}|\d{309}/
 
@@ -111,7 +116,7 @@ function unstorableProblem(value: unknown): HttpProblem | undefined {
     } else if (typeof node === 'number') {
       if (!Number.isFinite(node)) errors.push({pointer: pointer || '/', code: 'out-of-range', detail: `${name()} is past the range of a number (at most about 1.8e308)`})
     } else if (node && typeof node === 'object') {
-      for (const [key, item] of Object.entries(node)) visit(item, `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`)
+      for (const [key, item] of Object.entries(node)) visit(item, `${pointer}/${pointerSegment(key)}`)
     }
   }
   visit(value, '')
@@ -129,14 +134,13 @@ function poisonedKey(text: string): {pointer: string; key: string} | undefined {
   } catch {
     return undefined
   }
-  const escape = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1')
   const visit = (node: unknown, pointer: string): {pointer: string; key: string} | undefined => {
     if (node === null || typeof node !== 'object') return undefined
     if (Object.hasOwn(node, '__proto__')) return {pointer: `${pointer}/__proto__`, key: '__proto__'}
     const constructor = Object.hasOwn(node, 'constructor') ? (node as {constructor: unknown}).constructor : undefined
     if (constructor !== null && typeof constructor === 'object' && Object.hasOwn(constructor, 'prototype')) return {pointer: `${pointer}/constructor/prototype`, key: 'constructor.prototype'}
     for (const [key, child] of Object.entries(node)) {
-      const found = visit(child, `${pointer}/${escape(key)}`)
+      const found = visit(child, `${pointer}/${pointerSegment(key)}`)
       if (found) return found
     }
     return undefined
