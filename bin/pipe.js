@@ -5,7 +5,7 @@ import {readFileSync, writeFileSync} from 'node:fs'
 import {createRequire} from 'node:module'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
-import {setFlagsFromString} from 'node:v8'
+import {getHeapSpaceStatistics, setFlagsFromString} from 'node:v8'
 import {runInNewContext, Script} from 'node:vm'
 
 const args = process.argv.slice(2)
@@ -75,8 +75,9 @@ if (args.length === 0 || (args.length === 1 && (args[0] === '--help' || args[0] 
   // TurboFan compiles its few hot functions while most of the file is still to read (pipeline/tiering.ts). `diff`
   // reads JSON, which V8 parses itself.
   if (profile === 'batch') setHotCode({enter: () => setFlagsFromString(defaultBudget), leave: () => setFlagsFromString(batchBudget)})
-  // An input of 16 MB or more lets the young generation grow as V8 would (pipeline/young-generation.ts).
-  if (profile === 'batch') setLargeInput(() => setFlagsFromString('--semi-space-growth-factor=2'))
+  // An input of 5 MB or more makes the young generation 4 MB a semi-space; one of 16 MB or more lets it grow as V8
+  // would (pipeline/young-generation.ts).
+  if (profile === 'batch') setLargeInput((size) => (size === 'large' ? setFlagsFromString('--semi-space-growth-factor=2') : growYoungGeneration(4)))
   // One full collection once the CLI is loaded (~5 ms): V8 grows the old generation from what survived its last full
   // collection, and without one this early the first comes late, over pages that the code cache's functions were
   // spread on. `pipe map` of a 1 MB description peaked ~4 MB lower (64 against 68 MB), a 4 MB one the same. `pipe
@@ -114,4 +115,26 @@ function compiledCli(profile) {
   const importer = (specifier) => import(specifier)
   script.runInThisContext()(module.exports, createRequire(file), module, file, path.dirname(file), importer)
   return {main: module.exports.main, setHotCode: module.exports.setHotCode, setLargeInput: module.exports.setLargeInput, script}
+}
+
+/**
+ * Make the young generation `factor` times its size, once. V8 grows it only after a scavenge, when more has survived
+ * since it last grew than it holds, by `--semi-space-growth-factor` (read at each growth; bin/pipe.js keeps it at 1):
+ * so the factor is set, a megabyte of objects is held across one young collection, and the factor is set back. V8
+ * checks what it grew to; a second try covers a collection that found too little alive.
+ */
+function growYoungGeneration(factor) {
+  const collect = runInNewContext('gc')
+  const size = () => getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.space_size ?? 0
+  const wanted = size() * factor
+  setFlagsFromString(`--semi-space-growth-factor=${factor}`)
+  try {
+    for (let tries = 0; tries < 2 && size() < wanted; tries++) {
+      const held = Array.from({length: 32768}, (_, index) => ({index}))
+      collect({type: 'minor'})
+      held.length = 0
+    }
+  } finally {
+    setFlagsFromString('--semi-space-growth-factor=1')
+  }
 }
