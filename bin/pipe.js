@@ -32,7 +32,7 @@ for (const stream of [process.stdout, process.stderr]) {
 // fewer faults and ~80 ms less with these flags than with V8's defaults, whose growing young generation collects less
 // often; on the second, letting the young generation grow took ~36 ms off it, for 22 MB more. Both flags are read
 // whenever V8 sizes its heap, so setting them here takes effect (the `--max-*-size` flags would not). Servers (`dev`,
-// `start`) and user test runs keep V8's defaults.
+// `start`) and user test runs keep V8's defaults. An input of megabytes sizes the heap up again (`heapForInput`).
 //
 // TurboFan compiles on a background thread, whose memory glibc keeps for that thread once a compile is done: without
 // inlining, each compile of a hot function is smaller (the YAML reader's biggest took ~20 ms and megabytes of zone
@@ -70,14 +70,13 @@ if (args.length === 0 || (args.length === 1 && (args[0] === '--help' || args[0] 
   process.exitCode = await main(args)
 } else {
   const profile = args[0] === 'diff' ? 'diff' : 'batch'
-  const {main, setHotCode, setLargeInput, script} = compiledCli(profile)
+  const {main, setHotCode, setInputSizeHook, script} = compiledCli(profile)
   // A reader's loop over a big file (the block-YAML reader on Stripe's 3 MB) runs with V8's default budget, so that
   // TurboFan compiles its few hot functions while most of the file is still to read (pipeline/tiering.ts). `diff`
   // reads JSON, which V8 parses itself.
   if (profile === 'batch') setHotCode({enter: () => setFlagsFromString(defaultBudget), leave: () => setFlagsFromString(batchBudget)})
-  // An input of 5 MB or more makes the young generation 4 MB a semi-space; one of 16 MB or more lets it grow as V8
-  // would (pipeline/young-generation.ts).
-  if (profile === 'batch') setLargeInput((size) => (size === 'large' ? setFlagsFromString('--semi-space-growth-factor=2') : growYoungGeneration(4)))
+  // The heap sized up for inputs of megabytes (`heapForInput`).
+  if (profile === 'batch') setInputSizeHook(heapForInput())
   // One full collection once the CLI is loaded (~5 ms): V8 grows the old generation from what survived its last full
   // collection, and without one this early the first comes late, over pages that the code cache's functions were
   // spread on. `pipe map` of a 1 MB description peaked ~4 MB lower (64 against 68 MB), a 4 MB one the same. `pipe
@@ -114,14 +113,45 @@ function compiledCli(profile) {
   const module = {exports: {}}
   const importer = (specifier) => import(specifier)
   script.runInThisContext()(module.exports, createRequire(file), module, file, path.dirname(file), importer)
-  return {main: module.exports.main, setHotCode: module.exports.setHotCode, setLargeInput: module.exports.setLargeInput, script}
+  return {main: module.exports.main, setHotCode: module.exports.setHotCode, setInputSizeHook: module.exports.setInputSizeHook, script}
+}
+
+/**
+ * What a batch command does to V8's heap as bigger inputs are read (told each size by pipeline/input-size.ts). The
+ * flags at the top keep the heap small, right for the documents of a megabyte or two that most APIs are; a bigger
+ * document's catalogue and page are built of objects that outlive many collections of so small a heap, and each
+ * collection copies or marks them again. Measured with `pipe map` against the flags at the top, alternating runs
+ * (bench/NOTES.md, eighteenth session):
+ *
+ * - from 3 MB, the old generation grows by 100 % past what survived a full collection instead of 20 %: Stripe's 3 MB
+ *   YAML −23 ms, Kubernetes' 4 MB −22 ms, Zoom's 3.3 MB −8 ms, for 0–5 MB more (below that size, nothing to gain:
+ *   Box, Slack, Discord ±8 ms, up to +1 MB);
+ * - from 5 MB, by 200 %, and the young generation is made 4 MB a semi-space: loket.nl's 6 MB description −44 ms with
+ *   the young generation alone (+7 MB), a further −47 ms with the old generation (+9 MB); GitHub's 13 MB one −56 ms
+ *   (+11 MB), then −65 ms (±0 MB). 8 MB a semi-space was no faster, for more memory; Stripe's 4 MB: no faster;
+ * - from 16 MB, the young generation grows as V8 would: Microsoft Graph's 20 MB description made 848 scavenges (538
+ *   ms, a fifth of the run) with it at 1 MB, 54 grown, and took 341 ms less for 41 MB more (its 47 MB beta: −912 ms,
+ *   +30 MB), where `redocly build-docs` peaks at 867 MB.
+ */
+function heapForInput() {
+  let done = 0
+  return (bytes) => {
+    const megabytes = bytes / (1024 * 1024)
+    if (megabytes >= 3 && done < 3) setFlagsFromString('--heap-growing-percent=100')
+    if (megabytes >= 5 && done < 5) {
+      setFlagsFromString('--heap-growing-percent=200')
+      growYoungGeneration(4)
+    }
+    if (megabytes >= 16 && done < 16) setFlagsFromString('--semi-space-growth-factor=2')
+    done = Math.max(done, megabytes >= 16 ? 16 : megabytes >= 5 ? 5 : megabytes >= 3 ? 3 : 0)
+  }
 }
 
 /**
  * Make the young generation `factor` times its size, once. V8 grows it only after a scavenge, when more has survived
- * since it last grew than it holds, by `--semi-space-growth-factor` (read at each growth; bin/pipe.js keeps it at 1):
- * so the factor is set, a megabyte of objects is held across one young collection, and the factor is set back. V8
- * checks what it grew to; a second try covers a collection that found too little alive.
+ * since it last grew than it holds, by `--semi-space-growth-factor` (read at each growth; kept at 1 above): so the
+ * factor is set, a megabyte of objects is held across one young collection, and the factor is set back. A second try
+ * covers a collection that found too little alive.
  */
 function growYoungGeneration(factor) {
   const collect = runInNewContext('gc')

@@ -7,7 +7,7 @@ import path from 'node:path'
 import {VFile} from 'vfile'
 import {ApipeError, show} from './errors.js'
 import {fatalFinding} from './rule.js'
-import {inputRead} from './young-generation.js'
+import {inputRead} from './input-size.js'
 
 /** An input: a file path, a vfile, or a value with an optional path (used for the file's name and syntax). */
 export type Input = string | VFile | {path?: string; value: string}

@@ -1,8 +1,8 @@
 /**
  * Hot loops (pipeline/tiering.ts): the CLI's hooks run around a hot loop, in order, also when it throws, and only
  * when the CLI has set some; the parse plugin runs the block-YAML reader of a big YAML file inside them, and a small
- * file or a JSON file outside. Big inputs (pipeline/young-generation.ts): the CLI's hook hears of the first input of
- * 5 MB or more and of the first of 16 MB or more, once each. What the hooks do to V8 is measured in bench/, not here.
+ * file or a JSON file outside. Input sizes (pipeline/input-size.ts): the CLI's hook hears each input bigger than every
+ * one before. What the hooks do to V8 is measured in bench/, not here.
  */
 import {suite} from 'uvu'
 import * as assert from 'uvu/assert'
@@ -13,7 +13,7 @@ import os from 'node:os'
 import path from 'node:path'
 import {readInput} from '../pipeline/read.js'
 import {hotCode, setHotCode} from '../pipeline/tiering.js'
-import {bigInputBytes, largeInputBytes, setLargeInput} from '../pipeline/young-generation.js'
+import {setInputSizeHook} from '../pipeline/input-size.js'
 
 const test = suite('tiering')
 
@@ -71,36 +71,31 @@ test('a big YAML file is read inside the hooks, a small one and a JSON file outs
   assert.equal(calls, [])
 })
 
-test('the CLI\'s hook hears of the first input of 5 MB or more, then of the first of 16 MB or more, once each', async () => {
-  const folder = mkdtempSync(path.join(os.tmpdir(), 'apipe-large-'))
+test('the CLI\'s hook hears the size of each input bigger than every one read before', async () => {
+  const folder = mkdtempSync(path.join(os.tmpdir(), 'apipe-sizes-'))
   const write = (name: string, bytes: number) => {
     const file = path.join(folder, name)
     writeFileSync(file, Buffer.alloc(bytes, ' '))
     return file
   }
-  const small = write('small.json', bigInputBytes - 1)
-  const big = write('big.json', bigInputBytes)
-  const large = write('large.json', largeInputBytes)
-  const heard: string[] = []
-  setLargeInput((size) => heard.push(size))
+  const small = write('small.json', 1000)
+  const big = write('big.json', 5000)
+  const heard: number[] = []
+  setInputSizeHook((bytes) => heard.push(bytes))
   try {
     await readInput(small)
-    assert.equal(heard, [])
+    await readInput(small)
     await readInput(big)
+    await readInput(small)
     await readInput(big)
-    assert.equal(heard, ['big'])
-    await readInput(large)
-    await readInput(big)
-    await readInput(large)
-    assert.equal(heard, ['big', 'large'])
-    // A very large input first: nothing more to say of a big one after it.
-    setLargeInput((size) => heard.push(size))
+    assert.equal(heard, [1000, 5000])
+    // A new hook hears from the start.
+    setInputSizeHook((bytes) => heard.push(bytes))
     heard.length = 0
-    await readInput(large)
-    await readInput(big)
-    assert.equal(heard, ['large'])
+    await readInput(small)
+    assert.equal(heard, [1000])
   } finally {
-    setLargeInput(undefined)
+    setInputSizeHook(undefined)
     rmSync(folder, {recursive: true, force: true})
   }
 })
