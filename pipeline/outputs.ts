@@ -2,7 +2,7 @@
  * Write what plugins produced (`file.data.outputs`) to disk: beside the input, or into `outputDir`. Outputs of a
  * file with an error are never written. A failed write is a fatal `write` finding on the input file.
  */
-import {closeSync, mkdirSync, openSync, writeFileSync} from 'node:fs'
+import {closeSync, mkdirSync, openSync, writeFileSync, writeSync} from 'node:fs'
 import path from 'node:path'
 import {VFile} from 'vfile'
 import {addOutput, hasErrors} from './data.js'
@@ -62,7 +62,7 @@ export function addJsonOutput(file: VFile, name: string, value: unknown): void {
   let bytes: VFile['value']
   Object.defineProperty(output, 'value', {
     enumerable: true,
-    get: () => (bytes ??= Buffer.concat([...prettyJsonChunks(value)])),
+    get: () => (bytes ??= Buffer.concat([...prettyJsonChunks(value)].map((piece) => Buffer.from(piece)))),
     set(next: VFile['value']) {
       // A plugin that replaces the text replaces what is written.
       bytes = next
@@ -73,27 +73,28 @@ export function addJsonOutput(file: VFile, name: string, value: unknown): void {
 }
 
 /**
- * Write `chunks` to `target` one after the other. Synchronously, as the input is read (pipeline/read.ts): each
- * asynchronous write is a trip through libuv's thread pool that the command only waits on.
+ * Write `chunks` to `target` one after the other, each encoded as UTF-8 by the write itself (no buffer object made in
+ * JavaScript for it). Synchronously, as the input is read (pipeline/read.ts): each asynchronous write is a trip
+ * through libuv's thread pool that the command only waits on.
  */
-function writeChunks(target: string, chunks: Iterable<Uint8Array>): void {
+function writeChunks(target: string, chunks: Iterable<string>): void {
   const descriptor = openSync(target, 'w')
   try {
-    for (const chunk of chunks) writeFileSync(descriptor, chunk)
+    for (const chunk of chunks) writeSync(descriptor, chunk)
   } finally {
     closeSync(descriptor)
   }
 }
 
 /**
- * `JSON.stringify(value, null, 2) + '\n'` as UTF-8 pieces, each serialized natively by one `JSON.stringify` and
- * encoded at once. As one string, the catalogue of a big API is megabytes, two bytes per character as soon as one
- * character is outside Latin-1 (a `’` in a description), and writing it needs a UTF-8 copy besides; these pieces die
- * young, and no piece is copied into a bigger one.
+ * `JSON.stringify(value, null, 2) + '\n'` in pieces, each serialized natively by one `JSON.stringify`. As one
+ * string, the catalogue of a big API is megabytes, two bytes per character as soon as one character is outside
+ * Latin-1 (a `’` in a description), and writing it needs a UTF-8 copy besides; these pieces die young, and no piece
+ * is copied into a bigger one.
  */
-export function* prettyJsonChunks(value: unknown): Generator<Buffer> {
+export function* prettyJsonChunks(value: unknown): Generator<string> {
   yield* jsonPieces(value)
-  yield Buffer.from('\n')
+  yield '\n'
 }
 
 /** Items of a top-level array serialized by one call: few native calls, each piece a few hundred K at most. */
@@ -105,37 +106,36 @@ const itemsPerPiece = 64
  * wrapped in one or two arrays whose brackets are then cut off the bytes (`[[a, b]]` prints `a` and `b` four spaces
  * in, as they sit in `{"endpoints": [a, b]}`), so no piece needs re-indenting.
  */
-function* jsonPieces(value: unknown): Generator<Buffer> {
+function* jsonPieces(value: unknown): Generator<string> {
   if (value === null || typeof value !== 'object' || Array.isArray(value) || typeof (value as {toJSON?: unknown}).toJSON === 'function') {
-    yield Buffer.from(JSON.stringify(value, null, 2) ?? 'null')
+    yield JSON.stringify(value, null, 2) ?? 'null'
     return
   }
   const members = Object.entries(value).filter(([, item]) => item !== undefined && typeof item !== 'function' && typeof item !== 'symbol')
   if (members.length === 0) {
-    yield Buffer.from('{}')
+    yield '{}'
     return
   }
   for (const [index, [key, item]] of members.entries()) {
-    yield Buffer.from(`${index === 0 ? '{' : ','}\n  ${JSON.stringify(key)}: `)
+    yield `${index === 0 ? '{' : ','}\n  ${JSON.stringify(key)}: `
     if (!Array.isArray(item) || item.length === 0) {
       // `[\n  <item>\n]`: the item two spaces in, as it sits in the object.
-      yield trimmedBytes(JSON.stringify([item], null, 2), 4, 2)
+      yield trimmed(JSON.stringify([item], null, 2), 4, 2)
       continue
     }
     for (let start = 0; start < item.length; start += itemsPerPiece) {
       // `[\n  [\n    <items>\n  ]\n]`: the items four spaces in, as they sit in the member's array.
-      yield Buffer.from(`${start === 0 ? '[' : ','}\n    `)
-      yield trimmedBytes(JSON.stringify([item.slice(start, start + itemsPerPiece)], null, 2), 10, 6)
+      yield `${start === 0 ? '[' : ','}\n    `
+      yield trimmed(JSON.stringify([item.slice(start, start + itemsPerPiece)], null, 2), 10, 6)
     }
-    yield Buffer.from('\n  ]')
+    yield '\n  ]'
   }
-  yield Buffer.from('\n}')
+  yield '\n}'
 }
 
-/** The UTF-8 bytes of `text` but its first `head` and last `tail` characters, which are ASCII (brackets, spaces). */
-function trimmedBytes(text: string, head: number, tail: number): Buffer {
-  const bytes = Buffer.from(text)
-  return bytes.subarray(head, bytes.length - tail)
+/** `text` but its first `head` and last `tail` characters (brackets and spaces). */
+function trimmed(text: string, head: number, tail: number): string {
+  return text.slice(head, text.length - tail)
 }
 
 /** The deepest folder holding every one of `folders` (absolute), or undefined for none. */
