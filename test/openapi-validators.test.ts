@@ -2,7 +2,8 @@
  * The Swagger 2.0 and OpenAPI 3.0 validators built by scripts/build-validators.js check a rewritten schema
  * (scripts/references-first.js): they must pass and refuse exactly the documents the official schemas do, on every
  * fixture and corpus description and on mutations of them made to hit the rewritten `oneOf`s (`$ref`s added beside
- * other keys, as objects or numbers, keys removed or retyped).
+ * other keys, as objects or numbers, keys removed or retyped) and the fast way through valid Schema objects
+ * (scripts/schema-object-check.js: its keywords given values the schema refuses).
  */
 import {readdirSync, readFileSync, statSync} from 'node:fs'
 import {createRequire} from 'node:module'
@@ -56,11 +57,33 @@ function random(seed: number): () => number {
   return () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648
 }
 
-/** `document` with three random edits, each likely to meet a Reference-or-object `oneOf`. */
+/**
+ * Values of Schema object keywords (scripts/schema-object-check.js) that the OpenAPI 3.0 schema may refuse there:
+ * wrong types, numbers out of range, duplicates, unknown keys, missing required keys, holes.
+ */
+const keywordValues: Array<[string, unknown]> = [
+  ['type', 'null'], ['type', ['string']], ['multipleOf', 0], ['multipleOf', -1], ['minLength', -1], ['maxItems', 1.5],
+  ['minProperties', '1'], ['required', []], ['required', ['a', 'a']], ['required', [1]], ['enum', []], ['enum', 'a'],
+  ['nullable', 'yes'], ['readOnly', 1], ['exclusiveMinimum', 0], ['pattern', 1], ['title', null], ['format', {}],
+  ['items', []], ['items', true], ['not', 'x'], ['allOf', {}], ['anyOf', [1]], ['oneOf', [{$ref: 1}]],
+  ['properties', []], ['properties', {a: 'b'}], ['properties', {a: {$ref: '#/x', type: 1}}], ['additionalProperties', 'no'],
+  ['additionalProperties', {type: 'nothing'}], ['discriminator', {}], ['discriminator', {propertyName: 1}],
+  ['discriminator', {propertyName: 'k', mapping: {a: 1}}], ['discriminator', {propertyName: 'k', other: 1}],
+  ['externalDocs', {}], ['externalDocs', {url: 'u', extra: 1}], ['xml', {name: 1}], ['xml', {wrapped: 'yes'}], ['xml', {other: 1}],
+  ['xml', {'x-ok': 1}], ['x-anything', {$ref: 1}], ['$schema', 'x'], ['constructor', {}], ['__proto__', {}], ['default', null], ['example', [undefined]]
+]
+
+/** `document` with three random edits, each likely to meet a Reference-or-object `oneOf` or a Schema object's keyword. */
 function mutated(document: unknown, next: () => number): unknown {
   const copy = structuredClone(document)
   const objects = objectsIn(copy)
+  const schemas = objects.filter((node) => !Array.isArray(node) && ('type' in node || 'properties' in node || 'items' in node))
   for (let edit = 0; edit < 3; edit++) {
+    if (schemas.length > 0 && next() < 0.3) {
+      const [key, value] = keywordValues[Math.floor(next() * keywordValues.length)]
+      Object.defineProperty(schemas[Math.floor(next() * schemas.length)], key, {value: structuredClone(value), enumerable: true, writable: true, configurable: true})
+      continue
+    }
     const node = objects[Math.floor(next() * objects.length)]
     const keys = Object.keys(node)
     const key = keys[Math.floor(next() * keys.length)]
