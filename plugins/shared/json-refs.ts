@@ -206,8 +206,11 @@ export class JsonRefs {
         return
       }
       for (const key in record) {
-        const next = nextContext(context, key, record[key], swagger2)
-        if (next !== undefined) walk(record[key], recorded, next)
+        const value = record[key]
+        // Most values are text, numbers and flags, which hold no ref: not asked about where the walk would go.
+        if (typeof value !== 'object' || value === null) continue
+        const next = nextContext(context, key, value, swagger2)
+        if (next !== undefined) walk(value, recorded, next)
       }
     }
     walk(root, !tree)
