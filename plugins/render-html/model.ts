@@ -186,7 +186,7 @@ function clientData(spec: Catalogue, views: EndpointView[]) {
   const paramIndex = new Map<string, Map<string | undefined, number>>()
   const intern = (param: Param) => {
     const {description, ...rest} = param
-    const key = JSON.stringify(rest)
+    const key = contentKey(rest)
     let byDescription = paramIndex.get(key)
     if (!byDescription) paramIndex.set(key, (byDescription = new Map()))
     let index = byDescription.get(description)
@@ -201,7 +201,7 @@ function clientData(spec: Catalogue, views: EndpointView[]) {
   const responses: unknown[] = []
   const responseIndex = new Map<string, number>()
   const internResponse = (response: Response) => {
-    const key = JSON.stringify(response)
+    const key = contentKey(response)
     let index = responseIndex.get(key)
     if (index === undefined) {
       // A header's description is Markdown as every other (`a \`limit\``), placed as HTML by the page script.
@@ -237,6 +237,26 @@ function clientData(spec: Catalogue, views: EndpointView[]) {
   // What each `auth` is (how an API key is sent), for the curl lines.
   const authSchemes = spec.meta['x-auth-schemes']
   return compact({title: spec.meta.title, version: spec.meta.version, baseUrl: spec.meta.base_url, repository: repositoryUrl(spec.meta.repository), authSchemes, params, responses, endpoints})
+}
+
+/** The JSON text of each example object met, by the object: one example is often shared by many responses. */
+const exampleTexts = new WeakMap<object, string>()
+
+/**
+ * A text equal for two params or responses exactly when their JSON is: their JSON without `example`, and the
+ * example's JSON apart, made once for each example object (GitHub's 933 response examples, 2.3 MB of JSON, are 577
+ * objects).
+ */
+function contentKey(record: {example?: unknown}): string {
+  const {example, ...rest} = record
+  if (example === undefined) return JSON.stringify(rest)
+  let text = typeof example === 'object' && example !== null ? exampleTexts.get(example) : undefined
+  if (text === undefined) {
+    text = JSON.stringify(example) ?? ''
+    if (typeof example === 'object' && example !== null) exampleTexts.set(example, text)
+  }
+  // A NUL is never in JSON text (JSON.stringify writes it `\u0000`), so the two parts cannot run into each other.
+  return `${JSON.stringify(rest)}\u0000${text}`
 }
 
 /** Drop undefined, null, empty strings and empty arrays. */
