@@ -77,6 +77,32 @@ test('the page data cannot close its script element, whatever the spec says', as
   assert.is(JSON.parse(data).endpoints.length, 11)
 })
 
+test('the page data writes U+2028, U+2029 and `<` as escapes, and reads back as the catalogue said', async () => {
+  const said = 'Ends\u2028here\u2029and </script><!-- there'
+  const endpoints = [{id: 'e', method: 'GET' as const, path: '/e', summary: 'E', responses: [{status: 200, description: 'OK', example: {note: said}}], params: [{name: 'q', in: 'query' as const, type: 'string', example: said}]}]
+  const data = /id="apipe-data">([\s\S]*?)<\/script>/.exec(await renderPage(catalogue(endpoints)))![1]
+  assert.not.match(data, /[<\u2028\u2029]/)
+  assert.ok(data.includes('\\u2028here\\u2029and \\u003c/script>\\u003c!--'))
+  const parsed = JSON.parse(data)
+  assert.is(parsed.responses[0].example.note, said)
+  assert.is(parsed.params[0].example, said)
+})
+
+test('params and responses with equal examples are stored once, with different ones apart', async () => {
+  const shared = {id: 1, tags: ['a']}
+  const response = (example: unknown) => [{status: 200, description: 'OK', example}]
+  const endpoints = [
+    {id: 'a', method: 'GET' as const, path: '/a', summary: 'A', responses: response(shared)},
+    {id: 'b', method: 'GET' as const, path: '/b', summary: 'B', responses: response(shared)},
+    {id: 'c', method: 'GET' as const, path: '/c', summary: 'C', responses: response({id: 1, tags: ['a']})},
+    {id: 'd', method: 'GET' as const, path: '/d', summary: 'D', responses: response({id: 2, tags: ['a']})},
+    {id: 'e', method: 'GET' as const, path: '/e', summary: 'E', responses: response('{"id":1,"tags":["a"]}')}
+  ]
+  const data = JSON.parse(/id="apipe-data">([\s\S]*?)<\/script>/.exec(await renderPage(catalogue(endpoints)))![1])
+  assert.equal(data.responses.map((stored: {example: unknown}) => stored.example), [shared, {id: 2, tags: ['a']}, '{"id":1,"tags":["a"]}'])
+  assert.equal(data.endpoints.map((endpoint: {responses: number[]}) => endpoint.responses), [[0], [0], [0], [1], [2]])
+})
+
 test('the page data lists the endpoints in the order of their rows, which the script pairs them by (statuses tell them apart)', async () => {
   const html = await renderPage(shop)
   const data = JSON.parse(/id="apipe-data">([\s\S]*?)<\/script>/.exec(html)![1])

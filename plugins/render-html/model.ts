@@ -341,7 +341,11 @@ export function repositoryUrl(repository: string | undefined): string {
   return repository.replace(/\.git$/, '').replace(/\/+$/, '')
 }
 
-/** JSON that cannot end a `<script>` element or open a comment inside it. */
+/**
+ * JSON that cannot end a `<script>` element or open a comment inside it, nor end a line for an old script parser
+ * (U+2028 and U+2029, looked for first: they are rare, and a search for one character is faster than a regex's pass).
+ */
 function scriptJson(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029')
+  const json = JSON.stringify(value).replace(/</g, '\\u003c')
+  return json.includes('\u2028') || json.includes('\u2029') ? json.replace(/[\u2028\u2029]/g, (separator) => (separator === '\u2028' ? '\\u2028' : '\\u2029')) : json
 }
