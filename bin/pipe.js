@@ -136,16 +136,16 @@ function compiledCli(profile) {
  *   +30 MB), where `redocly build-docs` peaks at 867 MB.
  */
 function heapForInput() {
-  let done = 0
+  const megabyte = 1024 * 1024
+  const steps = [
+    {from: 3 * megabyte, take: () => setFlagsFromString('--heap-growing-percent=100')},
+    {from: 5 * megabyte, take: () => (setFlagsFromString('--heap-growing-percent=200'), growYoungGeneration(4))},
+    {from: 16 * megabyte, take: () => setFlagsFromString('--semi-space-growth-factor=2')}
+  ]
+  // Sizes only grow (each is bigger than every one before), so the steps are taken in order, each once.
+  let taken = 0
   return (bytes) => {
-    const megabytes = bytes / (1024 * 1024)
-    if (megabytes >= 3 && done < 3) setFlagsFromString('--heap-growing-percent=100')
-    if (megabytes >= 5 && done < 5) {
-      setFlagsFromString('--heap-growing-percent=200')
-      growYoungGeneration(4)
-    }
-    if (megabytes >= 16 && done < 16) setFlagsFromString('--semi-space-growth-factor=2')
-    done = Math.max(done, megabytes >= 16 ? 16 : megabytes >= 5 ? 5 : megabytes >= 3 ? 3 : 0)
+    while (taken < steps.length && bytes >= steps[taken].from) steps[taken++].take()
   }
 }
 
