@@ -184,6 +184,7 @@ function clientData(spec: Catalogue, views: EndpointView[]) {
   // Keyed by the param without its description, then by the description: the long descriptions are one shared
   // string per source param, so looking them up is cheap where serializing each param would copy them all.
   const paramIndex = new Map<string, Map<string | undefined, number>>()
+  const contentKey = contentKeys()
   const intern = (param: Param) => {
     const {description, ...rest} = param
     const key = contentKey(rest)
@@ -239,24 +240,24 @@ function clientData(spec: Catalogue, views: EndpointView[]) {
   return compact({title: spec.meta.title, version: spec.meta.version, baseUrl: spec.meta.base_url, repository: repositoryUrl(spec.meta.repository), authSchemes, params, responses, endpoints})
 }
 
-/** The JSON text of each example object met, by the object: one example is often shared by many responses. */
-const exampleTexts = new WeakMap<object, string>()
-
 /**
- * A text equal for two params or responses exactly when their JSON is: their JSON without `example`, and the
- * example's JSON apart, made once for each example object (GitHub's 933 response examples, 2.3 MB of JSON, are 577
- * objects).
+ * Keys equal for two params or responses exactly when their JSON is: their JSON without `example`, and the example's
+ * JSON apart, made once for each example object met while one page is built (one example is often shared by many
+ * responses: GitHub's 933 response examples, 2.3 MB of JSON, are 577 objects).
  */
-function contentKey(record: {example?: unknown}): string {
-  const {example, ...rest} = record
-  if (example === undefined) return JSON.stringify(rest)
-  let text = typeof example === 'object' && example !== null ? exampleTexts.get(example) : undefined
-  if (text === undefined) {
-    text = JSON.stringify(example) ?? ''
-    if (typeof example === 'object' && example !== null) exampleTexts.set(example, text)
+function contentKeys(): (record: {example?: unknown}) => string {
+  const exampleTexts = new Map<object, string>()
+  const exampleText = (example: unknown): string => {
+    if (typeof example !== 'object' || example === null) return JSON.stringify(example)
+    let text = exampleTexts.get(example)
+    if (text === undefined) exampleTexts.set(example, (text = JSON.stringify(example)))
+    return text
   }
-  // A NUL is never in JSON text (JSON.stringify writes it `\u0000`), so the two parts cannot run into each other.
-  return `${JSON.stringify(rest)}\u0000${text}`
+  return (record) => {
+    const {example, ...rest} = record
+    // A NUL is never in JSON text (JSON.stringify writes it `\u0000`), so the two parts cannot run into each other.
+    return example === undefined ? JSON.stringify(rest) : `${JSON.stringify(rest)}\u0000${exampleText(example)}`
+  }
 }
 
 /** Drop undefined, null, empty strings and empty arrays. */
