@@ -225,7 +225,7 @@ function operationOf(route: RouteInfo, operationId: string, {config, models, sch
     if (status === 429) response.headers = rateLimitHeaders
     else if (route.response && status < 300 && status !== 204) {
       response.content = {'application/json': {schema: answerSchema(route, schemas, config.auth?.envelope)}}
-    } else if (route.action === 'count') {
+    } else if (route.action === 'count' && status < 300) {
       response.content = {'application/json': {schema: {type: 'object', properties: {count: {type: 'integer'}}, required: ['count']}}}
     }
     if (status === 201 && route.kind === 'create') response.headers = locationHeader(route)
