@@ -99,8 +99,9 @@ test('every import finding can be turned off: `openapi` for a fragment', async (
 })
 
 test('inline schemas wanting one name are numbered in order, past a schema that already has a numbered name', () => {
-  // A new schema object each time: one schema object is one type.
-  const created = () => ({name: 'created', in: 'query', schema: {anyOf: [{type: 'object', properties: {gt: {type: 'integer'}}}, {type: 'integer'}]}})
+  // A new schema object each time, each saying something else: one schema object is one type, and inline schemas
+  // that say the same are one type (below).
+  const created = (words = `after ${Math.random()}`) => ({name: 'created', in: 'query', schema: {anyOf: [{type: 'object', properties: {gt: {type: 'integer', description: words}}}, {type: 'integer'}]}})
   const list = (id: string, parameter: object) => ({get: {operationId: id, parameters: [parameter], responses: {200: {description: 'ok'}}}})
   const document = {
     openapi: '3.0.3',
@@ -116,6 +117,48 @@ test('inline schemas wanting one name are numbered in order, past a schema that 
   }
   const {spec} = openapiCatalogue(document)
   assert.equal(spec.endpoints.map((endpoint) => endpoint.params?.[0]?.type), ['CreatedParam', 'CreatedParam2', 'CreatedParam3', 'CreatedParam4', 'CreatedParam5'])
+})
+
+test('inline schemas that say the same are one type, named by the words their places share', () => {
+  const page = {type: 'object', properties: {next: {type: 'string'}, total: {type: 'integer'}}}
+  const error = {type: 'object', required: ['message'], properties: {message: {type: 'string', description: 'What went wrong'}}}
+  const list = (id: string, item: string) => ({
+    get: {
+      operationId: id,
+      responses: {
+        200: {description: 'ok', content: {'application/json': {schema: {type: 'object', properties: {data: {type: 'array', items: {$ref: `#/components/schemas/${item}`}}, meta: structuredClone(page)}}}}},
+        401: {description: 'no', content: {'application/json': {schema: structuredClone(error)}}}
+      }
+    }
+  })
+  const document = {
+    openapi: '3.0.3',
+    info: {title: 'Merged', version: '1'},
+    paths: {'/posts': list('listPosts', 'Post'), '/comments': list('listComments', 'Comment'), '/tags': list('listTags', 'Tag')},
+    // A named schema stays itself though it says what `Comment` says.
+    components: {schemas: {Post: {type: 'object', properties: {id: {type: 'string'}}}, Comment: {type: 'object', properties: {id: {type: 'integer'}}}, Tag: {type: 'object', properties: {id: {type: 'integer'}}}}}
+  }
+  const {spec} = openapiCatalogue(document)
+  const types = new Map((spec.types ?? []).map((type) => [type.name, type]))
+  // Each list is its own type (its items differ); their `meta` objects and their 401 bodies are one type each.
+  assert.equal([...types.keys()].sort(), ['Comment', 'ListCommentsResponse', 'ListPostsResponse', 'ListTagsResponse', 'Post', 'Response401', 'ResponseMeta', 'Tag'])
+  assert.equal(spec.endpoints.map((endpoint) => endpoint.responses?.map((response) => response.type)), [['ListPostsResponse', 'Response401'], ['ListCommentsResponse', 'Response401'], ['ListTagsResponse', 'Response401']])
+  assert.equal(types.get('ListTagsResponse')?.fields?.map((field) => field.type), ['Tag[]', 'ResponseMeta'])
+  assert.equal(types.get('Response401')?.fields, [{name: 'message', type: 'string', required: true, description: 'What went wrong'}])
+})
+
+test('inline types whose places share less than two words stay apart, and one whose shared name is taken keeps its first', () => {
+  const body = () => ({content: {'application/json': {schema: {type: 'object', properties: {id: {type: 'string'}}}}}})
+  const named = (id: string) => ({post: {operationId: id, requestBody: body(), responses: {204: {description: 'ok'}}}})
+  const document = {
+    openapi: '3.0.3',
+    info: {title: 'Apart', version: '1'},
+    paths: {'/a': named('makeThing'), '/b': named('replaceItem'), '/c': named('importPetList'), '/d': named('exportPetList')},
+    components: {schemas: {PetListRequest: {type: 'object', properties: {name: {type: 'string'}}}}}
+  }
+  const {spec} = openapiCatalogue(document, {allTypes: true})
+  // `MakeThingRequest` and `ReplaceItemRequest` share one word; the pet lists share `PetListRequest`, a schema's name.
+  assert.equal(spec.endpoints.map((endpoint) => endpoint.request), ['MakeThingRequest', 'ReplaceItemRequest', 'ImportPetListRequest', 'ImportPetListRequest'])
 })
 
 test.run()

@@ -52,12 +52,14 @@ test('pipe map <project dir> writes a catalogue of the app that validates with z
   assert.equal(type('PostInput').fields!.map((field) => field.name), ['title', 'slug', 'body', 'status', 'publishedAt', 'views', 'rating', 'author', 'tags'])
   assert.equal(type('PostPatch').fields!.filter((field) => field.required), [])
   assert.equal(spec.endpoints.find((endpoint) => endpoint.id === 'post.update')!.request, 'PostPatch')
-  assert.equal(type('PostListResponse').fields, [{name: 'data', type: 'Post[]', required: true}, {name: 'meta', type: 'PostListResponseMeta', required: true}])
-  assert.equal(type('PostCountResponse').fields, [{name: 'count', type: 'integer', required: true}])
+  // The lists' `meta` and the counts' answers say the same for every model: one type each, named by what they are.
+  assert.equal(type('PostListResponse').fields, [{name: 'data', type: 'Post[]', required: true}, {name: 'meta', type: 'ListResponseMeta', required: true}])
+  assert.equal(type('CountResponse').fields, [{name: 'count', type: 'integer', required: true}])
+  assert.equal(spec.endpoints.find((endpoint) => endpoint.id === 'post.count')!.responses, [{status: 200, description: 'OK', type: 'CountResponse'}, {status: 400, description: 'Malformed JSON or query', type: 'Problem'}])
   assert.is(spec.meta.version, '1.0.0')
   assert.equal(spec.endpoints.find((endpoint) => endpoint.id === 'user.list')!.sources, [{file: 'src/controller/user.json', line: 5}])
   assert.is(spec.endpoints.find((endpoint) => endpoint.id === 'post.list')!.response, 'PostListResponse')
-  assert.is(spec.endpoints.find((endpoint) => endpoint.id === 'post.count')!.response, 'PostCountResponse')
+  assert.is(spec.endpoints.find((endpoint) => endpoint.id === 'post.count')!.response, 'CountResponse')
   const post = spec.types!.find((type) => type.name === 'Post')!
   assert.equal(post.fields!.filter((field) => ['author', 'tags', 'comments', 'status'].includes(field.name)), [
     {name: 'status', type: 'string', enum: ['draft', 'published'], required: true},

@@ -27,6 +27,7 @@ import {methodNames, methodsOf, operationEndpoint, paramOrigins, serverUrl} from
 import {JsonRefs} from '../shared/json-refs.js'
 import {pascal, record, text} from '../shared/readers.js'
 import {SchemaTypes} from '../shared/schema-types.js'
+import {renameTypes} from '../shared/rename-types.js'
 import {separateIds} from '../shared/separate-ids.js'
 import {importRule, note} from '../shared/import-findings.js'
 import {addJsonOutput} from '../../pipeline/outputs.js'
@@ -114,7 +115,7 @@ export function openapiCatalogue(source: Record<string, unknown>, options: Optio
     if (inRoot) placed.push({entry, node})
   }
   // OpenAPI 3.1's document check leaves schemas to JSON Schema, so that no check reads their types: the import does.
-  const types = new SchemaTypes(refs, drop, {unknownTypes: /^3\.1\./.test(String(document.openapi))})
+  const types = new SchemaTypes(refs, drop, {unknownTypes: /^3\.1\./.test(String(document.openapi)), mergeInline: true})
   const context: Context = {document, refs, types, ids: new Set(), drop}
   const endpoints: Endpoint[] = []
   const sources: JsonPath[] = []
@@ -171,6 +172,7 @@ export function openapiCatalogue(source: Record<string, unknown>, options: Optio
   const schemes = authSchemes(document, refs)
   if (schemes) meta['x-auth-schemes'] = schemes
   const spec: Catalogue = {schema_version: 1, diagram_type: 'endpoints', meta, groups: groupsOf(document, endpoints, refs), endpoints, types: [...types.types.values()]}
+  renameTypes(spec, types.sharedNames())
   separateIds(spec)
   const places = refs.pathsOf(placed.map(({node}) => node))
   placed.forEach(({entry}, index) => (entry.path = places[index]))

@@ -33,6 +33,13 @@ export class SchemaTypes {
   private readonly reported = new WeakSet<object>()
   /** The last number `freeName` put after each wanted name. */
   private readonly lastSuffix = new Map<string, number>()
+  /** The inline types by what they hold (their JSON without their names): see {@link shared}. */
+  private readonly inlineByBody = new Map<string, string[]>()
+  /** The words that the names of all the places of each merged inline type end with, for {@link sharedNames}. */
+  private readonly mergedWords = new Map<string, string[]>()
+  /** The inline schemas whose types are being built, and those of them met again inside themselves. */
+  private readonly building = new Set<Schema>()
+  private readonly reentered = new Set<Schema>()
 
   /**
    * @param onDropped told about a schema whose kind the catalogue cannot express (`not`, `if`/`then`/`else`), which is
@@ -41,7 +48,7 @@ export class SchemaTypes {
   constructor(
     private readonly refs: JsonRefs,
     private readonly onDropped?: (reason: string, schema: object) => void,
-    private readonly options: {unknownTypes?: boolean} = {}
+    private readonly options: {unknownTypes?: boolean; mergeInline?: boolean} = {}
   ) {}
 
   /**
@@ -112,16 +119,17 @@ export class SchemaTypes {
     // `type: [string, integer]` is a union of the two, as `oneOf` would write it.
     const primitives = Array.isArray(schema.type) ? schema.type.filter((type) => type !== 'null') : undefined
     if (primitives && primitives.length > 1 && primitives.every((type) => typeof type === 'string' && scalarTypes.has(type)) && !schema.enum && !('const' in schema)) {
-      const known = this.names.get(schema)
+      const known = this.known(schema)
       if (known) return known
       const typeName = this.claim(schema, name ?? pascal(spelled(fallback)))
-      this.types.set(typeName, Object.assign(typeHead(typeName, 'union', schema), {members: [...new Set(primitives as string[])]}))
-      return typeName
+      const type = Object.assign(typeHead(typeName, 'union', schema), {members: [...new Set(primitives as string[])]})
+      this.types.set(typeName, type)
+      return name ? typeName : this.shared(schema, type)
     }
     if (this.options.unknownTypes) this.reportUnknownTypes(schema)
     const simple = typeof schema.type === 'string' ? jsonType(schema.type) : Array.isArray(schema.type) ? nonNullType(schema.type) : schema.type === undefined && 'const' in schema ? untypedType(schema) : schema.type === undefined ? enumType(schema.enum) : undefined
     if (!name && simple && simple !== 'object' && simple !== 'array' && !schema.enum && !schema.oneOf && !schema.anyOf && !schema.allOf) return simple
-    const known = this.names.get(schema)
+    const known = this.known(schema)
     if (known) return known
     const constants = constantsOf(schema)
     if (constants) return this.enumerated(schema, constants, name)
@@ -130,6 +138,7 @@ export class SchemaTypes {
       const typeName = this.claim(schema, name ?? pascal(spelled(fallback)))
       const type = Object.assign(typeHead(typeName, 'union', schema), {members: [] as string[]})
       this.types.set(typeName, type)
+      if (!name) this.building.add(schema)
       const kept = variants.filter((variant) => !isNullSchema(this.refs.resolve(variant).value))
       // Inline members are named by their titles when each has its own (`Card`, `Bank Account`), else by place.
       const titles = kept.map((variant) => {
@@ -140,7 +149,7 @@ export class SchemaTypes {
       const members = kept.map((variant, index) => this.typeOf(variant, titled ? `${typeName}${titles[index]}` : `${typeName}Option${index + 1}`))
       type.members = [...new Set(members)]
       this.discriminated(type, schema)
-      return typeName
+      return name ? typeName : this.shared(schema, type)
     }
     if (Array.isArray(schema.enum) && schema.enum.length > 0 && (schema.type === 'string' || schema.enum.every((item) => typeof item === 'string' || item === null)) && name) {
       const typeName = this.claim(schema, name)
@@ -152,11 +161,12 @@ export class SchemaTypes {
       const typeName = this.claim(schema, name ?? pascal(spelled(fallback)))
       const type = Object.assign(typeHead(typeName, 'object', schema), {fields: [] as Field[]})
       this.types.set(typeName, type)
+      if (!name) this.building.add(schema)
       type.fields = this.fieldsOf(schema, typeName)
       const values = this.mapValues(schema, `${typeName}Value`)
       if (values) type['x-map-values'] = values
       this.discriminated(type, schema)
-      return typeName
+      return name ? typeName : this.shared(schema, type)
     }
     const primitive = simple ?? (schema.type === undefined ? untypedType(schema) : 'object')
     if (name) {
@@ -165,6 +175,64 @@ export class SchemaTypes {
       return typeName
     }
     return primitive
+  }
+
+  /** The type name `schema` has already, if any (one met inside its own type, which is being built, is marked so). */
+  private known(schema: Schema): string | undefined {
+    const known = this.names.get(schema)
+    if (known !== undefined && this.building.has(schema)) this.reentered.add(schema)
+    return known
+  }
+
+  /**
+   * The name of the inline type just built for `schema` (with `mergeInline`): two inline schemas that say the same
+   * (the same fields with the same types, words and facts; the same members) and whose places' names end in the same
+   * words are one type, as code generators merge identical inline models, named at the end by those words (see
+   * {@link sharedNames}). Descriptions that write every operation's error body inline (loket.nl: one `401` body in
+   * each of 661 operations) would otherwise list hundreds of copies. Inner types are merged first, so their names
+   * already agree. A type named after its schema (`components/schemas`, a file) is never merged, nor one that its own
+   * fields name (its name is taken by then).
+   */
+  private shared(schema: Schema, type: TypeDefinition): string {
+    this.building.delete(schema)
+    if (!this.options.mergeInline || this.reentered.has(schema)) return type.name
+    const {name, ...body} = type
+    const key = JSON.stringify(body)
+    const kept = this.inlineByBody.get(key)
+    if (kept === undefined) {
+      this.inlineByBody.set(key, [name])
+      return name
+    }
+    // Places whose names share no name for the type stay apart (`CommentPost` and `UserPostsItem`, both "a Post or
+    // its key"): either name would mislead at the other place. Such a place may start a type of its own.
+    const words = nameWordsOf(name)
+    for (const same of kept) {
+      const shared = commonTail(this.mergedWords.get(same) ?? nameWordsOf(same), words)
+      if (sharedName(shared) === undefined) continue
+      this.mergedWords.set(same, shared)
+      this.types.delete(name)
+      this.names.set(schema, same)
+      return same
+    }
+    kept.push(name)
+    return name
+  }
+
+  /**
+   * The names of the merged inline types, once every type is known: the words that the names of all its places end
+   * with (`CommentListResponseMeta` and `PostListResponseMeta` share `ListResponseMeta`, see {@link sharedName}), when
+   * no other type has them; else the first place's name stays. Old name -> new name, for `renameTypes`.
+   */
+  sharedNames(): Map<string, string> {
+    const renamed = new Map<string, string>()
+    const taken = new Set(this.types.keys())
+    for (const [name, words] of this.mergedWords) {
+      const better = sharedName(words)
+      if (better === undefined || better === name || taken.has(better) || jsonTypes.has(better)) continue
+      taken.add(better)
+      renamed.set(name, better)
+    }
+    return renamed
   }
 
   /**
@@ -426,6 +494,32 @@ export class SchemaTypes {
     this.addFacts(field, property, type, resolved.value, value)
     return field
   }
+}
+
+/** The words of a PascalCase name: `GetPet401Response` -> Get, Pet, 401, Response. */
+const nameWords = /[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+/g
+
+function nameWordsOf(name: string): string[] {
+  return name.match(nameWords) ?? []
+}
+
+/** The words that both `a` and `b` end with. */
+function commonTail(a: string[], b: string[]): string[] {
+  let count = 0
+  while (count < a.length && count < b.length && a[a.length - 1 - count] === b[b.length - 1 - count]) count++
+  return a.slice(a.length - count)
+}
+
+/**
+ * A type name made of the words that the names of a merged type's places end with, from the last number among them,
+ * or undefined for fewer than two words. A name starts with a letter: the number goes last (the `401Response` of
+ * `GetPet401Response` and `ListPets401Response` is `Response401`; words before it are the places' own).
+ */
+function sharedName(tail: string[]): string | undefined {
+  const number = tail.findLastIndex((word) => /^\d/.test(word))
+  if (number === -1) return tail.length >= 2 ? tail.join('') : undefined
+  const words = tail.slice(number + 1)
+  return words.length > 0 ? [...words, tail[number]].join('') : undefined
 }
 
 /** Whether key `name` of `properties` is a field: its own, and not "" (a field's name cannot be empty). */
