@@ -33,8 +33,11 @@ export class SchemaTypes {
   private readonly reported = new WeakSet<object>()
   /** The last number `freeName` put after each wanted name. */
   private readonly lastSuffix = new Map<string, number>()
-  /** The inline types by what they hold (their JSON without their names): see {@link shared}. */
-  private readonly inlineByBody = new Map<string, string[]>()
+  /**
+   * The inline types by their shape (see `shapeOf`): the name of the first, until another of its shape comes; then
+   * those of each JSON without the name (see {@link shared}).
+   */
+  private readonly inlineByShape = new Map<string, string | Map<string, Array<{name: string; words?: string[]}>>>()
   /** The words that the names of all the places of each merged inline type end with, for {@link sharedNames}. */
   private readonly mergedWords = new Map<string, string[]>()
   /** The inline schemas whose types are being built, and those of them met again inside themselves. */
@@ -196,25 +199,37 @@ export class SchemaTypes {
   private shared(schema: Schema, type: TypeDefinition): string {
     this.building.delete(schema)
     if (!this.options.mergeInline || this.reentered.has(schema)) return type.name
-    const {name, ...body} = type
-    const key = JSON.stringify(body)
-    const kept = this.inlineByBody.get(key)
+    const name = type.name
+    // Most inline types are alone of their shape: only types of one shape are compared, by their JSON.
+    const shape = shapeOf(type)
+    let byBody = this.inlineByShape.get(shape)
+    if (byBody === undefined) {
+      this.inlineByShape.set(shape, name)
+      return name
+    }
+    if (typeof byBody === 'string') {
+      byBody = new Map([[bodyOf(this.types.get(byBody)!), [{name: byBody}]]])
+      this.inlineByShape.set(shape, byBody)
+    }
+    const body = bodyOf(type)
+    const kept = byBody.get(body)
     if (kept === undefined) {
-      this.inlineByBody.set(key, [name])
+      byBody.set(body, [{name}])
       return name
     }
     // Places whose names share no name for the type stay apart (`CommentPost` and `UserPostsItem`, both "a Post or
-    // its key"): either name would mislead at the other place. Such a place may start a type of its own.
+    // its key"): either name would mislead at the other place. Such a place starts a type of its own.
     const words = nameWordsOf(name)
     for (const same of kept) {
-      const shared = commonTail(this.mergedWords.get(same) ?? nameWordsOf(same), words)
+      const shared = commonTail((same.words ??= nameWordsOf(same.name)), words)
       if (sharedName(shared) === undefined) continue
-      this.mergedWords.set(same, shared)
+      same.words = shared
+      this.mergedWords.set(same.name, shared)
       this.types.delete(name)
-      this.names.set(schema, same)
-      return same
+      this.names.set(schema, same.name)
+      return same.name
     }
-    kept.push(name)
+    kept.push({name, words})
     return name
   }
 
@@ -498,6 +513,19 @@ export class SchemaTypes {
 
 /** The words of a PascalCase name: `GetPet401Response` -> Get, Pet, 401, Response. */
 const nameWords = /[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+/g
+
+/** A type's kind, fields' names and types, and members: what two types that say the same share first. */
+function shapeOf(type: TypeDefinition): string {
+  let shape = type.kind ?? ''
+  for (const field of type.fields ?? []) shape += `\n${field.name}\t${field.type}`
+  return type.members ? `${shape}\n${type.members.join('|')}` : shape
+}
+
+/** All that a type says but its name, as JSON. */
+function bodyOf(type: TypeDefinition): string {
+  const {name: _name, ...body} = type
+  return JSON.stringify(body)
+}
 
 function nameWordsOf(name: string): string[] {
   return name.match(nameWords) ?? []
