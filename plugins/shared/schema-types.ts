@@ -34,10 +34,10 @@ export class SchemaTypes {
   /** The last number `freeName` put after each wanted name. */
   private readonly lastSuffix = new Map<string, number>()
   /**
-   * The inline types by their shape (see `shapeOf`): the name of the first, until another of its shape comes; then
-   * those of each JSON without the name (see {@link shared}).
+   * The inline types by their shape (see `shapeOf`): the first, until another of its shape comes; then by their JSON
+   * without the name, and by the last two words of their names (see {@link shared}).
    */
-  private readonly inlineByShape = new Map<string, string | Map<string, Array<{name: string; words?: string[]}>>>()
+  private readonly inlineByShape = new Map<string, InlineType | Map<string, Map<string, InlineType>>>()
   /** The words that the names of all the places of each merged inline type end with, for {@link sharedNames}. */
   private readonly mergedWords = new Map<string, string[]>()
   /** The inline schemas whose types are being built, and those of them met again inside themselves. */
@@ -200,37 +200,37 @@ export class SchemaTypes {
     this.building.delete(schema)
     if (!this.options.mergeInline || this.reentered.has(schema)) return type.name
     const name = type.name
+    // Places whose names share no name for the type stay apart (`CommentPost` and `UserPostsItem`, both "a Post or
+    // its key"): either name would mislead at the other place. Two places share a name when their last two words
+    // are the same and the last is no number (see `sharedName`), so these two words pick the one type to merge with.
+    const words = nameWordsOf(name)
+    if (words.length < 2 || /^\d/.test(words[words.length - 1])) return name
+    const ending = `${words[words.length - 2]} ${words[words.length - 1]}`
     // Most inline types are alone of their shape: only types of one shape are compared, by their JSON.
     const shape = shapeOf(type)
     let byBody = this.inlineByShape.get(shape)
     if (byBody === undefined) {
-      this.inlineByShape.set(shape, name)
+      this.inlineByShape.set(shape, {name, ending, words})
       return name
     }
-    if (typeof byBody === 'string') {
-      byBody = new Map([[bodyOf(this.types.get(byBody)!), [{name: byBody}]]])
+    if (!(byBody instanceof Map)) {
+      const first = byBody
+      byBody = new Map([[bodyOf(this.types.get(first.name)!), new Map([[first.ending, first]])]])
       this.inlineByShape.set(shape, byBody)
     }
     const body = bodyOf(type)
-    const kept = byBody.get(body)
-    if (kept === undefined) {
-      byBody.set(body, [{name}])
+    const byEnding = byBody.get(body)
+    const same = byEnding?.get(ending)
+    if (same === undefined) {
+      if (byEnding) byEnding.set(ending, {name, ending, words})
+      else byBody.set(body, new Map([[ending, {name, ending, words}]]))
       return name
     }
-    // Places whose names share no name for the type stay apart (`CommentPost` and `UserPostsItem`, both "a Post or
-    // its key"): either name would mislead at the other place. Such a place starts a type of its own.
-    const words = nameWordsOf(name)
-    for (const same of kept) {
-      const shared = commonTail((same.words ??= nameWordsOf(same.name)), words)
-      if (sharedName(shared) === undefined) continue
-      same.words = shared
-      this.mergedWords.set(same.name, shared)
-      this.types.delete(name)
-      this.names.set(schema, same.name)
-      return same.name
-    }
-    kept.push({name, words})
-    return name
+    same.words = commonTail(same.words, words)
+    this.mergedWords.set(same.name, same.words)
+    this.types.delete(name)
+    this.names.set(schema, same.name)
+    return same.name
   }
 
   /**
@@ -514,6 +514,13 @@ export class SchemaTypes {
 /** The words of a PascalCase name: `GetPet401Response` -> Get, Pet, 401, Response. */
 const nameWords = /[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+/g
 
+/** An inline type that others may merge with: its name, the last two words of it, and the words all its places end with. */
+interface InlineType {
+  name: string
+  ending: string
+  words: string[]
+}
+
 /** A type's kind, fields' names and types, and members: what two types that say the same share first. */
 function shapeOf(type: TypeDefinition): string {
   let shape = type.kind ?? ''
@@ -521,8 +528,11 @@ function shapeOf(type: TypeDefinition): string {
   return type.members ? `${shape}\n${type.members.join('|')}` : shape
 }
 
-/** All that a type says but its name, as JSON. */
+/** All that a type says but its name, as JSON (a type's name is its first key: cut from its JSON, not copied out). */
 function bodyOf(type: TypeDefinition): string {
+  const json = JSON.stringify(type)
+  const head = `{"name":${JSON.stringify(type.name)}`
+  if (json.startsWith(head)) return json.slice(head.length)
   const {name: _name, ...body} = type
   return JSON.stringify(body)
 }
