@@ -147,6 +147,45 @@ test('inline schemas that say the same are one type, named by the words their pl
   assert.equal(types.get('Response401')?.fields, [{name: 'message', type: 'string', required: true, description: 'What went wrong'}])
 })
 
+test('an inline type that names itself keeps its name where others merge with it, and its own field follows a rename', () => {
+  const pointer = (path: string) => ({$ref: `#/paths/${path}/get/responses/200/content/application~1json/schema`})
+  const get = (id: string, parent: object) => ({get: {operationId: id, responses: {200: {description: 'ok', content: {'application/json': {schema: {type: 'object', properties: {id: {type: 'string'}, parent}}}}}}}})
+  const document = {
+    openapi: '3.0.3',
+    info: {title: 'Self', version: '1'},
+    paths: {'/a': get('aThingList', pointer('~1a')), '/b': get('bThingList', pointer('~1b')), '/c': get('cThingList', pointer('~1a'))}
+  }
+  const {spec} = openapiCatalogue(document)
+  // `/a` and `/c` say the same (an id and an `/a` parent): one type, renamed, whose field names it; `/b` is its own.
+  assert.equal(spec.endpoints.map((endpoint) => endpoint.response), ['ThingListResponse', 'BThingListResponse', 'ThingListResponse'])
+  assert.equal(spec.types?.map((type) => [type.name, type.fields?.map((field) => field.type)]), [['ThingListResponse', ['string', 'ThingListResponse']], ['BThingListResponse', ['string', 'BThingListResponse']]])
+})
+
+test('an inline type that a type built inside it names never merges away (no field names a type that is gone)', () => {
+  // As Microsoft Graph's beta writes it: `Base.createdByUser`, one schema object, is met first as `Drive`'s field;
+  // while its union is built, `User` and its `site` are, and `Site` (also `allOf: [Base]`) names it. `User`'s own
+  // `createdByUser` says the same and came first.
+  const byUser = () => ({anyOf: [{$ref: '#/components/schemas/User'}, {type: 'object'}]})
+  const document = {
+    openapi: '3.0.3',
+    info: {title: 'Graph', version: '1'},
+    paths: {'/drive': {get: {operationId: 'getDrive', responses: {200: {description: 'ok', content: {'application/json': {schema: {$ref: '#/components/schemas/Drive'}}}}}}}},
+    components: {
+      schemas: {
+        Base: {type: 'object', properties: {createdByUser: byUser()}},
+        Drive: {allOf: [{$ref: '#/components/schemas/Base'}, {type: 'object', properties: {quota: {type: 'integer'}}}]},
+        Site: {allOf: [{$ref: '#/components/schemas/Base'}, {type: 'object', properties: {url: {type: 'string'}}}]},
+        User: {type: 'object', properties: {createdByUser: byUser(), site: {$ref: '#/components/schemas/Site'}}}
+      }
+    }
+  }
+  const {spec} = openapiCatalogue(document)
+  const names = new Set(spec.types?.map((type) => type.name))
+  const named = (spec.types ?? []).flatMap((type) => [...(type.fields ?? []).map((field) => field.type ?? 'string'), ...(type.members ?? [])])
+  assert.equal(named.filter((name) => !names.has(name) && !['integer', 'string', 'object'].includes(name)), [])
+  assert.is(spec.types?.find((type) => type.name === 'Site')?.fields?.find((field) => field.name === 'createdByUser')?.type, 'DriveCreatedByUser')
+})
+
 test('inline types whose places share less than two words stay apart, and one whose shared name is taken keeps its first', () => {
   const body = () => ({content: {'application/json': {schema: {type: 'object', properties: {id: {type: 'string'}}}}}})
   const named = (id: string) => ({post: {operationId: id, requestBody: body(), responses: {204: {description: 'ok'}}}})

@@ -4,7 +4,7 @@
  * values (`x-map-values`, on a type and on a field) and a discriminator's mapping. A reference is a type expression
  * (`Pet`, `Pet[]`, `Pet[][]`), whose named type is renamed.
  */
-import type {Catalogue, Field, TypeDefinition} from '../../schemas/types/endpoints.js'
+import type {Catalogue} from '../../schemas/types/endpoints.js'
 
 /** Rename the types of `spec` named in `renamed` (old name -> new name). */
 export function renameTypes(spec: Catalogue, renamed: ReadonlyMap<string, string>): void {
@@ -32,10 +32,10 @@ export function renameTypes(spec: Catalogue, renamed: ReadonlyMap<string, string
     type.name = renamed.get(type.name) ?? type.name
     for (const field of type.fields ?? []) {
       renameIn(field, 'type')
-      renameIn(field, 'x-map-values' as keyof Field)
+      renameIn(field, 'x-map-values')
     }
     if (type.members) type.members = type.members.map(rename)
-    renameIn(type, 'x-map-values' as keyof TypeDefinition)
+    renameIn(type, 'x-map-values')
     const mapping = (type['x-discriminator'] as {mapping?: Record<string, string>} | undefined)?.mapping
     if (mapping) for (const value of Object.keys(mapping)) mapping[value] = rename(mapping[value])
   }

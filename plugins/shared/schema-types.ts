@@ -38,8 +38,8 @@ export class SchemaTypes {
    * without the name, and by the last two words of their names (see {@link shared}).
    */
   private readonly inlineByShape = new Map<string, InlineType | Map<string, Map<string, InlineType>>>()
-  /** The words that the names of all the places of each merged inline type end with, for {@link sharedNames}. */
-  private readonly mergedWords = new Map<string, string[]>()
+  /** The inline types others merged with, for {@link sharedNames}. */
+  private readonly merged = new Set<InlineType>()
   /** The inline schemas whose types are being built, and those of them met again inside themselves. */
   private readonly building = new Set<Schema>()
   private readonly reentered = new Set<Schema>()
@@ -193,12 +193,13 @@ export class SchemaTypes {
    * words are one type, as code generators merge identical inline models, named at the end by those words (see
    * {@link sharedNames}). Descriptions that write every operation's error body inline (loket.nl: one `401` body in
    * each of 661 operations) would otherwise list hundreds of copies. Inner types are merged first, so their names
-   * already agree. A type named after its schema (`components/schemas`, a file) is never merged, nor one that its own
-   * fields name (its name is taken by then).
+   * already agree. A type named after its schema (`components/schemas`, a file) is never merged, nor merges away one
+   * that a type built inside it names (its name is taken by then: in Microsoft Graph's beta description, `Site`
+   * names the `createdByUser` union of `Drive`, which the union's members reach).
    */
   private shared(schema: Schema, type: TypeDefinition): string {
     this.building.delete(schema)
-    if (!this.options.mergeInline || this.reentered.has(schema)) return type.name
+    if (!this.options.mergeInline) return type.name
     const name = type.name
     // Places whose names share no name for the type stay apart (`CommentPost` and `UserPostsItem`, both "a Post or
     // its key"): either name would mislead at the other place. Two places share a name when their last two words
@@ -221,13 +222,15 @@ export class SchemaTypes {
     const body = bodyOf(type)
     const byEnding = byBody.get(body)
     const same = byEnding?.get(ending)
+    // A type that a type built inside it names stays (others may still merge with it).
+    if (same !== undefined && this.reentered.has(schema)) return name
     if (same === undefined) {
       if (byEnding) byEnding.set(ending, {name, ending, words})
       else byBody.set(body, new Map([[ending, {name, ending, words}]]))
       return name
     }
     same.words = commonTail(same.words, words)
-    this.mergedWords.set(same.name, same.words)
+    this.merged.add(same)
     this.types.delete(name)
     this.names.set(schema, same.name)
     return same.name
@@ -241,7 +244,7 @@ export class SchemaTypes {
   sharedNames(): Map<string, string> {
     const renamed = new Map<string, string>()
     const taken = new Set(this.types.keys())
-    for (const [name, words] of this.mergedWords) {
+    for (const {name, words} of this.merged) {
       const better = sharedName(words)
       if (better === undefined || better === name || taken.has(better) || jsonTypes.has(better)) continue
       taken.add(better)
