@@ -147,6 +147,30 @@ test('inline schemas that say the same are one type, named by the words their pl
   assert.equal(types.get('Response401')?.fields, [{name: 'message', type: 'string', required: true, description: 'What went wrong'}])
 })
 
+test('among many inline types of one shape that differ in their words, those that say the same are still one type', () => {
+  // Twelve operations' 401 bodies, one field each, described ten ways (as loket.nl words its error bodies): past a
+  // few of one shape, they are found by their JSON, not compared one by one. The last two repeat the first two.
+  const error = (words: string) => ({type: 'object', properties: {message: {type: 'string', description: words}}})
+  const words = [...Array.from({length: 10}, (_, index) => `Failure ${index}`), 'Failure 0', 'Failure 1']
+  const paths = Object.fromEntries(words.map((text, index) => [`/r${index}`, {get: {operationId: `read${'ABCDEFGHIJKL'[index]}`, responses: {401: {description: 'no', content: {'application/json': {schema: error(text)}}}}}}]))
+  const {spec} = openapiCatalogue({openapi: '3.0.3', info: {title: 'Errors', version: '1'}, paths})
+  const types = spec.endpoints.map((endpoint) => endpoint.responses?.[0]?.type)
+  assert.is(new Set(types).size, 10)
+  assert.equal(types.slice(0, 2), ['Response401', 'ReadB401Response'])
+  assert.is(types[10], types[0])
+  assert.is(types[11], types[1])
+  // The same field with its facts written in another order: the catalogue writes a field's facts in one order, so
+  // the two bodies say the same, as their types' JSON does.
+  const reordered = {type: 'object', properties: {message: {type: 'string', description: 'Failure 0', example: 'x', default: 'y'}}}
+  const original = {type: 'object', properties: {message: {type: 'string', description: 'Failure 0', default: 'y', example: 'x'}}}
+  const pair = openapiCatalogue({
+    openapi: '3.0.3',
+    info: {title: 'Pair', version: '1'},
+    paths: {'/a': {get: {operationId: 'readA', responses: {401: {description: 'no', content: {'application/json': {schema: original}}}}}}, '/b': {get: {operationId: 'readB', responses: {401: {description: 'no', content: {'application/json': {schema: reordered}}}}}}}
+  })
+  assert.equal(pair.spec.endpoints.map((endpoint) => endpoint.responses?.[0]?.type), ['Response401', 'Response401'])
+})
+
 test('an inline type that names itself keeps its name where others merge with it, and its own field follows a rename', () => {
   const pointer = (path: string) => ({$ref: `#/paths/${path}/get/responses/200/content/application~1json/schema`})
   const get = (id: string, parent: object) => ({get: {operationId: id, responses: {200: {description: 'ok', content: {'application/json': {schema: {type: 'object', properties: {id: {type: 'string'}, parent}}}}}}}})

@@ -33,11 +33,8 @@ export class SchemaTypes {
   private readonly reported = new WeakSet<object>()
   /** The last number `freeName` put after each wanted name. */
   private readonly lastSuffix = new Map<string, number>()
-  /**
-   * The inline types by their shape (see `shapeOf`): the first, until another of its shape comes; then by their JSON
-   * without the name, and by the last two words of their names (see {@link shared}).
-   */
-  private readonly inlineByShape = new Map<string, InlineType | Map<string, Map<string, InlineType>>>()
+  /** The inline types by the last two words of their names and their shape (see `shapeOf` and {@link shared}). */
+  private readonly inlineByShape = new Map<string, {types: InlineType[]; byBody?: Map<string, InlineType>}>()
   /** The inline types others merged with, for {@link sharedNames}. */
   private readonly merged = new Set<InlineType>()
   /** The inline schemas whose types are being built, and those of them met again inside themselves. */
@@ -207,26 +204,21 @@ export class SchemaTypes {
     const words = nameWordsOf(name)
     if (words.length < 2 || /^\d/.test(words[words.length - 1])) return name
     const ending = `${words[words.length - 2]} ${words[words.length - 1]}`
-    // Most inline types are alone of their shape: only types of one shape are compared, by their JSON.
-    const shape = shapeOf(type)
-    let byBody = this.inlineByShape.get(shape)
-    if (byBody === undefined) {
-      this.inlineByShape.set(shape, {name, ending, words})
-      return name
-    }
-    if (!(byBody instanceof Map)) {
-      const first = byBody
-      byBody = new Map([[bodyOf(this.types.get(first.name)!), new Map([[first.ending, first]])]])
-      this.inlineByShape.set(shape, byBody)
-    }
-    const body = bodyOf(type)
-    const byEnding = byBody.get(body)
-    const same = byEnding?.get(ending)
+    // Types are compared only with those of their shape and ending: most inline types with none, some with a few,
+    // by their JSON without building it; a few hundred with a hundred at most (loket.nl's error bodies, which differ
+    // in their descriptions), by their JSON as keys.
+    const key = `${ending}\n${shapeOf(type)}`
+    let place = this.inlineByShape.get(key)
+    let body: string | undefined
+    const same = place === undefined ? undefined : place.byBody ? place.byBody.get((body = bodyOf(type))) : place.types.find((candidate) => sameBody(candidate.type, type))
     // A type that a type built inside it names stays (others may still merge with it).
     if (same !== undefined && this.reentered.has(schema)) return name
     if (same === undefined) {
-      if (byEnding) byEnding.set(ending, {name, ending, words})
-      else byBody.set(body, new Map([[ending, {name, ending, words}]]))
+      const entry = {name, words, type}
+      if (place === undefined) this.inlineByShape.set(key, (place = {types: []}))
+      place.types.push(entry)
+      if (place.byBody) place.byBody.set(body!, entry)
+      else if (place.types.length > comparedInPlace) place.byBody = new Map(place.types.map((candidate) => [bodyOf(candidate.type), candidate]))
       return name
     }
     same.words = commonTail(same.words, words)
@@ -517,11 +509,11 @@ export class SchemaTypes {
 /** The words of a PascalCase name: `GetPet401Response` -> Get, Pet, 401, Response. */
 const nameWords = /[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+/g
 
-/** An inline type that others may merge with: its name, the last two words of it, and the words all its places end with. */
+/** An inline type that others may merge with: its name, the words all its places end with, and the type. */
 interface InlineType {
   name: string
-  ending: string
   words: string[]
+  type: TypeDefinition
 }
 
 /** A type's kind, fields' names and types, and members: what two types that say the same share first. */
@@ -531,6 +523,14 @@ function shapeOf(type: TypeDefinition): string {
   return type.members ? `${shape}\n${type.members.join('|')}` : shape
 }
 
+/** Inline types of one shape and ending compared with each other; past this many, found by their JSON. */
+const comparedInPlace = 8
+
+/** Whether two types say the same but for their names: whether their JSON would be, without `name`. */
+function sameBody(a: TypeDefinition, b: TypeDefinition): boolean {
+  return sameJson(a, b, 'name')
+}
+
 /** All that a type says but its name, as JSON (a type's name is its first key: cut from its JSON, not copied out). */
 function bodyOf(type: TypeDefinition): string {
   const json = JSON.stringify(type)
@@ -538,6 +538,39 @@ function bodyOf(type: TypeDefinition): string {
   if (json.startsWith(head)) return json.slice(head.length)
   const {name: _name, ...body} = type
   return JSON.stringify(body)
+}
+
+/**
+ * Whether `JSON.stringify(a) === JSON.stringify(b)` for values made of JSON's data (as parsed, or built from it),
+ * without building either text: the same keys in the same order with the same values, members whose value JSON
+ * leaves out (`undefined`) skipped, and at the top, the member `except`.
+ */
+function sameJson(a: unknown, b: unknown, except?: string): boolean {
+  if (a === b) return true
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false
+    // An array's `undefined` item is written `null`.
+    for (let index = 0; index < a.length; index++) if (!sameJson(a[index] ?? null, b[index] ?? null)) return false
+    return true
+  }
+  if (Array.isArray(b)) return false
+  const left = a as Record<string, unknown>
+  const right = b as Record<string, unknown>
+  const rightKeys = Object.keys(right)
+  let at = nextKey(right, rightKeys, 0, except)
+  for (const key in left) {
+    if (key === except || left[key] === undefined) continue
+    if (rightKeys[at] !== key || !sameJson(left[key], right[key])) return false
+    at = nextKey(right, rightKeys, at + 1, except)
+  }
+  return at === rightKeys.length
+}
+
+/** The index of the first of `keys` from `at` on that JSON writes (see {@link sameJson}). */
+function nextKey(value: Record<string, unknown>, keys: string[], at: number, except: string | undefined): number {
+  while (at < keys.length && (keys[at] === except || value[keys[at]] === undefined)) at++
+  return at
 }
 
 function nameWordsOf(name: string): string[] {
