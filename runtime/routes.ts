@@ -130,7 +130,7 @@ export function describeRoutes(config: Pick<ResolvedConfig, 'auth' | 'rateLimit'
         summary: options.summary ?? (crud ? summaries[kind](name.replace(/_/g, ' '), plural(name).replace(/_/g, ' ')) + (relation ? `'s ${relation}` : '') : `${options.action[0].toUpperCase()}${options.action.slice(1)} (${controller.name})`),
         auth: auth === true ? 'bearer' : auth === false ? 'none' : auth,
         roles: options.roles ?? controller.roles ?? [],
-        status: statusOf(kind, auth !== false, kind === 'create' ? findsRelated(kind, entity, options.where) : pathParams.length > 0, options.status, Boolean(options.rateLimit ?? config.rateLimit)),
+        status: statusOf(kind, auth !== false, kind === 'create' ? findsRelated(kind, entity, options.where) : kind === 'list' || kind === 'count' ? findsParent(entity, options.where) : pathParams.length > 0, options.status, Boolean(options.rateLimit ?? config.rateLimit)),
         pathParams,
         queryParams: [...queryNamesOf(options.query), ...(!crud ? [] : kind === 'list' ? listParams : kind === 'count' ? listParamsNamed('filter') : kind === 'read' ? listParamsNamed('fields', 'populate') : [])],
         request: crud ? (['create', 'update', 'replace'].includes(kind) ? name : undefined) : options.request,
@@ -259,8 +259,17 @@ function findsRelated(kind: RouteKind, entity: EntityDefinition | undefined, whe
 }
 
 /**
+ * Whether a list's or a count's `where` names a relation by a path parameter: the route answers 404 when no record
+ * meets it (`GET /articles/{slug}/comments` for an article that is not there), not an empty list.
+ */
+function findsParent(entity: EntityDefinition | undefined, where: RouteOptions['where']): boolean {
+  return Object.entries(where ?? {}).some(([path, source]) => typeof source === 'string' && source.startsWith('params.') && ['many-to-one', 'one-to-one'].includes(entity?.relations?.[path.split('.')[0]]?.kind ?? ''))
+}
+
+/**
  * The statuses a route answers: its kind's, 401 and 403 behind auth, 429 behind a rate limit (its own or the
- * project's), and 404 where it looks a record up (`finds`: a path parameter, or a create's related record).
+ * project's), and 404 where it looks a record up (`finds`: a path parameter, a create's related record, or the
+ * record a list's or a count's path names).
  */
 function statusOf(kind: string, authenticated: boolean, finds: boolean, declared: number | undefined, limited: boolean): number[] {
   const codes: Record<string, number[]> = {
@@ -276,7 +285,7 @@ function statusOf(kind: string, authenticated: boolean, finds: boolean, declared
     unlink: [200, 400, 404],
     custom: [declared ?? 200, 400, ...(finds ? [404] : []), 422]
   }
-  const list = [...codes[kind], ...(kind === 'create' && finds ? [404] : []), ...(authenticated ? [401, 403] : []), ...(limited ? [429] : [])]
+  const list = [...codes[kind], ...(['create', 'list', 'count'].includes(kind) && finds ? [404] : []), ...(authenticated ? [401, 403] : []), ...(limited ? [429] : [])]
   return [...new Set(list)].sort((a, b) => a - b)
 }
 

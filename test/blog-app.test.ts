@@ -128,6 +128,11 @@ test('a Medium-like client, against `pipe start` as a process', async () => {
     assert.is(comment.status, 201)
     assert.is(comment.body!.comment.author.username, 'bob')
     assert.is((await api('POST', '/articles/no-such-article/comments', {token: bob, body: {comment: {body: 'x'}}})).status, 404)
+    // Listing under an article that is not there is a 404 too, not an empty list; an article without comments has none.
+    const missing = await api('GET', '/articles/no-such-article/comments')
+    assert.is(missing.status, 404)
+    assert.equal(missing.body, {errors: {body: ['No article `no-such-article`']}})
+    assert.equal((await api('GET', `/articles/${second.body!.article.slug}/comments`)).body, {comments: [], meta: {page: 1, limit: 100, total: 0, pages: 0}})
     assert.is((await api('POST', `/articles/${slug}/comments`, {token: bob, body: {comment: {body: 'x', article: 2}}})).status, 422)
     const comments = await api('GET', `/articles/${slug}/comments`)
     assert.equal(comments.body!.comments.map((item: Json) => [item.body, item.author.username]), [['Thank you so much!', 'bob']])
@@ -173,6 +178,7 @@ test('pipe openapi and pipe map describe every route with its types and statuses
   assert.equal(byKey['GET /articles'].parameters.slice(0, 3).map((parameter: Json) => parameter.name), ['tag', 'author', 'favorited'])
   // A comment is created under its article, which the path names: 404 when there is none (the server's answer above).
   assert.equal(statuses('POST /articles/{slug}/comments'), [201, 400, 401, 403, 404, 409, 413, 415, 422])
+  assert.equal(statuses('GET /articles/{slug}/comments'), [200, 400, 401, 403, 404])
   assert.not.ok(statuses('POST /articles').includes(404))
   // A comment's body carries no `article`: the path gives it.
   const commentBody = byKey['POST /articles/{slug}/comments'].requestBody.content['application/json'].schema.properties.comment

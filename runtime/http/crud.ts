@@ -12,7 +12,7 @@ import {parseListQuery, type LikeMatch, type ListQuery, type QueryOptions} from 
 import type {FastReader} from './fast-read.js'
 import type {OutboxEvent} from '../events/outbox.js'
 import type {FastWriter} from './fast-write.js'
-import {applyScopeToCreate, recordFilter, routeQuery, scopeFilter, type RouteScope} from './scope.js'
+import {applyScopeToCreate, requireScopeParents, recordFilter, routeQuery, scopeFilter, type RouteScope} from './scope.js'
 import {answeredBy, resolveByRelations} from './relations-by.js'
 
 type Row = Record<string, unknown>
@@ -144,7 +144,9 @@ export async function runCrud(action: CrudAction, model: EntityModel, context: C
       return listAction(model, context, query, options, finish, stored)
     case 'count': {
       const parsed = parseListQuery(query, model, 'count', options)
-      return {count: await db().count(model.name, withScope(parsed.where, scopeFilter(context.route, model, context)))}
+      const count = await db().count(model.name, withScope(parsed.where, scopeFilter(context.route, model, context)))
+      if (count === 0) await requireScopeParents(context.route, model, context, db())
+      return {count}
     }
     case 'read':
     case 'link':
@@ -299,11 +301,9 @@ async function listAction(
     populate: [...new Set([...query.populate, ...(query.fields ? [] : answeredRelations(model))])] as never[],
     strategy: 'select-in' as const
   }
-  if (!query.count) {
-    const rows = await db().find(model.name, query.where, findOptions)
-    return {data: await finish(rows.map((row) => present(model, row, query.fields, query.populate)), query.fields, query.populate), meta: pageMeta(query)}
-  }
-  const [rows, total] = await db().findAndCount(model.name, query.where, findOptions)
+  const [rows, total] = query.count ? await db().findAndCount(model.name, query.where, findOptions) : [await db().find(model.name, query.where, findOptions), undefined]
+  // Nothing under a parent that is not there (`GET /articles/nope/comments`) is a 404, not an empty list.
+  if (rows.length === 0) await requireScopeParents(context.route, model, context, db())
   return {data: await finish(rows.map((row) => present(model, row, query.fields, query.populate)), query.fields, query.populate), meta: pageMeta(query, total)}
 }
 

@@ -76,8 +76,37 @@ export function recordFilter(scope: RouteScope | undefined, model: EntityModel, 
  * there is none).
  */
 export async function applyScopeToCreate(scope: RouteScope | undefined, model: EntityModel, context: ScopeContext, em: EntityManager): Promise<void> {
-  // A relation's conditions together (`order.id` and `order.customer`): the one record that meets them all.
-  const byRelation = new Map<string, {target: EntityModel; filter: Record<string, unknown>; named: unknown[]}>()
+  const {direct, byRelation} = scopeConditions(scope, model, context)
+  for (const [path, value] of direct) context.data[path] = value
+  for (const [name, conditions] of byRelation) context.data[name] = (await relatedRecord(conditions, em))[conditions.target.primaryKey]
+}
+
+/**
+ * The records a route's path names through its `where` exist: the article of `GET /articles/{slug}/comments`
+ * (`{"article.slug": "params.slug"}`), 404 when there is none, as a create under it answers. Asked by a list or a
+ * count that found nothing, so that a missing parent is not an empty list.
+ */
+export async function requireScopeParents(scope: RouteScope | undefined, model: EntityModel, context: ScopeContext, em: EntityManager): Promise<void> {
+  for (const conditions of scopeConditions(scope, model, context).byRelation.values()) if (conditions.fromPath) await relatedRecord(conditions, em)
+}
+
+/** A route's `where` conditions through a many-to-one relation, together: the one record they name. */
+interface RelationConditions {
+  target: EntityModel
+  filter: Record<string, unknown>
+  /** The values as given, for the 404's words. */
+  named: unknown[]
+  /** Whether a path parameter gives one of them (`params.slug`). */
+  fromPath: boolean
+}
+
+/**
+ * A route's `where` as a create applies it: fields and relation keys set as they are, and the conditions through
+ * each many-to-one relation together (`order.id` and `order.customer`: the one order that meets them all).
+ */
+function scopeConditions(scope: RouteScope | undefined, model: EntityModel, context: ScopeContext): {direct: Array<[string, unknown]>; byRelation: Map<string, RelationConditions>} {
+  const direct: Array<[string, unknown]> = []
+  const byRelation = new Map<string, RelationConditions>()
   for (const [path, source] of Object.entries(scope?.where ?? {})) {
     const segments = path.split('.')
     const given = sourceValue(source, context)
@@ -88,20 +117,24 @@ export async function applyScopeToCreate(scope: RouteScope | undefined, model: E
     // not a write that the database refuses for its foreign key. One set to the user, or a literal, is set as it is.
     const fromPath = typeof source === 'string' && source.startsWith('params.')
     if (segments.length === 1 && !(target && fromPath)) {
-      context.data[path] = value
+      direct.push([path, value])
       continue
     }
     if (!target || segments.length > 2) continue
-    const conditions = byRelation.get(segments[0]) ?? {target, filter: {}, named: []}
+    const conditions = byRelation.get(segments[0]) ?? {target, filter: {}, named: [], fromPath: false}
     conditions.filter[segments[1] ?? target.primaryKey] = value
     conditions.named.push(given)
+    conditions.fromPath ||= fromPath
     byRelation.set(segments[0], conditions)
   }
-  for (const [name, {target, filter, named}] of byRelation) {
-    const found = Object.values(filter).includes(undefined) ? null : ((await em.findOne(target.name, filter as FilterQuery<object>)) as Row | null)
-    if (!found) throw notFound(`No ${target.name} \`${String(named[0])}\``)
-    context.data[name] = found[target.primaryKey]
-  }
+  return {direct, byRelation}
+}
+
+/** The one record `conditions` name; 404 when there is none. */
+async function relatedRecord({target, filter, named}: RelationConditions, em: EntityManager): Promise<Row> {
+  const found = Object.values(filter).includes(undefined) ? null : ((await em.findOne(target.name, filter as FilterQuery<object>)) as Row | null)
+  if (!found) throw notFound(`No ${target.name} \`${String(named[0])}\``)
+  return found
 }
 
 /**
