@@ -6,6 +6,7 @@
 import {constants, deflateRaw} from 'node:zlib'
 import type {Catalogue, Endpoint, Field, Param, TypeDefinition} from '../../schemas/types/endpoints.js'
 import {escapeHtml} from '../shared/escape-html.js'
+import {baseTypeName} from '../shared/readers.js'
 import {inlineMarkdown, markdownHtml} from './markdown.js'
 import {pieceHtml, typeNameHtml} from './wrap.js'
 
@@ -30,14 +31,9 @@ export interface TypeView {
   deprecated: boolean
 }
 
-/** The named type an expression refers to: `Pet[]`, `[Pet!]!` and `Pet` all name `Pet`. */
-export function baseType(expression: string): string {
-  return expression.replace(/[[\]!?\s]/g, '')
-}
-
 /** A type expression as markup: the named type inside it is a link to its card. */
 export function typeHtml(expression: string, names: ReadonlySet<string>): string {
-  const base = baseType(expression)
+  const base = baseTypeName(expression)
   if (!names.has(base)) return escapeHtml(expression)
   const at = expression.indexOf(base)
   return `${escapeHtml(expression.slice(0, at))}<a href="#type-${escapeHtml(base)}">${typeNameHtml(base)}</a>${escapeHtml(expression.slice(at + base.length))}`
@@ -111,7 +107,7 @@ function usage(endpoints: Endpoint[]): Map<string, number> {
   for (const endpoint of endpoints) {
     const named = new Set<string>()
     for (const expression of [endpoint.request, endpoint.response, ...(endpoint.responses ?? []).map((response) => response.type), ...(endpoint.params ?? []).map((param) => param.type)]) {
-      if (expression) named.add(baseType(expression))
+      if (expression) named.add(baseTypeName(expression))
     }
     for (const name of named) counts.set(name, (counts.get(name) ?? 0) + 1)
   }

@@ -1,4 +1,7 @@
-/** Small readers for untyped documents (OpenAPI, AsyncAPI, JSON Schema) that every importer shares. */
+/**
+ * Small readers for untyped documents (OpenAPI, AsyncAPI, JSON Schema) that every importer shares, and of the
+ * catalogue's type expressions.
+ */
 
 type Node = Record<string, unknown>
 
@@ -43,4 +46,9 @@ export function typeName(name: string): string {
   // Most names have none of these characters: one test instead of three replacements (asked for at every `$ref`).
   if (name !== '' && !/[[\]<>!?\s,]/.test(name)) return name
   return name.replace(/[[<]/g, 'Of').replace(/[\]>]/g, '').replace(/[!?\s,]+/g, '_') || 'Unnamed'
+}
+
+/** The named type inside a catalogue type expression: `Pet` for `Pet`, `Pet[]`, `[Pet!]!` and `Pet?`. */
+export function baseTypeName(expression: string): string {
+  return expression.replace(/[[\]!?\s]/g, '')
 }

@@ -7,6 +7,7 @@
 import type {CatalogueTree} from '../../../pipeline/data.js'
 import type {JsonPath} from '../../../pipeline/json-path.js'
 import {defineRule, type Report} from '../../../pipeline/rule.js'
+import {baseTypeName} from '../../shared/readers.js'
 import {endpointsOf, groupsOf, text, typesOf} from '../walk.js'
 
 /** Type names that never need a declaration (compared case-insensitively). */
@@ -17,11 +18,6 @@ export const builtinTypes = new Set(
     'int', 'int32', 'int64', 'float', 'double', 'decimal', 'bigint', 'long', 'password', 'text', 'id'
   ].map((name) => name.toLowerCase())
 )
-
-/** The named type inside a type expression: `Pet` for `Pet[]`, `[Pet!]!`, `Pet?`. */
-export function baseTypeName(expression: string): string {
-  return expression.replace(/[[\]!?\s]/g, '')
-}
 
 export const danglingRef = defineRule<CatalogueTree>({id: 'dangling-ref', severity: 'error'}, (tree, _file, report) => {
   const groupIds = ['default', ...groupsOf(tree.spec).map(([, group]) => text(group.id)).filter((id): id is string => id !== undefined)]
