@@ -123,14 +123,16 @@ function compiledCli(profile) {
  * flags at the top keep the heap small, right for the documents of a megabyte or two that most APIs are; a bigger
  * document's catalogue and page are built of objects that outlive many collections of so small a heap, and each
  * collection copies or marks them again. Measured with `pipe map` against the flags at the top, alternating runs
- * (bench/NOTES.md, eighteenth session):
+ * (bench/NOTES.md, eighteenth and twentieth sessions):
  *
  * - from 3 MB, the old generation grows by 100 % past what survived a full collection instead of 20 %: Stripe's 3 MB
  *   YAML −23 ms, Kubernetes' 4 MB −22 ms, Zoom's 3.3 MB −8 ms, for 0–5 MB more (below that size, nothing to gain:
- *   Box, Slack, Discord ±8 ms, up to +1 MB);
- * - from 5 MB, by 200 %, and the young generation is made 4 MB a semi-space: loket.nl's 6 MB description −44 ms with
- *   the young generation alone (+7 MB), a further −47 ms with the old generation (+9 MB); GitHub's 13 MB one −56 ms
- *   (+11 MB), then −65 ms (±0 MB). 8 MB a semi-space was no faster, for more memory; Stripe's 4 MB: no faster;
+ *   Box, Slack, Discord ±8 ms, up to +1 MB); and the young generation is made 3 MB a semi-space: on a second
+ *   machine, Zoom −14 ms, Stripe's 4 MB JSON −16, Kubernetes −11, Stripe's YAML −11, for +1 to +4 MB (4 MB a
+ *   semi-space took Kubernetes to half of redocly's peak memory);
+ * - from 5 MB, by 200 %: loket.nl's 6 MB description −47 ms (+9 MB), GitHub's 13 MB one −65 ms (±0 MB). Their young
+ *   generation made 4 MB a semi-space instead of 1 took −44 and −56 ms; 3 MB is as fast as 4 (loket.nl −3 ms, GitHub
+ *   +3, Microsoft Graph −42, within their noise) and 8 MB no faster, for more memory;
  * - from 16 MB, the young generation grows as V8 would: Microsoft Graph's 20 MB description made 848 scavenges (538
  *   ms, a fifth of the run) with it at 1 MB, 54 grown, and took 341 ms less for 41 MB more (its 47 MB beta: −912 ms,
  *   +30 MB), where `redocly build-docs` peaks at 867 MB.
@@ -138,8 +140,8 @@ function compiledCli(profile) {
 function heapForInput() {
   const megabyte = 1024 * 1024
   const steps = [
-    {from: 3 * megabyte, take: () => setFlagsFromString('--heap-growing-percent=100')},
-    {from: 5 * megabyte, take: () => (setFlagsFromString('--heap-growing-percent=200'), growYoungGeneration(4))},
+    {from: 3 * megabyte, take: () => (setFlagsFromString('--heap-growing-percent=100'), growYoungGeneration(3))},
+    {from: 5 * megabyte, take: () => setFlagsFromString('--heap-growing-percent=200')},
     {from: 16 * megabyte, take: () => setFlagsFromString('--semi-space-growth-factor=2')}
   ]
   // Sizes only grow (each is bigger than every one before), so the steps are taken in order, each once.
