@@ -207,7 +207,7 @@ function eventEndpoint(published: Published, document: Record<string, unknown>, 
   // Where a reply finds the id that ties it to this message (`$message.header#/correlationId`).
   const correlation = carried.map(({message}) => str(asRecord(refs.resolve(message.correlationId).value).location)).find((location) => location !== undefined)
   if (correlation) endpoint['x-correlation-id'] = correlation
-  const responses = carried.map(({message, name}) => payloads.typeOf(dataOf(schemaOf(message.payload, refs), refs), `${name}Payload`))
+  const responses = carried.map(({message, name}) => payloads.bodyTypeOf(dataOf(schemaOf(message.payload, refs), refs), `${name}Payload`))
   // Of several messages, none speaks for the event: each one's words go to its payload type, where the page shows
   // them (Slack's real-time API sends 46 kinds of message on one socket), unless the schema has its own.
   if (carried.length > 1) {

@@ -71,6 +71,26 @@ export class SchemaTypes {
     return this.typeAndNullability(node, fallback).type
   }
 
+  /**
+   * The type of a request or response body, or of an event's payload: `typeOf`, but a map written inline
+   * (`{type: object, additionalProperties: {…}}` without properties) is a type of its own, named `fallback`, with its
+   * values' type as `x-map-values`: a field says a map's values beside its `object`, and a body has no field to.
+   */
+  bodyTypeOf(node: unknown, fallback: string): string {
+    const resolved = this.refs.resolve(node)
+    const schema = resolved.value
+    if (resolved.name !== undefined || !schema || !isInlineMap(schema)) return this.typeOfResolved(resolved, fallback).type
+    const known = this.known(schema)
+    if (known) return known
+    this.leaveOutUnsupported(schema, fallback)
+    const typeName = this.claim(schema, pascal(fallback))
+    const type = Object.assign(typeHead(typeName, 'object', schema), {fields: [] as Field[]})
+    this.types.set(typeName, type)
+    this.building.add(schema)
+    type['x-map-values'] = this.mapValues(schema, `${typeName}Value`)!
+    return this.shared(schema, type)
+  }
+
   /** `typeOf`, and whether the schema also allows `null` (`nullable`, `anyOf: [X, {type: 'null'}]`, `type: [x, 'null']`). */
   typeAndNullability(node: unknown, fallback: string | (() => string)): {type: string; nullable: boolean} {
     return this.typeOfResolved(this.refs.resolve(node), fallback)
@@ -594,6 +614,13 @@ function sharedName(tail: string[]): string | undefined {
   if (number === -1) return tail.length >= 2 ? tail.join('') : undefined
   const words = tail.slice(number + 1)
   return words.length > 0 ? [...words, tail[number]].join('') : undefined
+}
+
+/** Whether `schema` is a map (`additionalProperties` with a schema) and nothing more: no properties, no members. */
+function isInlineMap(schema: Schema): boolean {
+  const values = schema.additionalProperties
+  const map = values !== null && typeof values === 'object' && !Array.isArray(values) && Object.keys(values).length > 0
+  return map && (schema.type === 'object' || schema.type === undefined) && !schema.properties && !schema.allOf && !schema.oneOf && !schema.anyOf && !schema.items
 }
 
 /** Whether key `name` of `properties` is a field: its own, and not "" (a field's name cannot be empty). */
