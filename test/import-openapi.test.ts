@@ -147,7 +147,7 @@ test('inline schemas that say the same are one type, named by the words their pl
   assert.equal(types.get('Response401')?.fields, [{name: 'message', type: 'string', required: true, description: 'What went wrong'}])
 })
 
-test('a body that is a map written inline is a type of its own that says its values; a free-form body stays object', () => {
+test('a body that is a map written inline, or a list of such maps, is a type of its own that says its values; a free-form body stays object', () => {
   const map = (values: object) => ({'application/json': {schema: {type: 'object', additionalProperties: values}}})
   const document = {
     openapi: '3.0.3',
@@ -157,7 +157,8 @@ test('a body that is a map written inline is a type of its own that says its val
       '/pets': {
         put: {operationId: 'putPets', requestBody: {content: map({$ref: '#/components/schemas/Pet'})}, responses: {204: {description: 'ok'}, 400: {description: 'no', content: map({type: 'string'})}}}
       },
-      '/anything': {get: {operationId: 'getAnything', responses: {200: {description: 'ok', content: map({})}}}}
+      '/anything': {get: {operationId: 'getAnything', responses: {200: {description: 'ok', content: map({})}}}},
+      '/scores': {get: {operationId: 'listScores', responses: {200: {description: 'ok', content: {'application/json': {schema: {type: 'array', items: {type: 'object', additionalProperties: {type: 'number'}}}}}}}}}
     },
     components: {schemas: {Pet: {type: 'object', properties: {name: {type: 'string'}}}}}
   }
@@ -165,12 +166,14 @@ test('a body that is a map written inline is a type of its own that says its val
   assert.equal(spec.endpoints.map((endpoint) => [endpoint.request, endpoint.response, endpoint.responses?.map((response) => response.type)]), [
     [undefined, 'ListLanguagesResponse', ['ListLanguagesResponse']],
     ['PutPetsRequest', undefined, [undefined, 'PutPets400Response']],
-    [undefined, 'object', ['object']]
+    [undefined, 'object', ['object']],
+    [undefined, 'ListScoresResponseItem[]', ['ListScoresResponseItem[]']]
   ])
   const types = new Map((spec.types ?? []).map((type) => [type.name, type]))
   assert.equal(types.get('ListLanguagesResponse'), {name: 'ListLanguagesResponse', kind: 'object', fields: [], 'x-map-values': 'integer'})
   assert.is(types.get('PutPetsRequest')?.['x-map-values'], 'Pet')
   assert.is(types.get('PutPets400Response')?.['x-map-values'], 'string')
+  assert.is(types.get('ListScoresResponseItem')?.['x-map-values'], 'number')
 })
 
 test('among many inline types of one shape that differ in their words, those that say the same are still one type', () => {

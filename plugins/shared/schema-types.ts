@@ -74,11 +74,15 @@ export class SchemaTypes {
   /**
    * The type of a request or response body, or of an event's payload: `typeOf`, but a map written inline
    * (`{type: object, additionalProperties: {…}}` without properties) is a type of its own, named `fallback`, with its
-   * values' type as `x-map-values`: a field says a map's values beside its `object`, and a body has no field to.
+   * values' type as `x-map-values`, and a list of such maps a list of that type: a field says a map's values beside
+   * its `object`, and a body has no field to.
    */
   bodyTypeOf(node: unknown, fallback: string): string {
     const resolved = this.refs.resolve(node)
     const schema = resolved.value
+    // A list of such maps written inline is a list of that type (`<fallback>Item[]`).
+    const items = resolved.name === undefined && schema?.type === 'array' ? this.refs.resolve(schema.items) : undefined
+    if (items?.name === undefined && items?.value && isInlineMap(items.value)) return `${this.bodyTypeOf(schema!.items, `${pascal(fallback)}Item`)}[]`
     if (resolved.name !== undefined || !schema || !isInlineMap(schema)) return this.typeOfResolved(resolved, fallback).type
     const known = this.known(schema)
     if (known) return known
