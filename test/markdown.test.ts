@@ -91,6 +91,17 @@ test('a summary is one line of inline HTML: the first block only, line breaks an
   assert.is(inlineMarkdown('\n\nFirst *block*.\n\nNext'), 'First <em>block</em>.')
 })
 
+test('a GitHub alert is its kind of quote with a title; a summary keeps its marker as text', () => {
+  assert.is(markdownHtml('> [!NOTE]\n> This endpoint is in public **preview**.\n\nAfter it.'), '<blockquote data-alert="note">\n<p><strong>Note</strong></p>\n<p>This endpoint is in public <strong>preview</strong>.</p>\n</blockquote>\n<p>After it.</p>')
+  assert.is(markdownHtml('> [!warning]\n>\n> Careful.'), '<blockquote data-alert="warning">\n<p><strong>Warning</strong></p>\n<p>Careful.</p>\n</blockquote>')
+  // Raw HTML in it goes through the sanitizer, which keeps the kind (and only one of GitHub's five).
+  assert.is(markdownHtml('> [!CAUTION]\n> Deletes <b>everything</b>.'), '<blockquote data-alert="caution">\n<p><strong>Caution</strong></p>\n<p>Deletes <b>everything</b>.</p>\n</blockquote>')
+  assert.is(markdownHtml('<blockquote data-alert="evil" class="x">Quoted</blockquote>'), '<blockquote>Quoted</blockquote>')
+  // Not an alert: a marker with more on its line, or a kind GitHub does not have.
+  for (const text of ['> [!NOTE] and more\n> x', '> [!UNKNOWN]\n> x']) assert.not.match(markdownHtml(text), 'data-alert', text)
+  assert.is(inlineMarkdown('> [!NOTE]\n> Lists the alerts.'), '[!NOTE] Lists the alerts.')
+})
+
 test('prose takes the shortcut only when nothing in it but code spans is Markdown', () => {
   assert.ok(isProse('List the pets of an owner. Paginated, 20 a page.\n\nSee also the owners.'))
   // A YAML block scalar's last line break, and blank space after the last paragraph, are no part of it.

@@ -2,7 +2,8 @@
  * The allow-list of descriptions on the page, one for both ways a description is cleaned: markdown-it's tokens
  * (markdown.ts) and raw HTML (raw-html.ts). It keeps text structure only: no script, style, form, image or frame
  * element (an image would be a network request), no `on*` handler, no `id`, `class` or `style` (they could clash
- * with the page's own), and links whose target is http(s), mailto or relative. Whatever is not on it is dropped; the
+ * with the page's own; a quote's `data-alert`, one of GitHub's five alert kinds, is the page's own), and links whose
+ * target is http(s), mailto or relative. Whatever is not on it is dropped; the
  * text of a dropped element stays, but for the elements in `strip`, which go with everything in them. An image
  * leaves its `alt` text, as a browser shows it when the image cannot be loaded.
  */
@@ -27,6 +28,8 @@ export const voidTags: ReadonlySet<string> = new Set(['br', 'hr', 'input'])
 export const allowedAttributes: Readonly<Record<string, Readonly<Record<string, AttributeRule>>>> = {
   a: {href: 'any', title: 'any'},
   abbr: {title: 'any'},
+  // A GitHub alert's kind, which markdown.ts sets and the page styles (`> [!NOTE]`).
+  blockquote: {'data-alert': ['note', 'tip', 'important', 'warning', 'caution']},
   input: {type: ['checkbox'], disabled: 'flag', checked: 'flag'},
   ol: {start: 'any'},
   td: {align: 'any', colspan: 'any', rowspan: 'any'},

@@ -40,6 +40,40 @@ function gfmDetails(state: StateCore) {
   }
 }
 
+/** What the page passes markdown-it as `env`: `oneLine` for a summary's one line (see {@link inlineMarkdown}). */
+type MarkdownEnv = {oneLine?: boolean}
+
+/** The kinds of GitHub's alerts (`> [!NOTE]`), by the marker written in upper or lower case, and the title each gets. */
+const alertTitles: Readonly<Record<string, string>> = {note: 'Note', tip: 'Tip', important: 'Important', warning: 'Warning', caution: 'Caution'}
+
+/**
+ * markdown-it core rule: a block quote whose first line is a GitHub alert's marker alone (`> [!NOTE]`, `> [!WARNING]`:
+ * GitHub's REST description opens ~130 descriptions so) is that alert, as GitHub shows it: the quote gets
+ * `data-alert="note"` (the page's style), and the marker becomes its title paragraph (`<p><strong>Note</strong></p>`)
+ * instead of the text `[!NOTE]`.
+ */
+function gfmAlerts(state: StateCore) {
+  // A summary's one line keeps the marker as text: a title alone (`Note`) would say nothing of the description.
+  if ((state.env as MarkdownEnv).oneLine) return
+  const tokens = state.tokens
+  for (let index = 0; index + 3 < tokens.length; index++) {
+    if (tokens[index].type !== 'blockquote_open' || tokens[index + 1].type !== 'paragraph_open') continue
+    const inline = tokens[index + 2]
+    const [marker, next] = inline.children ?? []
+    const kind = marker?.type === 'text' ? /^\[!([A-Za-z]+)\]$/.exec(marker.content)?.[1].toLowerCase() : undefined
+    const title = kind === undefined ? undefined : alertTitles[kind]
+    if (title === undefined || (next !== undefined && next.type !== 'softbreak')) continue
+    tokens[index].attrSet('data-alert', kind!)
+    const rest = inline.children!.slice(2)
+    inline.children = [new state.Token('strong_open', 'strong', 1), Object.assign(new state.Token('text', '', 0), {content: title}), new state.Token('strong_close', 'strong', -1)]
+    inline.content = title
+    if (rest.length === 0) continue
+    // What follows the marker's line is the alert's first paragraph.
+    const body = Object.assign(new state.Token('inline', '', 0), {children: rest, content: rest.map((child) => child.content).join(''), block: true})
+    tokens.splice(index + 4, 0, Object.assign(new state.Token('paragraph_open', 'p', 1), {block: true}), body, Object.assign(new state.Token('paragraph_close', 'p', -1), {block: true}))
+  }
+}
+
 const markdown = new MarkdownIt({html: true, linkify: true})
 // The sanitizer judges links, not markdown-it; literal URLs need their scheme, as on GitHub (`example.com` stays text).
 markdown.validateLink = () => true
@@ -66,6 +100,7 @@ markdown.core.ruler.after('linkify', 'show-after-linkify', (state) => {
   for (const token of state.tokens) if (token.type === hiddenFromLinkify) token.type = 'inline'
 })
 markdown.core.ruler.push('gfm-details', gfmDetails)
+markdown.core.ruler.push('gfm-alerts', gfmAlerts)
 
 /** The HTML sanitizer, once a catalogue with a `<` in it asked for it. */
 let rawHtml: typeof import('./raw-html.js') | undefined
@@ -117,8 +152,8 @@ function cleanTokens(tokens: Token[]): Token[] {
   return kept
 }
 
-function cleanTokensOf(text: string): Token[] {
-  return cleanTokens(markdown.parse(text, {}))
+function cleanTokensOf(text: string, env: MarkdownEnv = {}): Token[] {
+  return cleanTokens(markdown.parse(text, env))
 }
 
 /**
@@ -455,7 +490,8 @@ function firstChunk(text: string): string {
 
 /** The inline content of the first block of `text`, through markdown-it and the sanitizer, as one line. */
 export function parsedInline(text: string): string {
-  return oneLine(text.includes('<') ? sanitizer().sanitizedInline(markdown.render(text)) : tokensInline(cleanTokensOf(text)))
+  const env: MarkdownEnv = {oneLine: true}
+  return oneLine(text.includes('<') ? sanitizer().sanitizedInline(markdown.render(text, env)) : tokensInline(cleanTokensOf(text, env)))
 }
 
 /** The inline content of the first block among markdown-it's tokens (a rule gives none). */

@@ -535,4 +535,15 @@ check('printed, the page drops search, details and footer, and shows every row',
   await tab.emulateMedia({media: 'screen'})
 })
 
+check("a description's GitHub alerts show as their kind: a titled quote edged in the kind's colour", async ({tab}) => {
+  const description = '> [!NOTE]\n> This endpoint is in public preview.\n\nGets a thing.\n\n> [!WARNING]\n> Deleting it is forever.'
+  const url = await renderedPage('alerts', {meta: {title: 'Alerts', version: '1'}, groups: [{id: 'things'}], endpoints: [{id: 'getThing', method: 'GET', path: '/things/{id}', group: 'things', summary: 'Get a thing', description}]})
+  await tab.goto(`${url}#getThing`)
+  const quotes = await tab.$$eval('#apipe-details blockquote', (items) => items.map((item) => [item.getAttribute('data-alert'), item.querySelector('p strong')?.textContent, getComputedStyle(item).borderLeftColor]))
+  assert.equal(quotes.map(([kind, title]) => [kind, title]), [['note', 'Note'], ['warning', 'Warning']])
+  // Each edge in its kind's colour, not the plain quote's line.
+  assert.is.not(quotes[0][2], quotes[1][2])
+  assert.not.match(await tab.textContent('#apipe-details') ?? '', '[!NOTE]')
+})
+
 page.run()
