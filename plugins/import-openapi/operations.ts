@@ -144,11 +144,11 @@ function requestRequired(requestBody: Record<string, unknown> | undefined, bodyP
 /** The type of the request body; an inline schema is named `<Id><suffix>` (`CreatePetRequest`, `PetAddedPayload`). */
 function requestType(context: Context, operation: Record<string, unknown>, bodyParams: Array<Record<string, unknown>>, id: string, suffix: string): string | undefined {
   const body = bodyParams.find((parameter) => parameter.in === 'body')
-  if (body?.schema) return context.types.bodyTypeOf(body.schema, `${pascal(id)}${suffix}`)
+  if (body?.schema) return context.types.bodyTypeOf(body.schema, () => `${pascal(id)}${suffix}`)
   const requestBody = context.refs.resolve(operation.requestBody)
   const schema = preferredSchema(context, requestBody.value?.content)
   if (schema === undefined) return undefined
-  return context.types.bodyTypeOf(schema, requestBody.name ?? `${pascal(id)}${suffix}`)
+  return context.types.bodyTypeOf(schema, requestBody.name ?? (() => `${pascal(id)}${suffix}`))
 }
 
 function responseType(context: Context, operation: Record<string, unknown>, id: string): string | undefined {
@@ -158,7 +158,7 @@ function responseType(context: Context, operation: Record<string, unknown>, id: 
     const response = context.refs.resolve(responses[code])
     // Swagger 2 puts the schema on the response; OpenAPI 3 under a media type.
     const schema = response.value?.schema ?? preferredSchema(context, response.value?.content)
-    if (schema !== undefined) return context.types.bodyTypeOf(schema, response.name ?? `${pascal(id)}Response`)
+    if (schema !== undefined) return context.types.bodyTypeOf(schema, response.name ?? (() => `${pascal(id)}Response`))
   }
   return undefined
 }

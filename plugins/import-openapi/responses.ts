@@ -78,7 +78,7 @@ export function responsesOf({refs, types, document, drop}: Context, operation: N
     const schema = response.schema ?? media?.schema
     // An inline body is named after the shared response it is part of (`components/responses/UnauthorizedError`), else
     // after the operation and its code as written (`ListPets401Response`, `ListPets4XXResponse`).
-    if (schema !== undefined) entry.type = types.bodyTypeOf(schema, resolved.name ?? `${pascal(id)}${/^2/.test(code) ? '' : /^\d/.test(code) ? code.toUpperCase() : pascal(code)}Response`)
+    if (schema !== undefined) entry.type = types.bodyTypeOf(schema, resolved.name ?? (() => `${pascal(id)}${/^2/.test(code) ? '' : /^\d/.test(code) ? code.toUpperCase() : pascal(code)}Response`))
     const mediaTypes = response.schema === undefined ? contentEntries(refs, response.content, drop).map(([type]) => type) : stringsOf([operation.produces, document.produces].find(Array.isArray))
     if (entry.type !== undefined && (mediaTypes.length > 1 || (mediaTypes.length === 1 && !isJsonMedia(mediaTypes[0])))) entry['x-media-types'] = mediaTypes
     const headers = Object.entries(record(response.headers)).map(([name, rawHeader]) => {

@@ -77,17 +77,17 @@ export class SchemaTypes {
    * values' type as `x-map-values`, and a list of such maps a list of that type: a field says a map's values beside
    * its `object`, and a body has no field to.
    */
-  bodyTypeOf(node: unknown, fallback: string): string {
+  bodyTypeOf(node: unknown, fallback: string | (() => string)): string {
     const resolved = this.refs.resolve(node)
     const schema = resolved.value
     // A list of such maps written inline is a list of that type (`<fallback>Item[]`).
     const items = resolved.name === undefined && schema?.type === 'array' ? this.refs.resolve(schema.items) : undefined
-    if (items?.name === undefined && items?.value && isInlineMap(items.value)) return `${this.bodyTypeOf(schema!.items, `${pascal(fallback)}Item`)}[]`
+    if (items?.name === undefined && items?.value && isInlineMap(items.value)) return `${this.bodyTypeOf(schema!.items, `${pascal(spelled(fallback))}Item`)}[]`
     if (resolved.name !== undefined || !schema || !isInlineMap(schema)) return this.typeOfResolved(resolved, fallback).type
     const known = this.known(schema)
     if (known) return known
     this.leaveOutUnsupported(schema, fallback)
-    const typeName = this.claim(schema, pascal(fallback))
+    const typeName = this.claim(schema, pascal(spelled(fallback)))
     const type = Object.assign(typeHead(typeName, 'object', schema), {fields: [] as Field[]})
     this.types.set(typeName, type)
     this.building.add(schema)
