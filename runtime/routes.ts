@@ -263,7 +263,7 @@ function findsRelated(kind: RouteKind, entity: EntityDefinition | undefined, whe
  * meets it (`GET /articles/{slug}/comments` for an article that is not there), not an empty list.
  */
 function findsParent(entity: EntityDefinition | undefined, where: RouteOptions['where']): boolean {
-  return Object.entries(where ?? {}).some(([path, source]) => typeof source === 'string' && source.startsWith('params.') && ['many-to-one', 'one-to-one'].includes(entity?.relations?.[path.split('.')[0]]?.kind ?? ''))
+  return Object.entries(where ?? {}).some(([path, source]) => typeof source === 'string' && source.startsWith('params.') && path.split('.').length <= 2 && ['many-to-one', 'one-to-one'].includes(entity?.relations?.[path.split('.')[0]]?.kind ?? ''))
 }
 
 /**

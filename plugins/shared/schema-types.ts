@@ -87,12 +87,7 @@ export class SchemaTypes {
     const known = this.known(schema)
     if (known) return known
     this.leaveOutUnsupported(schema, fallback)
-    const typeName = this.claim(schema, pascal(spelled(fallback)))
-    const type = Object.assign(typeHead(typeName, 'object', schema), {fields: [] as Field[]})
-    this.types.set(typeName, type)
-    this.building.add(schema)
-    type['x-map-values'] = this.mapValues(schema, `${typeName}Value`)!
-    return this.shared(schema, type)
+    return this.objectType(schema, undefined, fallback)
   }
 
   /** `typeOf`, and whether the schema also allows `null` (`nullable`, `anyOf: [X, {type: 'null'}]`, `type: [x, 'null']`). */
@@ -182,15 +177,7 @@ export class SchemaTypes {
     }
     if (schema.type === 'object' || schema.properties || schema.allOf || schema.additionalProperties) {
       if (!schema.properties && !schema.allOf && !name) return 'object'
-      const typeName = this.claim(schema, name ?? pascal(spelled(fallback)))
-      const type = Object.assign(typeHead(typeName, 'object', schema), {fields: [] as Field[]})
-      this.types.set(typeName, type)
-      if (!name) this.building.add(schema)
-      type.fields = this.fieldsOf(schema, typeName)
-      const values = this.mapValues(schema, `${typeName}Value`)
-      if (values) type['x-map-values'] = values
-      this.discriminated(type, schema)
-      return name ? typeName : this.shared(schema, type)
+      return this.objectType(schema, name, fallback)
     }
     const primitive = simple ?? (schema.type === undefined ? untypedType(schema) : 'object')
     if (name) {
@@ -199,6 +186,19 @@ export class SchemaTypes {
       return typeName
     }
     return primitive
+  }
+
+  /** The object type of `schema`: its fields (`allOf` merged), its map values, its discriminator. */
+  private objectType(schema: Schema, name: string | undefined, fallback: string | (() => string)): string {
+    const typeName = this.claim(schema, name ?? pascal(spelled(fallback)))
+    const type = Object.assign(typeHead(typeName, 'object', schema), {fields: [] as Field[]})
+    this.types.set(typeName, type)
+    if (!name) this.building.add(schema)
+    type.fields = this.fieldsOf(schema, typeName)
+    const values = this.mapValues(schema, `${typeName}Value`)
+    if (values) type['x-map-values'] = values
+    this.discriminated(type, schema)
+    return name ? typeName : this.shared(schema, type)
   }
 
   /** The type name `schema` has already, if any (one met inside its own type, which is being built, is marked so). */
@@ -359,9 +359,8 @@ export class SchemaTypes {
    * the catalogue keeps as `x-map-values` beside `object`; none for a free-form object (`true`, `{}`).
    */
   private mapValues(schema: Schema, fallback: string): string | undefined {
-    const values = schema.additionalProperties
-    if (!values || typeof values !== 'object' || Array.isArray(values) || Object.keys(values).length === 0) return undefined
-    return this.typeOf(values, fallback)
+    const values = mapValuesSchema(schema)
+    return values === undefined ? undefined : this.typeOf(values, fallback)
   }
 
   /**
@@ -622,9 +621,13 @@ function sharedName(tail: string[]): string | undefined {
 
 /** Whether `schema` is a map (`additionalProperties` with a schema) and nothing more: no properties, no members. */
 function isInlineMap(schema: Schema): boolean {
+  return mapValuesSchema(schema) !== undefined && (schema.type === 'object' || schema.type === undefined) && !schema.properties && !schema.allOf && !schema.oneOf && !schema.anyOf && !schema.items
+}
+
+/** The schema of a map's values (`additionalProperties` with a schema); none for a free-form object (`true`, `{}`). */
+function mapValuesSchema(schema: Schema): Schema | undefined {
   const values = schema.additionalProperties
-  const map = values !== null && typeof values === 'object' && !Array.isArray(values) && Object.keys(values).length > 0
-  return map && (schema.type === 'object' || schema.type === undefined) && !schema.properties && !schema.allOf && !schema.oneOf && !schema.anyOf && !schema.items
+  return values && typeof values === 'object' && !Array.isArray(values) && Object.keys(values).length > 0 ? (values as Schema) : undefined
 }
 
 /** Whether key `name` of `properties` is a field: its own, and not "" (a field's name cannot be empty). */
