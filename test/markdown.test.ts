@@ -1,7 +1,7 @@
 /**
  * Descriptions through the unified pipeline (plugins/render-html/markdown.ts): the allow-list, one-line summaries,
- * and the shortcuts for plain prose and for paragraphs of simple HTML, which must give exactly what the parser gives
- * on every description of the corpus they take.
+ * and the shortcuts for plain prose, for its tight bullet lists and GitHub alerts, and for paragraphs of simple HTML,
+ * which must give exactly what the parser gives on every description of the corpus they take and on generated texts.
  */
 import fc from 'fast-check'
 import {readdirSync, readFileSync} from 'node:fs'
@@ -9,7 +9,8 @@ import yaml from 'js-yaml'
 import path from 'node:path'
 import {test} from 'uvu'
 import * as assert from 'uvu/assert'
-import {inlineMarkdown, markdownHtml, parsedHtml, parsedInline, prepareDescriptions, proseParagraphs} from '../plugins/render-html/markdown.js'
+import MarkdownIt from 'markdown-it'
+import {inlineMarkdown, keptLink, markdownHtml, parsedHtml, parsedInline, prepareDescriptions, proseBlocks, proseParagraphs} from '../plugins/render-html/markdown.js'
 import {simpleParagraphs} from '../plugins/render-html/raw-html.js'
 import {testWhen} from './helpers/skip.js'
 import {corpusDir, corpusMissing} from './helpers/corpus.js'
@@ -226,6 +227,69 @@ test('any literal URL the shortcut takes, it writes as the parser does (generate
   fc.assert(fc.property(fc.array(fc.oneof(piece, piece, url), {maxLength: 8}), (pieces) => writtenAsParsed(pieces.join(''))), {numRuns: propertyRuns})
 })
 
+test('strong emphasis around a code span alone takes the shortcut, and gives what the parser gives', () => {
+  const media = '**`application/vnd.github.raw+json`**: Returns the raw markdown.'
+  assert.ok(isProse(media))
+  assert.is(markdownHtml(media), '<p><strong><code>application/vnd.github.raw+json</code></strong>: Returns the raw markdown.</p>')
+  const taken = [media, 'Send **`id`** and **`name`**.', 'x **`y`**', '`a` then **`b`**\nc']
+  // Inside a word, after another span, with more inside it, or closed before a word: left to the parser.
+  const others = ['a**`b`**', '`a`**`b`**', '**`b`**c', '**`b` c**', '***`b`***', '**`b`*', '_**`b`**_']
+  shortcutTakes(taken, others)
+})
+
+/** Whether the shortcut for blocks takes `text` (markdown-it is not asked). */
+const isBlocks = (text: string) => proseBlocks(text) !== undefined
+
+test('tight bullet lists and GitHub alerts of prose take the shortcut for blocks, and give what the parser gives', () => {
+  const github = 'This endpoint works with the following token types:\n* [GitHub App user access tokens](https://docs.github.com/en/apps)\n* Fine-grained personal access tokens\n\n> [!NOTE]\n> This endpoint is in public **preview**.\n> It may change.\n\nThe token must have `repo`.'
+  assert.ok(isBlocks(github))
+  assert.is(markdownHtml(github), '<p>This endpoint works with the following token types:</p>\n<ul>\n<li><a href="https://docs.github.com/en/apps" target="_blank" rel="noopener noreferrer">GitHub App user access tokens</a></li>\n<li>Fine-grained personal access tokens</li>\n</ul>\n<blockquote data-alert="note">\n<p><strong>Note</strong></p>\n<p>This endpoint is in public <strong>preview</strong>.\nIt may change.</p>\n</blockquote>\n<p>The token must have <code>repo</code>.</p>')
+  const taken = [github, '- a\n- b', '*   **Timeline**: the public timeline\n*   **User**: a user', '+ a<br>\n+ b', '> [!tip]', '> [!WARNING]\n> Closing down.\n\n- `a`\n- b\n\nafter', 'x\n- a\n\ny\n- b', '- **`application/json`**: JSON']
+  // Loose lists, changed markers, items or quotes that go on over the next line, nested or empty items, other
+  // quotes, thematic breaks, task items, ordered lists: left to the parser.
+  const others = ['- a\n- b\n\n- c', '* a\n- b', '* a\nb', '- a\n  b', '- a\n  - b', '> [!NOTE]\n> a\nb', '> [!NOTE]\n>\n> a', '> quoted', '> [!constructor]\n> a', '> [!NOTE] a', '- - -', '* * *', '- [ ] a', '- a\n\n* b', '1. a\n2. b', '-     code', '- # h', '- > q', '> [!NOTE]\n> - a', '-\ta']
+  for (const text of taken) assert.ok(isBlocks(text), text)
+  for (const text of others) assert.not.ok(isBlocks(text), text)
+  for (const text of [...taken, ...others]) assert.is(markdownHtml(text), parsedHtml(text), text)
+})
+
+/** Text the shortcut for blocks takes is written as markdown-it writes it. */
+function blocksAsParsed(text: string): void {
+  if (proseBlocks(text) === undefined) return
+  assert.is(markdownHtml(text), parsedHtml(text), text)
+}
+
+test('any list or alert the shortcut takes, it writes as the parser does (generated lines of markers and prose)', () => {
+  // Texts of paragraphs, lists and alerts, apart or on adjacent lines, with some lines the shortcut must leave.
+  const inline = fc.array(fc.oneof({arbitrary: fc.constantFrom('a', 'b9 c', '`c`', '**b**', '[l](https://x.y/z)'), weight: 6}, fc.constantFrom(' ', '**`x`**', '<br>', '*', '_', '-', '[!NOTE]', '>', '.', ':', '"', 'https://x.y', '  ')), {minLength: 1, maxLength: 3}).map((pieces) => pieces.join(''))
+  const marker = fc.constantFrom('- ', '* ', '+ ', '*   ', '-     ', '*\t', '-')
+  const odd = fc.constantFrom('', '  a', ' a', '1. a', '2) a', '# a', '- - -', '***', '- [ ] a', '- [x] a', '<br>a', '>', '> ', '>  a', '> - a', '> > a', '> [!tip]', '> [!Caution]', '> [!constructor]', '> [!NOTE] a', 'a  ')
+  const paragraph = fc.array(inline, {minLength: 1, maxLength: 2}).map((lines) => lines.join('\n'))
+  const list = fc.tuple(fc.oneof({arbitrary: fc.constantFrom('- ', '* '), weight: 6}, marker), fc.array(inline, {minLength: 1, maxLength: 3})).map(([start, items]) => items.map((item) => start + item).join('\n'))
+  const alert = fc.tuple(fc.constantFrom('> [!NOTE]', '> [!warning]'), fc.array(inline, {maxLength: 2})).map(([start, lines]) => [start, ...lines.map((line) => `> ${line}`)].join('\n'))
+  const block = fc.oneof({arbitrary: paragraph, weight: 3}, {arbitrary: list, weight: 3}, {arbitrary: alert, weight: 2}, odd)
+  const text = fc.tuple(block, fc.array(fc.tuple(fc.oneof({arbitrary: fc.constant('\n\n'), weight: 3}, fc.constant('\n')), block), {maxLength: 3})).map(([first, rest]) => first + rest.map(([between, next]) => between + next).join(''))
+  let taken = 0
+  fc.assert(fc.property(text, (generated) => {
+    if (proseParagraphs(generated) === undefined && isBlocks(generated)) taken++
+    blocksAsParsed(generated)
+  }), {numRuns: propertyRuns})
+  assert.ok(taken > propertyRuns / 10, `${taken} texts taken`)
+})
+
+test('a link destination known to be written as it is, markdown-it writes as it is (generated links)', () => {
+  const markdown = new MarkdownIt()
+  const piece = fc.constantFrom('https://', 'http://', 'HTTP://', 'mailto:', 'a', 'Z', '0', '-', '.', '..', 'xn--', '/', '//', '?', '#', '=', ',', ';', ':', ':80', '+', '!', '*', '$', "'", '_', '~', '%', '%2F', '@', '&', 'é', ' ', 'a'.repeat(63), 'b'.repeat(64))
+  let kept = 0
+  fc.assert(fc.property(fc.array(piece, {minLength: 1, maxLength: 10}), (pieces) => {
+    const destination = pieces.join('')
+    if (!keptLink.test(destination)) return
+    kept++
+    assert.is(markdown.normalizeLink(destination), destination)
+  }), {numRuns: propertyRuns})
+  assert.ok(kept > propertyRuns / 100, `${kept} destinations kept`)
+})
+
 testWhen(test, corpusMissing(), 'on the corpus, the shortcut for prose gives exactly what the parser gives', () => {
   const texts = new Set<string>()
   for (const source of ['big/kubernetes/swagger.json', 'big/stripe/spec3.json', 'big/box/openapi.json']) {
@@ -246,6 +310,26 @@ testWhen(test, corpusMissing(), 'on the corpus, the shortcut for prose gives exa
   const marked = [...texts].filter((text) => proseParagraphs(text) === undefined && text.length < 20000)
   const differentInline = marked.filter((text) => inlineMarkdown(text) !== parsedInline(text))
   assert.equal(differentInline.slice(0, 3), [])
+})
+
+testWhen(test, corpusMissing(), 'on the corpus, the shortcut for blocks gives exactly what the parser gives', () => {
+  const texts = new Set<string>()
+  const collect = (node: unknown, key?: string): void => {
+    if (typeof node === 'string' && (key === 'description' || key === 'summary')) texts.add(node)
+    else if (node && typeof node === 'object') for (const [name, value] of Object.entries(node)) collect(value, name)
+  }
+  for (const entry of readdirSync(corpusDir, {recursive: true, withFileTypes: true})) {
+    if (!entry.isFile() || !/\.(json|ya?ml)$/.test(entry.name)) continue
+    const source = readFileSync(path.join(entry.parentPath, entry.name), 'utf8')
+    try {
+      collect(entry.name.endsWith('.json') ? JSON.parse(source) : yaml.load(source))
+    } catch {
+      // A file of the corpus that is not a document (or not valid) holds no descriptions to check.
+    }
+  }
+  const blocks = [...texts].filter((text) => proseParagraphs(text) === undefined && text.length < 20000 && isBlocks(text))
+  assert.ok(blocks.length > 100, `${blocks.length} descriptions of lists and paragraphs`)
+  assert.equal(blocks.filter((text) => markdownHtml(text) !== parsedHtml(text)).slice(0, 3), [])
 })
 
 test('any text the shortcut for simple HTML takes, it writes as markdown-it and the sanitizer do (generated paragraphs)', () => {

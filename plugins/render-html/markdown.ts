@@ -44,7 +44,7 @@ function gfmDetails(state: StateCore) {
 type MarkdownEnv = {oneLine?: boolean}
 
 /** The kinds of GitHub's alerts (`> [!NOTE]`), by the marker written in upper or lower case, and the title each gets. */
-const alertTitles: Readonly<Record<string, string>> = {note: 'Note', tip: 'Tip', important: 'Important', warning: 'Warning', caution: 'Caution'}
+const alertTitles: ReadonlyMap<string, string> = new Map([['note', 'Note'], ['tip', 'Tip'], ['important', 'Important'], ['warning', 'Warning'], ['caution', 'Caution']])
 
 /**
  * markdown-it core rule: a block quote whose first line is a GitHub alert's marker alone (`> [!NOTE]`, `> [!WARNING]`:
@@ -61,7 +61,7 @@ function gfmAlerts(state: StateCore) {
     const inline = tokens[index + 2]
     const [marker, next] = inline.children ?? []
     const kind = marker?.type === 'text' ? /^\[!([A-Za-z]+)\]$/.exec(marker.content)?.[1].toLowerCase() : undefined
-    const title = kind === undefined ? undefined : alertTitles[kind]
+    const title = kind === undefined ? undefined : alertTitles.get(kind)
     if (title === undefined || (next !== undefined && next.type !== 'softbreak')) continue
     tokens[index].attrSet('data-alert', kind!)
     const rest = inline.children!.slice(2)
@@ -189,6 +189,95 @@ export function proseParagraphs(text: string): string[] | undefined {
   return paragraphs
 }
 
+/** A line that opens a bullet list item (`- a`, `*   a`, `+ a`: one to four spaces, then its text) or a block quote (`> a`). */
+const blockOpening = /^(?:[*+-] {1,4}\S|> )/m
+/** A bullet list item's marker and the spaces after it (up to four: five would open indented code in the item). */
+const bulletMarker = /^[*+-] {1,4}/
+
+/**
+ * The HTML of `text`, when it is prose (see {@link proseParagraphs}) in paragraphs, tight bullet lists of one line per
+ * item, and GitHub alerts of one paragraph (`> [!NOTE]` and `> ` lines): GitHub's REST description writes ~450 such
+ * lists and ~320 such quotes, Zoom's ~600 list items; for them, too, the page build skips the parser and writes what
+ * markdown-it would (a test checks both ways, on the corpus and on generated texts). What markdown-it could read
+ * otherwise is left to it: a list item that goes on over the next line (indented, or lazily, unindented), a list
+ * whose items a blank line separates (a loose list: each item a paragraph) or whose marker changes (a new list), a
+ * quote that is not an alert or holds more than one paragraph. Undefined when the text needs the parser.
+ */
+export function proseBlocks(text: string): string | undefined {
+  const body = withoutTrailingSpace(text)
+  if (body === '' || body !== body.trimStart() || !blockOpening.test(body)) return undefined
+  const lines = body.split('\n')
+  const blocks: string[] = []
+  for (let start = 0; start < lines.length; ) {
+    if (lines[start] === '') {
+      start++
+      continue
+    }
+    const line = lines[start]
+    let end = start + 1
+    let html: string | undefined
+    if (blockOpening.test(line) && !line.startsWith('>')) {
+      while (end < lines.length && lines[end][0] === line[0] && blockOpening.test(lines[end])) end++
+      html = bulletList(lines.slice(start, end))
+      // The list ends at the text's end or a blank line, after which no list item follows: one with the same marker
+      // would make the list loose, one with another would start a list that the parser is left to write.
+      const next = lines.slice(end).find((following) => following !== '')
+      if (end < lines.length && (lines[end] !== '' || (next !== undefined && /^[*+-] /.test(next)))) return undefined
+    } else if (line.startsWith('> ')) {
+      while (end < lines.length && lines[end].startsWith('> ')) end++
+      html = alertQuote(lines.slice(start, end))
+      // A line right after the quote would go on with its paragraph (a lazy continuation line).
+      if (end < lines.length && lines[end] !== '') return undefined
+    } else {
+      // A list item or a quote may interrupt a paragraph.
+      while (end < lines.length && lines[end] !== '' && !blockOpening.test(lines[end])) end++
+      html = proseParagraph(lines.slice(start, end).join('\n'))
+    }
+    if (html === undefined) return undefined
+    blocks.push(html)
+    start = end
+  }
+  return blocks.join('\n')
+}
+
+/** `<p>` and the inline HTML of `paragraph`, when it is prose on lines that open no block; else undefined. */
+function proseParagraph(paragraph: string): string | undefined {
+  if (blockLine.test(paragraph)) return undefined
+  const html = proseInline(paragraph)
+  return html === undefined ? undefined : `<p>${html}</p>`
+}
+
+/** A tight bullet list of `items` (each a marker and one line of prose), or undefined. */
+function bulletList(items: string[]): string | undefined {
+  let html = '<ul>\n'
+  for (const item of items) {
+    const content = item.replace(bulletMarker, '')
+    const inline = blockLine.test(content) ? undefined : proseInline(content)
+    if (inline === undefined) return undefined
+    html += `<li>${inline}</li>\n`
+  }
+  return `${html}</ul>`
+}
+
+/**
+ * A GitHub alert (see `gfmAlerts`) from the lines of a block quote: its marker alone on the first line, then lines of
+ * one paragraph of prose; or undefined.
+ */
+function alertQuote(lines: string[]): string | undefined {
+  const kind = /^> \[!([A-Za-z]+)\]$/.exec(lines[0])?.[1].toLowerCase()
+  const title = kind === undefined ? undefined : alertTitles.get(kind)
+  if (title === undefined) return undefined
+  let html = `<blockquote data-alert="${kind}">\n<p><strong>${title}</strong></p>\n`
+  if (lines.length > 1) {
+    const content = lines.slice(1).map((line) => line.slice(2))
+    // A line of the quote that opens a block or is blank: the parser's.
+    const paragraph = content.some((line) => line === '' || blockOpening.test(line)) ? undefined : proseParagraph(content.join('\n'))
+    if (paragraph === undefined) return undefined
+    html += `${paragraph}\n`
+  }
+  return `${html}</blockquote>`
+}
+
 /** The inline HTML of one paragraph of prose with code spans (see {@link proseParagraphs}), or undefined. */
 function proseInline(paragraph: string): string | undefined {
   let html = ''
@@ -206,15 +295,29 @@ function proseInline(paragraph: string): string | undefined {
     }
     if (close === -1) return undefined
     let code = paragraph.slice(openEnd, close)
-    const text = proseText(paragraph.slice(textStart, open), textStart === 0, false)
+    const strong = strongAround(paragraph, open - 2, closeEnd, textStart)
+    const text = proseText(paragraph.slice(textStart, strong ? open - 2 : open), textStart === 0, false)
     if (text === undefined || code.includes('\n') || code.includes('|')) return undefined
     // CommonMark strips one space on each side of a code span that has both and is not all spaces.
     if (code.startsWith(' ') && code.endsWith(' ') && /[^ ]/.test(code)) code = code.slice(1, -1)
-    html += `${text}<code>${escapeHtml(code)}</code>`
-    textStart = closeEnd
+    html += strong ? `${text}<strong><code>${escapeHtml(code)}</code></strong>` : `${text}<code>${escapeHtml(code)}</code>`
+    textStart = strong ? closeEnd + 2 : closeEnd
   }
   const rest = proseText(paragraph.slice(textStart), textStart === 0, true)
   return rest === undefined ? undefined : html + rest
+}
+
+/**
+ * Whether a code span that ends at `end` has strong emphasis of its own around it (`**\`application/json\`**: …`, as
+ * GitHub lists its media types), CommonMark's reading without doubt: `**` at `start`, after the text before the span
+ * begins (`textStart`), at the paragraph's start or after a space or line end, and `**` right after the span, before
+ * white space, a phrase's punctuation or the paragraph's end.
+ */
+function strongAround(paragraph: string, start: number, end: number, textStart: number): boolean {
+  if (start < textStart || !paragraph.startsWith('**', start) || !paragraph.startsWith('**', end)) return false
+  const before = start === 0 ? ' ' : paragraph[start - 1]
+  const after = end + 2 === paragraph.length ? ' ' : paragraph[end + 2]
+  return (before === ' ' || before === '\n') && afterStrong.test(after)
 }
 
 /**
@@ -320,7 +423,7 @@ function linkedProse(text: string, last: boolean): string | undefined {
     const [whole, label, destination] = link
     // A `javascript:` link is the allow-list's to refuse (an `&`, which could start an entity, is not taken at all);
     // a destination markdown-it would rewrite (`https://x.y::` loses a colon) is left to markdown-it.
-    if (!allowedAttribute('a', 'href', destination) || markdown.normalizeLink(destination) !== destination) return undefined
+    if (!allowedAttribute('a', 'href', destination) || !normalizedAsWritten(destination)) return undefined
     const before = linkedText(text.slice(textStart, link.index), false)
     const inside = plainText(label)
     if (before === undefined || inside === undefined) return undefined
@@ -329,6 +432,20 @@ function linkedProse(text: string, last: boolean): string | undefined {
   }
   const rest = linkedText(text.slice(textStart), last)
   return rest === undefined ? undefined : html + rest
+}
+
+/**
+ * A link destination that markdown-it's `normalizeLink` returns as it is, known without parsing it (GitHub's
+ * descriptions hold ~1,100 links, and its URL parser and punycode took ~20 ms of the page, run cold): `http://` or
+ * `https://` and a host of ASCII letters, digits and hyphens (at most four labels of 63, so at most 255 characters),
+ * or a path (`/…`) or a fragment (`#…`); then only characters that its encoder keeps and that end no part of the URL
+ * early (no `%`, `@` or `&`). A test holds it to `normalizeLink` on generated links.
+ */
+export const keptLink = /^(?:https?:\/\/[A-Za-z\d-]{1,63}(?:\.[A-Za-z\d-]{1,63}){0,3}(?![^/?#])|\/(?!\/)|#)[A-Za-z\d\-._~/?#=,;:+!*$']*$/
+
+/** Whether markdown-it writes the link destination `destination` as it is. */
+function normalizedAsWritten(destination: string): boolean {
+  return keptLink.test(destination) || markdown.normalizeLink(destination) === destination
 }
 
 /** What may stand in a literal URL that the shortcut writes; anything else leaves the text to the parser. */
@@ -399,7 +516,7 @@ export function markdownHtml(text: string): string {
   let html = blockCache.get(text)
   if (html !== undefined) return html
   if (text.length > markdownLimit) html = `<p class="text">${escapeHtml(text)}</p>`
-  else html = proseParagraphs(text)?.map((paragraph) => `<p>${paragraph}</p>`).join('\n') ?? simpleHtml(text)?.map(({before, html}) => `${before}<p>${html}</p>`).join('').trim() ?? renderedHtml(text)
+  else html = proseParagraphs(text)?.map((paragraph) => `<p>${paragraph}</p>`).join('\n') ?? proseBlocks(text) ?? simpleHtml(text)?.map(({before, html}) => `${before}<p>${html}</p>`).join('').trim() ?? renderedHtml(text)
   blockCache.set(text, html)
   return html
 }
