@@ -100,6 +100,8 @@ test('a GitHub alert is its kind of quote with a title; a summary keeps its mark
   assert.is(markdownHtml('<blockquote data-alert="evil" class="x">Quoted</blockquote>'), '<blockquote>Quoted</blockquote>')
   // Not an alert: a marker with more on its line, or a kind GitHub does not have.
   for (const text of ['> [!NOTE] and more\n> x', '> [!UNKNOWN]\n> x']) assert.not.match(markdownHtml(text), 'data-alert', text)
+  // A marker named like a member of every object is text, too (it once titled the quote with a function's source).
+  for (const kind of ['constructor', 'toString', 'hasOwnProperty']) assert.is(markdownHtml(`> [!${kind}]\n> x`), `<blockquote>\n<p>[!${kind}]\nx</p>\n</blockquote>`)
   assert.is(inlineMarkdown('> [!NOTE]\n> Lists the alerts.'), '[!NOTE] Lists the alerts.')
 })
 
