@@ -77,6 +77,18 @@ function gfmAlerts(state: StateCore) {
 const markdown = new MarkdownIt({html: true, linkify: true})
 // The sanitizer judges links, not markdown-it; literal URLs need their scheme, as on GitHub (`example.com` stays text).
 markdown.validateLink = () => true
+/**
+ * A link destination that markdown-it's `normalizeLink` returns as it is, known without parsing it: `http://` or
+ * `https://` and a host of ASCII letters, digits and hyphens (at most four labels of 63, so at most 255 characters),
+ * or a path (`/…`) or a fragment (`#…`); then only characters that its encoder keeps and that end no part of the URL
+ * early (no `%`, `@` or `&`). A test holds it to `normalizeLink` on generated links.
+ */
+export const keptLink = /^(?:https?:\/\/[A-Za-z\d-]{1,63}(?:\.[A-Za-z\d-]{1,63}){0,3}(?![^/?#])|\/(?!\/)|#)[A-Za-z\d\-._~/?#=,;:+!*$']*$/
+// markdown-it normalizes every link's destination, and the shortcut asks it whether a destination stays as written:
+// its URL parser and punycode, run cold, took ~20 ms of GitHub REST's page and ~15 of Zoom's (~1,000 links each),
+// for destinations that nearly all stay as they are.
+const normalizeLink = markdown.normalizeLink.bind(markdown)
+markdown.normalizeLink = (url: string) => (keptLink.test(url) ? url : normalizeLink(url))
 markdown.linkify.set({fuzzyLink: false})
 // markdown-it asks linkify-it whether each paragraph and text holds a link, which runs a regex with a large Unicode
 // class at every character. Without fuzzy links, a link needs a `//` (`http:`, `https:`, `ftp:` and protocol-relative
@@ -423,7 +435,7 @@ function linkedProse(text: string, last: boolean): string | undefined {
     const [whole, label, destination] = link
     // A `javascript:` link is the allow-list's to refuse (an `&`, which could start an entity, is not taken at all);
     // a destination markdown-it would rewrite (`https://x.y::` loses a colon) is left to markdown-it.
-    if (!allowedAttribute('a', 'href', destination) || !normalizedAsWritten(destination)) return undefined
+    if (!allowedAttribute('a', 'href', destination) || markdown.normalizeLink(destination) !== destination) return undefined
     const before = linkedText(text.slice(textStart, link.index), false)
     const inside = plainText(label)
     if (before === undefined || inside === undefined) return undefined
@@ -432,20 +444,6 @@ function linkedProse(text: string, last: boolean): string | undefined {
   }
   const rest = linkedText(text.slice(textStart), last)
   return rest === undefined ? undefined : html + rest
-}
-
-/**
- * A link destination that markdown-it's `normalizeLink` returns as it is, known without parsing it (GitHub's
- * descriptions hold ~1,100 links, and its URL parser and punycode took ~20 ms of the page, run cold): `http://` or
- * `https://` and a host of ASCII letters, digits and hyphens (at most four labels of 63, so at most 255 characters),
- * or a path (`/…`) or a fragment (`#…`); then only characters that its encoder keeps and that end no part of the URL
- * early (no `%`, `@` or `&`). A test holds it to `normalizeLink` on generated links.
- */
-export const keptLink = /^(?:https?:\/\/[A-Za-z\d-]{1,63}(?:\.[A-Za-z\d-]{1,63}){0,3}(?![^/?#])|\/(?!\/)|#)[A-Za-z\d\-._~/?#=,;:+!*$']*$/
-
-/** Whether markdown-it writes the link destination `destination` as it is. */
-function normalizedAsWritten(destination: string): boolean {
-  return keptLink.test(destination) || markdown.normalizeLink(destination) === destination
 }
 
 /** What may stand in a literal URL that the shortcut writes; anything else leaves the text to the parser. */
