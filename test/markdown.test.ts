@@ -10,7 +10,7 @@ import path from 'node:path'
 import {test} from 'uvu'
 import * as assert from 'uvu/assert'
 import MarkdownIt from 'markdown-it'
-import {inlineMarkdown, keptLink, markdownHtml, parsedHtml, parsedInline, prepareDescriptions, proseBlocks, proseParagraphs} from '../plugins/render-html/markdown.js'
+import {inlineMarkdown, keptLink, markdownHtml, mayHoldLink, parsedHtml, parsedInline, prepareDescriptions, proseBlocks, proseParagraphs} from '../plugins/render-html/markdown.js'
 import {simpleParagraphs} from '../plugins/render-html/raw-html.js'
 import {testWhen} from './helpers/skip.js'
 import {corpusDir, corpusMissing} from './helpers/corpus.js'
@@ -290,6 +290,23 @@ test('a link destination known to be written as it is, markdown-it writes as it 
     assert.is(markdown.normalizeLink(destination), destination)
   }), {numRuns: propertyRuns})
   assert.ok(kept > propertyRuns / 100, `${kept} destinations kept`)
+})
+
+test('a text in which linkify-it finds a link is never kept from it (generated texts of addresses, URLs and marks)', () => {
+  const linkify = new MarkdownIt({linkify: true}).linkify.set({fuzzyLink: false})
+  assert.not.ok(mayHoldLink('get an @mention, or "@@" hunks'))
+  // Mostly what addresses and URLs are made of, so that many texts hold one.
+  const common = fc.constantFrom('a', '@', 'x.io', '//', 'https:', 'mailto:', ' ')
+  const rare = fc.constantFrom('b9', '_', '-', '.', '"', "'", ';', ':', '&', '=', '+', '$', ',', '*', '!', '#', '%', '?', '^', '{', '|', '}', '~', '(', ')', '<', '>', '\n', '\t', '@@', 'é', 'ß.de', '[::1]', '/', 'http:', 'ftp:', 'www.', '[', ']', '`')
+  const piece = fc.oneof({arbitrary: common, weight: 2}, rare)
+  let linked = 0
+  fc.assert(fc.property(fc.array(piece, {maxLength: 10}), (pieces) => {
+    const text = pieces.join('')
+    if (!linkify.test(text)) return
+    linked++
+    assert.ok(mayHoldLink(text), text)
+  }), {numRuns: propertyRuns})
+  assert.ok(linked > propertyRuns / 100, `${linked} texts with links`)
 })
 
 testWhen(test, corpusMissing(), 'on the corpus, the shortcut for prose gives exactly what the parser gives', () => {
