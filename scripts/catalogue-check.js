@@ -9,44 +9,18 @@
 // catalogue that the schema refuses; it may refuse one that is valid (ajv then decides).
 
 import {createHash} from 'node:crypto'
+import {objectChecks} from './object-checks.js'
 
 /**
- * The test of whether a value is a valid endpoint catalogue (schemas/endpoints.schema.json). Self-contained: its
- * source is written into the built validator, which calls it once.
+ * The test of whether a value is a valid endpoint catalogue (schemas/endpoints.schema.json), given the shared tests
+ * (object-checks.js). Self-contained but for those: its source is written into the built validator, which calls it
+ * once.
  */
-export function catalogueCheck() {
-  // Arrays are read by index, as ajv reads them: `every` would skip a hole, which ajv reads as `undefined`.
-  const all = (list, test) => {
-    for (let index = 0; index < list.length; index++) if (!test(list[index])) return false
-    return true
-  }
-  const plainObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value)
-  const string = (value) => typeof value === 'string'
+export function catalogueCheck({string, boolean, anything, oneOf, listOf, object}) {
   // `minLength: 1`: a string of at least one code point is one of at least one UTF-16 unit.
   const nonEmpty = (value) => typeof value === 'string' && value.length > 0
-  const boolean = (value) => typeof value === 'boolean'
-  const anything = () => true
-  const listOf = (test) => (value) => Array.isArray(value) && all(value, test)
   const strings = listOf(string)
-  const oneOf = (...values) => (value) => values.includes(value)
   const statusCode = (value) => Number.isInteger(value) && value >= 100 && value <= 599
-  /**
-   * An object whose keys are each `x-…` or one of `checks`' own, each value passing its check, and `required`
-   * present. `checks` is copied to a null-prototype object, so that `__proto__` or `constructor` are no keyword of it.
-   */
-  const object = (checks, required = []) => {
-    const known = Object.assign(Object.create(null), checks)
-    return (value) => {
-      if (!plainObject(value)) return false
-      for (const key of required) if (value[key] === undefined) return false
-      for (const key in value) {
-        if (!Object.hasOwn(value, key)) continue
-        const check = known[key]
-        if (check === undefined ? !key.startsWith('x-') : !check(value[key])) return false
-      }
-      return true
-    }
-  }
   const enumValues = listOf((value) => typeof value === 'string' || Number.isFinite(value) || typeof value === 'boolean' || value === null)
   const meta = object({title: nonEmpty, base_url: string, version: string, api_kind: oneOf('rest', 'graphql', 'mixed'), repository: string, description: string, erd: nonEmpty}, ['title'])
   const group = object({id: nonEmpty, label: string, description: string}, ['id'])
@@ -107,7 +81,7 @@ export function catalogueCheck() {
 }
 
 /** See {@link catalogueCheck}. */
-export const validCatalogue = catalogueCheck()
+export const validCatalogue = catalogueCheck(objectChecks())
 
 /**
  * The first 16 hex digits of the SHA-256 of the catalogue schema that `catalogueCheck` was written from, without the
@@ -136,5 +110,5 @@ export function withCatalogueCheck(code, schema) {
   if (code.split(opening).length !== 2) throw new Error(`catalogue-check.js: the function ${name} is found ${code.split(opening).length - 1} times in ajv's code`)
   // As for OpenAPI's Schema objects: the function keeps its name for its callers and its errors; ajv's body runs as
   // `validateN_ajv`.
-  return code.replace(opening, `function ${name}(data, options) {if (validCatalogue(data)) {${name}.errors = null; return true;} return ${name}_ajv(data, options);}\nfunction ${name}_ajv(data, `) + `\nconst validCatalogue = (${catalogueCheck.toString()})();\n`
+  return code.replace(opening, `function ${name}(data, options) {if (validCatalogue(data)) {${name}.errors = null; return true;} return ${name}_ajv(data, options);}\nfunction ${name}_ajv(data, `) + `\nconst validCatalogue = (${catalogueCheck.toString()})((${objectChecks.toString()})());\n`
 }

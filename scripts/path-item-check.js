@@ -9,23 +9,15 @@
 // It must never pass a path item that the official schema refuses; it may refuse one that is valid (ajv then decides).
 
 import {createHash} from 'node:crypto'
+import {objectChecks} from './object-checks.js'
 
 /**
  * The test of whether a value is a valid OpenAPI 3.0 Path Item object, everything in it valid, given the test of a
- * Schema object (`validSchema`, schema-object-check.js). Self-contained: its source is written into the built
- * validator, which calls it once.
+ * Schema object (`validSchema`, schema-object-check.js) and the shared tests (object-checks.js). Self-contained but
+ * for those: its source is written into the built validator, which calls it once.
  */
-export function pathItemCheck(validSchema) {
-  // Arrays are read by index, as ajv reads them: `every` would skip a hole, which ajv reads as `undefined`.
-  const all = (list, test) => {
-    for (let index = 0; index < list.length; index++) if (!test(list[index])) return false
-    return true
-  }
-  const plainObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value)
-  const string = (value) => typeof value === 'string'
-  const boolean = (value) => typeof value === 'boolean'
-  const anything = () => true
-  const strings = (value) => Array.isArray(value) && all(value, string)
+export function pathItemCheck(validSchema, {plainObject, string, boolean, anything, oneOf, listOf, object}) {
+  const strings = listOf(string)
   const valuesAll = (value, test) => {
     if (!plainObject(value)) return false
     for (const key in value) if (Object.hasOwn(value, key) && !test(value[key])) return false
@@ -34,29 +26,11 @@ export function pathItemCheck(validSchema) {
   // A Reference object is any object whose `$ref` is a string; every other definition beside it in a `oneOf` refuses
   // such an object (no `$ref` among its keys, or a path item's object there), so the `oneOf` is that test or the other.
   const orReference = (test) => (value) => (plainObject(value) && typeof value.$ref === 'string') || test(value)
-  /**
-   * An object whose keys are each `x-…` or one of `checks`' own, each value passing its check, and `required`
-   * present. `checks` is a null-prototype object, so that `__proto__` or `constructor` are no keyword of it.
-   */
-  const object = (checks, required = []) => {
-    const known = Object.assign(Object.create(null), checks)
-    return (value) => {
-      if (!plainObject(value)) return false
-      for (const key of required) if (value[key] === undefined) return false
-      for (const key in value) {
-        if (!Object.hasOwn(value, key)) continue
-        const check = known[key]
-        if (check === undefined ? !key.startsWith('x-') : !check(value[key])) return false
-      }
-      return true
-    }
-  }
-  const oneOf = (...names) => (value) => names.includes(value)
   const schemaOrReference = orReference(validSchema)
   const externalDocumentation = object({description: string, url: string}, ['url'])
   const serverVariable = object({enum: strings, default: string, description: string}, ['default'])
   const server = object({url: string, description: string, variables: (value) => valuesAll(value, serverVariable)}, ['url'])
-  const servers = (value) => Array.isArray(value) && all(value, server)
+  const servers = listOf(server)
   const example = object({summary: string, description: string, value: anything, externalValue: string})
   const examples = (value) => valuesAll(value, orReference(example))
   // Example and examples are mutually exclusive.
@@ -102,8 +76,9 @@ export function pathItemCheck(validSchema) {
   })()
   // `uniqueItems`: ajv compares the items deeply. Items that differ in their reference or their name and location
   // are never equal; a list with two alike is left to ajv.
+  const parameterList = listOf(orReference(parameter))
   const parameters = (value) => {
-    if (!Array.isArray(value) || !all(value, orReference(parameter))) return false
+    if (!parameterList(value)) return false
     const seen = new Set()
     for (let index = 0; index < value.length; index++) {
       const item = value[index]
@@ -150,7 +125,7 @@ export function pathItemCheck(validSchema) {
       responses,
       callbacks: (value) => valuesAll(value, orReference(callback)),
       deprecated: boolean,
-      security: (value) => Array.isArray(value) && all(value, securityRequirement),
+      security: listOf(securityRequirement),
       servers
     },
     ['responses']
@@ -225,5 +200,5 @@ export function withPathItemCheck(code, schema) {
   if (names.length !== 1) throw new Error(`path-item-check.js: the Path Item object's function is found ${names.length} times in ajv's code`)
   const name = names[0]
   // As for Schema objects: the function keeps its name for its callers and its errors; ajv's body runs as `validateN_ajv`.
-  return code.replace(`function ${name}(data, `, `function ${name}(data, options) {if (validPathItem(data)) {${name}.errors = null; return true;} return ${name}_ajv(data, options);}\nfunction ${name}_ajv(data, `) + `\nconst validPathItem = (${pathItemCheck.toString()})(validSchemaObject);\n`
+  return code.replace(`function ${name}(data, `, `function ${name}(data, options) {if (validPathItem(data)) {${name}.errors = null; return true;} return ${name}_ajv(data, options);}\nfunction ${name}_ajv(data, `) + `\nconst validPathItem = (${pathItemCheck.toString()})(validSchemaObject, (${objectChecks.toString()})());\n`
 }
