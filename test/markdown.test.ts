@@ -130,6 +130,17 @@ test('prose takes the shortcut only when nothing in it but code spans is Markdow
   }
 })
 
+test('one space before a line end is dropped as markdown-it drops it; two, a hard break, are left to the parser', () => {
+  const zoom = 'Pro or a higher plan. \nThe account must be a [master account](https://marketplace.zoom.us/docs). \n\n`x` \n**Scope:** y'
+  assert.ok(isProse(zoom))
+  assert.is(markdownHtml(zoom), '<p>Pro or a higher plan.\nThe account must be a <a href="https://marketplace.zoom.us/docs" target="_blank" rel="noopener noreferrer">master account</a>.</p>\n<p><code>x</code>\n<strong>Scope:</strong> y</p>')
+  shortcutTakes([zoom, 'a \nb', 'a \n\nb', 'a<br> \nb', 'see https://x.y \nmore', 'a\n \nb'], ['a  \nb', 'a   \nb', 'a\n  \nb', 'a \t\nb', ' \na'])
+  for (const text of ['- a \n- b', '> [!NOTE] \n> x \n> y', 'x \n* a'])  {
+    assert.ok(isBlocks(text), text)
+    assert.is(markdownHtml(text), parsedHtml(text), text)
+  }
+})
+
 test('plain inline links take the shortcut too, and give what the parser gives; links the parser would write otherwise do not', () => {
   const linked = 'See [ISO code](https://www.iso.org/iso-4217.html), [fields](#parameter-fields) and "[Pagination](/rest/using-pagination)."'
   assert.ok(isProse(linked))

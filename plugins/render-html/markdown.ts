@@ -193,7 +193,7 @@ const wordCharacter = /[A-Za-z\d]/
 export function proseParagraphs(text: string): string[] | undefined {
   // Blank space at the end is no part of the last paragraph (markdown-it trims a paragraph's content): descriptions
   // written as YAML block scalars end in a line break (loket.nl: 1,095 of its 3,104, Zoom's: 605).
-  const body = withoutTrailingSpace(text)
+  const body = withoutLineEndSpaces(withoutTrailingSpace(text))
   if (body === '' || body !== body.trimStart() || blockLine.test(body)) return undefined
   const paragraphs: string[] = []
   for (const paragraph of body.split(/\n{2,}/)) {
@@ -219,7 +219,7 @@ const bulletMarker = /^[*+-] {1,4}/
  * quote that is not an alert or holds more than one paragraph. Undefined when the text needs the parser.
  */
 export function proseBlocks(text: string): string | undefined {
-  const body = withoutTrailingSpace(text)
+  const body = withoutLineEndSpaces(withoutTrailingSpace(text))
   if (body === '' || body !== body.trimStart() || !blockOpening.test(body)) return undefined
   const lines = body.split('\n')
   const blocks: string[] = []
@@ -343,6 +343,14 @@ function withoutTrailingSpace(text: string): string {
   let end = text.length
   for (let code = text.charCodeAt(end - 1); code === 32 || code === 9 || code === 10 || code === 13; code = text.charCodeAt(end - 1)) end--
   return end === text.length ? text : text.slice(0, end)
+}
+
+/**
+ * `text` with one space before a line end taken away: markdown-it drops it (a soft break; two spaces would be a hard
+ * break, and are left for `blockLine` to refuse, one of them still there). Zoom writes ~60 descriptions so.
+ */
+function withoutLineEndSpaces(text: string): string {
+  return text.includes(' \n') ? text.replaceAll(' \n', '\n') : text
 }
 
 /** Where the run of backticks that starts at `start` ends. */
