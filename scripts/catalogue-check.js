@@ -8,7 +8,7 @@
 // function, which runs as before on a catalogue it does not pass (so every error is ajv's own). It must never pass a
 // catalogue that the schema refuses; it may refuse one that is valid (ajv then decides).
 
-import {createHash} from 'node:crypto'
+import {digest, inFrontOf} from './in-front-of-ajv.js'
 import {objectChecks} from './object-checks.js'
 
 /**
@@ -92,8 +92,7 @@ export const writtenFor = 'b6e85a03767d10a5'
 
 /** `schema`'s keywords without its words, as JSON, hashed (see {@link writtenFor}). */
 export function keywordsDigest(schema) {
-  const keywords = JSON.stringify(schema, (key, value) => (key === 'title' || key === 'description') && typeof value === 'string' ? undefined : value)
-  return createHash('sha256').update(keywords).digest('hex').slice(0, 16)
+  return digest(schema, (key, value) => ((key === 'title' || key === 'description') && typeof value === 'string' ? undefined : value))
 }
 
 /**
@@ -105,10 +104,5 @@ export function withCatalogueCheck(code, schema) {
   if (keywordsDigest(schema) !== writtenFor) throw new Error(`catalogue-check.js was written for another catalogue schema (its keywords' digest is now ${keywordsDigest(schema)})`)
   const exported = [...code.matchAll(/module\.exports = (validate\d+);/g)].map((match) => match[1])
   if (exported.length !== 1) throw new Error(`catalogue-check.js: the exported function is found ${exported.length} times in ajv's code`)
-  const name = exported[0]
-  const opening = `function ${name}(data, `
-  if (code.split(opening).length !== 2) throw new Error(`catalogue-check.js: the function ${name} is found ${code.split(opening).length - 1} times in ajv's code`)
-  // As for OpenAPI's Schema objects: the function keeps its name for its callers and its errors; ajv's body runs as
-  // `validateN_ajv`.
-  return code.replace(opening, `function ${name}(data, options) {if (validCatalogue(data)) {${name}.errors = null; return true;} return ${name}_ajv(data, options);}\nfunction ${name}_ajv(data, `) + `\nconst validCatalogue = (${catalogueCheck.toString()})((${objectChecks.toString()})());\n`
+  return inFrontOf(code, exported[0], 'validCatalogue', `(${catalogueCheck.toString()})((${objectChecks.toString()})())`)
 }

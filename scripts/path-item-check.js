@@ -8,7 +8,7 @@
 // function for Path Item objects, which runs as before on a path item it does not pass (so every error is ajv's own).
 // It must never pass a path item that the official schema refuses; it may refuse one that is valid (ajv then decides).
 
-import {createHash} from 'node:crypto'
+import {changedDefinitions, definitionFunction, inFrontOf} from './in-front-of-ajv.js'
 import {objectChecks} from './object-checks.js'
 
 /**
@@ -178,9 +178,6 @@ export const writtenFor = {
   Reference: '7e5fed35d0950188'
 }
 
-/** The first 16 hex digits of the SHA-256 of `definition`'s JSON. */
-const digest = (definition) => createHash('sha256').update(JSON.stringify(definition)).digest('hex').slice(0, 16)
-
 /**
  * The standalone validator `code` of the OpenAPI 3.0 schema `schema`, with the Schema objects' fast test in it
  * already (`validSchemaObject`, see schema-object-check.js), with `validPathItem` in front of its function for Path
@@ -188,17 +185,9 @@ const digest = (definition) => createHash('sha256').update(JSON.stringify(defini
  * an update of the schemas or of ajv is looked at rather than passed through.
  */
 export function withPathItemCheck(code, schema) {
-  const differs = Object.keys(writtenFor).filter((name) => digest(schema.definitions[name]) !== writtenFor[name])
+  const differs = changedDefinitions(schema, writtenFor)
   if (differs.length > 0) throw new Error(`path-item-check.js was written for another OpenAPI 3.0 schema: ${differs.join(', ')} changed`)
   if (!code.includes('\nconst validSchemaObject = ')) throw new Error('path-item-check.js: the Schema objects\' test is not in the code')
-  // ajv writes the Path Item object's function opening with the loop of `additionalProperties: false` over the
-  // properties of the constant that holds its definition, whose first properties are `$ref`, `summary` and `get`'s.
-  const constant = [...code.matchAll(/const (schema\d+) = (\{"type":"object","properties":\{"\$ref":\{"type":"string"\},"summary":\{"type":"string"\},"description":\{"type":"string"\},"get")/g)].map((match) => match[1])
-  if (constant.length !== 1) throw new Error(`path-item-check.js: the Path Item object's constant is found ${constant.length} times in ajv's code`)
-  const opening = new RegExp(`function (validate\\d+)\\(data, \\{instancePath="", parentData, parentDataProperty, rootData=data\\}=\\{\\}\\)\\{let vErrors = null;let errors = 0;if\\(data && typeof data == "object" && !Array.isArray\\(data\\)\\)\\{for\\(const key0 in data\\)\\{if\\(!\\(\\(func\\d+\\.call\\(${constant[0]}\\.properties, key0\\)\\)`, 'g')
-  const names = [...code.matchAll(opening)].map((match) => match[1])
-  if (names.length !== 1) throw new Error(`path-item-check.js: the Path Item object's function is found ${names.length} times in ajv's code`)
-  const name = names[0]
-  // As for Schema objects: the function keeps its name for its callers and its errors; ajv's body runs as `validateN_ajv`.
-  return code.replace(`function ${name}(data, `, `function ${name}(data, options) {if (validPathItem(data)) {${name}.errors = null; return true;} return ${name}_ajv(data, options);}\nfunction ${name}_ajv(data, `) + `\nconst validPathItem = (${pathItemCheck.toString()})(validSchemaObject, (${objectChecks.toString()})());\n`
+  const name = definitionFunction(code, '{"type":"object","properties":{"$ref":{"type":"string"},"summary":{"type":"string"},"description":{"type":"string"},"get"', 'path-item-check.js: the Path Item object')
+  return inFrontOf(code, name, 'validPathItem', `(${pathItemCheck.toString()})(validSchemaObject, (${objectChecks.toString()})())`)
 }

@@ -8,7 +8,7 @@
 // front of ajv's function, which runs as before on a schema it does not pass (so every error is ajv's own). It must
 // never pass a schema that the official schema refuses; it may refuse one that is valid (ajv then decides).
 
-import {createHash} from 'node:crypto'
+import {changedDefinitions, definitionFunction, inFrontOf} from './in-front-of-ajv.js'
 
 /**
  * The test of whether a value is a valid OpenAPI 3.0 Schema object, with every schema inside it valid (a Reference
@@ -104,18 +104,8 @@ export const writtenFor = {
  * found once, so that an update of the schemas or of ajv is looked at rather than passed through.
  */
 export function withSchemaObjectCheck(code, schema) {
-  const digest = (definition) => createHash('sha256').update(JSON.stringify(definition)).digest('hex').slice(0, 16)
-  const differs = Object.keys(writtenFor).filter((name) => digest(schema.definitions[name]) !== writtenFor[name])
+  const differs = changedDefinitions(schema, writtenFor)
   if (differs.length > 0) throw new Error(`schema-object-check.js was written for another OpenAPI 3.0 schema: ${differs.join(', ')} changed`)
-  // ajv writes each definition it calls as `function validateN(data, {…}={}){…}`, and the Schema object's opens with
-  // the loop of `additionalProperties: false` over the properties of the constant that holds the definition.
-  const constant = [...code.matchAll(/const (schema\d+) = (\{"type":"object","properties":\{"title":\{"type":"string"\},"multipleOf")/g)].map((match) => match[1])
-  if (constant.length !== 1) throw new Error(`schema-object-check.js: the Schema object's constant is found ${constant.length} times in ajv's code`)
-  const opening = new RegExp(`function (validate\\d+)\\(data, \\{instancePath="", parentData, parentDataProperty, rootData=data\\}=\\{\\}\\)\\{let vErrors = null;let errors = 0;if\\(data && typeof data == "object" && !Array.isArray\\(data\\)\\)\\{for\\(const key0 in data\\)\\{if\\(!\\(\\(func\\d+\\.call\\(${constant[0]}\\.properties, key0\\)\\)`, 'g')
-  const names = [...code.matchAll(opening)].map((match) => match[1])
-  if (names.length !== 1) throw new Error(`schema-object-check.js: the Schema object's function is found ${names.length} times in ajv's code`)
-  const name = names[0]
-  // The function keeps its name for its callers and its errors (`validateN.errors`, read by the caller after a
-  // failure, which ajv's body still sets); ajv's body runs as `validateN_ajv`.
-  return code.replace(`function ${name}(data, `, `function ${name}(data, options) {if (validSchemaObject(data)) {${name}.errors = null; return true;} return ${name}_ajv(data, options);}\nfunction ${name}_ajv(data, `) + `\nconst validSchemaObject = (${schemaObjectCheck.toString()})();\n`
+  const name = definitionFunction(code, '{"type":"object","properties":{"title":{"type":"string"},"multipleOf"', 'schema-object-check.js: the Schema object')
+  return inFrontOf(code, name, 'validSchemaObject', `(${schemaObjectCheck.toString()})()`)
 }

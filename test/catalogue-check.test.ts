@@ -14,6 +14,7 @@ import type {ValidateFunction} from 'ajv'
 import {openapiCatalogue} from '../plugins/import-openapi/index.js'
 import {corpusDir, corpusMissing} from './helpers/corpus.js'
 import {root} from './helpers/fixtures.js'
+import {random} from './helpers/random.js'
 import {testWhen} from './helpers/skip.js'
 
 const require = createRequire(import.meta.url)
@@ -22,12 +23,6 @@ const schema = JSON.parse(readFileSync(path.join(root, 'schemas', 'endpoints.sch
 const ajv = new Ajv2020({allErrors: true, strict: true, validateFormats: false, allowUnionTypes: true})
 ajv.addKeyword('tsType')
 const official = ajv.compile(schema)
-
-/** A deterministic generator of numbers in [0, 1), so that a failure can be run again. */
-function random(seed: number): () => number {
-  let state = seed
-  return () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648
-}
 
 const textValues: unknown[] = ['', 1, null, [], {}, true, 'ok']
 /** Values each kind of object's keywords may be given, most of them refused there (and a few it takes). */

