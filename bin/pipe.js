@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The `pipe` command. The CLI is compiled to dist/ and bundled into dist/bundle/ by `npm install` (the `prepare`
 // script).
-import {readFileSync, writeFileSync} from 'node:fs'
+import {closeSync, openSync, read, readFileSync, statSync, writeFileSync} from 'node:fs'
 import {createRequire} from 'node:module'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
@@ -72,7 +72,15 @@ if (args.length === 0 || (args.length === 1 && (args[0] === '--help' || args[0] 
   process.exitCode = await main(args)
 } else {
   const profile = args[0] === 'diff' ? 'diff' : 'batch'
-  const {main, setHotCode, setInputSizeHook, script} = compiledCli(profile)
+  // Started before the CLI is compiled, which takes this core meanwhile (`earlyReads`).
+  const reads = earlyReads(args)
+  const {main, setHotCode, setInputSizeHook, setEarlyReads, script} = compiledCli(profile)
+  // Which early reads the command took (test/early-reads.test.ts): pipeline/read.ts deletes each it takes.
+  if (process.env.APIPE_DEBUG_EARLY_READS) {
+    const started = [...reads.keys()]
+    process.on('exit', () => process.stderr.write(started.map((file) => `early read ${reads.has(file) ? 'unused' : 'used'}: ${file}\n`).join('')))
+  }
+  setEarlyReads(reads)
   // A reader's loop over a big file (the block-YAML reader on Stripe's 3 MB) runs with V8's default budget, so that
   // TurboFan compiles its few hot functions while most of the file is still to read (pipeline/tiering.ts). `diff`
   // reads JSON, which V8 parses itself.
@@ -115,7 +123,58 @@ function compiledCli(profile) {
   const module = {exports: {}}
   const importer = (specifier) => import(specifier)
   script.runInThisContext()(module.exports, createRequire(file), module, file, path.dirname(file), importer)
-  return {main: module.exports.main, setHotCode: module.exports.setHotCode, setInputSizeHook: module.exports.setInputSizeHook, script}
+  return {main: module.exports.main, setHotCode: module.exports.setHotCode, setInputSizeHook: module.exports.setInputSizeHook, setEarlyReads: module.exports.setEarlyReads, script}
+}
+
+/**
+ * The big input files named on the command line, each read whole by one request to libuv's thread pool, started
+ * before the CLI is compiled and run (~35 ms), so that the bytes come in on the second core meanwhile: GitHub's 13 MB
+ * REST description took ~18 ms to read on the main thread, the two 4 MB files of the diff benchmark ~8 (bench/NOTES.md,
+ * twenty-second session). By absolute path, for pipeline/read.ts, which takes them as it would read them and reads a
+ * file itself when its early read failed. Files under a megabyte are left to it: there is little to gain. The
+ * command's output is not read: the value of `--output`, and the last argument of `import` and `merge`.
+ */
+function earlyReads(args) {
+  const reads = new Map()
+  const last = args[0] === 'import' || args[0] === 'merge' ? args.length - 1 : args.length
+  for (let index = 1; index < last; index++) {
+    const arg = args[index]
+    if (arg === '--output' || arg === '-o') index++
+    if (arg.startsWith('-')) continue
+    let size
+    try {
+      const stats = statSync(arg)
+      if (!stats.isFile() || stats.size < 1024 * 1024) continue
+      size = stats.size
+    } catch {
+      continue
+    }
+    reads.set(path.resolve(arg), readWhole(arg, size))
+  }
+  return reads
+}
+
+/**
+ * The first `size` bytes of `file`, read by one request to the thread pool (more only after a short read), or
+ * undefined when it could not be read: pipeline/read.ts then reads it itself, and says why it cannot.
+ */
+function readWhole(file, size) {
+  return new Promise((resolve) => {
+    let descriptor
+    try {
+      descriptor = openSync(file, 'r')
+    } catch {
+      return resolve(undefined)
+    }
+    const buffer = Buffer.allocUnsafeSlow(size)
+    const from = (offset) =>
+      read(descriptor, buffer, offset, size - offset, offset, (error, bytes) => {
+        if (!error && bytes > 0 && offset + bytes < size) return from(offset + bytes)
+        closeSync(descriptor)
+        resolve(error ? undefined : buffer.subarray(0, offset + bytes))
+      })
+    from(0)
+  })
 }
 
 /**

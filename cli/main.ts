@@ -24,6 +24,7 @@ const {version} = JSON.parse(readFileSync(path.join(packageRoot, 'package.json')
 // bin/pipe.js tells the pipeline how to run its hot loops (tiering.ts).
 export {setHotCode} from '../pipeline/tiering.js'
 export {setInputSizeHook} from '../pipeline/input-size.js'
+export {setEarlyReads} from '../pipeline/read.js'
 
 /** The catalogue commands (job A), in the order `pipe --help` lists them. */
 export const catalogueCommands: CommandClass[] = [ValidateCommand, DiffCommand, ImportOpenapiCommand, ImportGraphqlCommand, ImportAsyncapiCommand, MergeCommand, RenderCommand, MapCommand, SentencesCommand, RunCommand]

@@ -9,6 +9,20 @@ import {ApipeError, show} from './errors.js'
 import {fatalFinding} from './rule.js'
 import {inputRead} from './input-size.js'
 
+/**
+ * Reads of input files that bin/pipe.js started on libuv's thread pool before the CLI loaded, by absolute path: the
+ * bytes of a big description come in on another core while this one compiles the CLI (see `setEarlyReads`).
+ */
+let earlyReads: Map<string, Promise<Buffer | undefined>> | undefined
+
+/**
+ * Set by bin/pipe.js for the catalogue commands: `readInput` takes a file's bytes from its early read, once, and reads
+ * the file itself when there is none or it could not (so a failure is reported as it always is).
+ */
+export function setEarlyReads(reads: Map<string, Promise<Buffer | undefined>> | undefined): void {
+  earlyReads = reads
+}
+
 /** An input: a file path, a vfile, or a value with an optional path (used for the file's name and syntax). */
 export type Input = string | VFile | {path?: string; value: string}
 
@@ -24,10 +38,13 @@ export async function readInput(input: Input, cwd = process.cwd()): Promise<VFil
   try {
     // The bytes, decoded by the parser (`String(file)`) and again only when a finding's place is read: the text of
     // a 4 MB document is 8 MB of heap as soon as one character is outside Latin-1, held by nothing once it is
-    // parsed, where the bytes are 4 MB outside the heap. Read in one synchronous call: the promise API reads a big
-    // file in chunks, one trip through libuv's thread pool each, and the command waits on every trip (~15 ms of idle
-    // time for a 4 MB document, bench/import.js).
-    file.value = readFileSync(path.resolve(file.cwd, file.path))
+    // parsed, where the bytes are 4 MB outside the heap. Read in one synchronous call, unless bin/pipe.js read the
+    // file early: the promise API reads a big file in chunks, one trip through libuv's thread pool each, and the
+    // command waits on every trip (~15 ms of idle time for a 4 MB document, bench/import.js).
+    const full = path.resolve(file.cwd, file.path)
+    const early = earlyReads?.get(full)
+    earlyReads?.delete(full)
+    file.value = (early && (await early)) ?? readFileSync(full)
     inputRead(file.value.byteLength)
   } catch (error) {
     fail(file, `Cannot read file \`${file.path}\`: ${(error as Error).message}`)
