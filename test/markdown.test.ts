@@ -192,9 +192,12 @@ test('strong emphasis CommonMark reads without doubt takes the shortcut, and giv
   const labels = '__Activity name :__ GetUsers\nList the users.'
   assert.ok(isProse(labels))
   assert.is(markdownHtml(labels), '<p><strong>Activity name :</strong> GetUsers\nList the users.</p>')
-  const taken = [labels, '**HTTP Status Code:** `400`', 'Send **both** keys.', '**a**, **b** and **c**', '`x` then\n**y**', 'a **b**.']
-  // Inside a word, after a code span or a mark, around spaces or marks, or across lines: left to the parser.
-  const others = ['a**b**', '**b**c', 'x `y`**z**', '** b**', '**b **', '***b***', '**b*c**', '**a\nb**', '__a_b__', '**b**_', '"**b**"', '**[l](u)**', '**https://x.y**', '**b**-c', '(**note**) x', 'a **b**!']
+  const zoom = '**Scope**: `account:read:admin`<br>**[Rate Limit Label](https://marketplace.zoom.us/docs/api-reference/rate-limits#rate-limits):** `Medium`'
+  assert.is(markdownHtml(zoom), '<p><strong>Scope</strong>: <code>account:read:admin</code><br><strong><a href="https://marketplace.zoom.us/docs/api-reference/rate-limits#rate-limits" target="_blank" rel="noopener noreferrer">Rate Limit Label</a>:</strong> <code>Medium</code></p>')
+  const taken = [labels, zoom, '**HTTP Status Code:** `400`', 'Send **both** keys.', '**a**, **b** and **c**', '`x` then\n**y**', 'a **b**.', '**[l](u)**', 'See **the [guide](/docs) first**.', '__[a](#b):__ c', '**go https://x.y now**']
+  // Inside a word, after a code span or a mark, around spaces or marks, or across lines, or a URL that may run on:
+  // left to the parser.
+  const others = ['a**b**', '**b**c', 'x `y`**z**', '** b**', '**b **', '***b***', '**b*c**', '**a\nb**', '__a_b__', '**b**_', '"**b**"', '**https://x.y**', '**b**-c', '(**note**) x', 'a **b**!', '**[l](u_v)**', '**![l](u)**', '**[l](javascript:x)**']
   shortcutTakes(taken, others)
 })
 

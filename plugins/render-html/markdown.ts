@@ -417,7 +417,8 @@ function proseText(text: string, first: boolean, last: boolean): string | undefi
 
 /**
  * Text between line breaks, escaped, or undefined when something in it is Markdown but strong emphasis that
- * CommonMark reads without doubt (see {@link strongSpan}) and plain links (see {@link linkedProse}). Strong emphasis
+ * CommonMark reads without doubt (see {@link strongSpan}) and plain links (see {@link linkedProse}), inside strong
+ * emphasis or not. Strong emphasis
  * is taken where it opens after a space, or at the start when `opens` (the paragraph's start or a line break before
  * it), and closes before white space, a phrase's punctuation, or the end when `closes` (the paragraph's end or a line
  * break after it), its text neither starting nor ending with white space: each delimiter run is then two characters,
@@ -435,7 +436,9 @@ function strongProse(text: string, opens: boolean, closes: boolean, last: boolea
     const closesBeforeEnd = end === text.length ? closes : afterStrong.test(text[end])
     if (!opensAfterSpace || !closesBeforeEnd || /^\s|\s$/.test(inner)) return undefined
     const before = linkedProse(text.slice(textStart, start), false)
-    const strong = plainText(inner)
+    // Its text may be a plain link, or hold one (`**[Rate Limit Label](https://…):**`, as Zoom ends ~350 of its
+    // descriptions); a literal URL only where a space ends it inside.
+    const strong = linkedProse(inner, false)
     if (before === undefined || strong === undefined) return undefined
     html += `${before}<strong>${strong}</strong>`
     textStart = end
