@@ -163,17 +163,19 @@ function readWhole(file, size) {
     let descriptor
     try {
       descriptor = openSync(file, 'r')
+      const buffer = Buffer.allocUnsafeSlow(size)
+      const from = (offset) =>
+        read(descriptor, buffer, offset, size - offset, offset, (error, bytes) => {
+          if (!error && bytes > 0 && offset + bytes < size) return from(offset + bytes)
+          closeSync(descriptor)
+          resolve(error ? undefined : buffer.subarray(0, offset + bytes))
+        })
+      from(0)
     } catch {
-      return resolve(undefined)
+      // Too big for one buffer, or gone since it was found: the command reads it and says why it cannot.
+      if (descriptor !== undefined) closeSync(descriptor)
+      resolve(undefined)
     }
-    const buffer = Buffer.allocUnsafeSlow(size)
-    const from = (offset) =>
-      read(descriptor, buffer, offset, size - offset, offset, (error, bytes) => {
-        if (!error && bytes > 0 && offset + bytes < size) return from(offset + bytes)
-        closeSync(descriptor)
-        resolve(error ? undefined : buffer.subarray(0, offset + bytes))
-      })
-    from(0)
   })
 }
 
