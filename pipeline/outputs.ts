@@ -2,11 +2,12 @@
  * Write what plugins produced (`file.data.outputs`) to disk: beside the input, or into `outputDir`. Outputs of a
  * file with an error are never written. A failed write is a fatal `write` finding on the input file.
  */
-import {closeSync, mkdirSync, openSync, writeFileSync, writeSync} from 'node:fs'
+import {closeSync, openSync, writeFileSync, writeSync} from 'node:fs'
 import path from 'node:path'
 import {VFile} from 'vfile'
 import {addOutput, hasErrors} from './data.js'
 import {fileInTheWay} from './file-in-the-way.js'
+import {makeFolder} from './make-folder.js'
 import {docsUrl, source} from './rule.js'
 
 /** Options of {@link writeOutputs}. */
@@ -30,7 +31,7 @@ export async function writeOutputs(files: VFile[], options: WriteOptions = {}): 
         ? path.resolve(output.cwd, options.outputDir, base ? path.relative(base, path.resolve(output.cwd, output.dirname ?? '.')) : '', output.basename ?? 'output')
         : path.resolve(output.cwd, output.path)
       try {
-        mkdirSync(path.dirname(target), {recursive: true})
+        makeFolder(path.dirname(target))
         if (output.data.json === undefined) writeFileSync(target, output.value ?? '')
         else writeChunks(target, prettyJsonChunks(output.data.json))
         written.push(target)

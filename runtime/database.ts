@@ -4,7 +4,6 @@
  * synchronous driver: several times faster than `sqlite3` for the short queries of an API); MariaDB on the MySQL
  * driver.
  */
-import {mkdirSync} from 'node:fs'
 import path from 'node:path'
 import {MikroORM, type Options} from '@mikro-orm/core'
 import type {AbstractSqlDriver, EntityManager} from '@mikro-orm/knex'
@@ -13,6 +12,7 @@ import type {EntityDefinition} from '../schemas/types/entity.js'
 import {databaseTypeOfUrl, sameDatabaseFamily, type DatabaseType, type ResolvedConfig} from './config.js'
 import {entitySchemas, type SchemaOptions} from './entity-schema.js'
 import {fileInTheWay} from '../pipeline/file-in-the-way.js'
+import {makeFolder} from '../pipeline/make-folder.js'
 
 export type Orm = MikroORM<AbstractSqlDriver, EntityManager<AbstractSqlDriver>>
 
@@ -168,7 +168,7 @@ export async function offlineOrm(type: DatabaseType, entities: readonly EntityDe
 /** Make the folder of the SQLite file `file`; one on its way that is a file is said so, not as `mkdir`'s EEXIST. */
 function folderFor(file: string): void {
   try {
-    mkdirSync(path.dirname(file), {recursive: true})
+    makeFolder(path.dirname(file))
   } catch (error) {
     const inTheWay = fileInTheWay(error, path.dirname(file))
     if (!inTheWay) throw error

@@ -1,5 +1,6 @@
 import {Command, Option} from 'clipanion'
 import {projectOption, usageError, useColor} from '../options.js'
+import {makeFolder} from '../../pipeline/make-folder.js'
 import type {Project} from '../../runtime/project.js'
 import type {ProjectInfo} from '../../runtime/config.js'
 import type {DocumentParts} from '../../runtime/openapi.js'
@@ -37,7 +38,7 @@ export class InitCommand extends Command {
   force = Option.Boolean('--force', false, {description: 'Write into a folder that is not empty, e.g. `--force`'})
 
   override async execute(): Promise<number> {
-    const [{mkdir, readdir, readFile, writeFile}, path, {apipeDependency, projectFiles}, {planMigration}, {migrationSource, nextMigrationName}, {packageRoot}] = await Promise.all([
+    const [{readdir, readFile, writeFile}, path, {apipeDependency, projectFiles}, {planMigration}, {migrationSource, nextMigrationName}, {packageRoot}] = await Promise.all([
       import('node:fs/promises'),
       import('node:path'),
       import('../../runtime/scaffold.js'),
@@ -60,7 +61,7 @@ export class InitCommand extends Command {
     files[`migrations/${name}.js`] = migrationSource({name, database: 'sqlite', up: plan.up, down: plan.down, entities: [snapshot]})
     for (const [file, content] of Object.entries(files)) {
       const target = path.join(this.dir, file)
-      await mkdir(path.dirname(target), {recursive: true})
+      makeFolder(path.dirname(target))
       await writeFile(target, content.endsWith('\n') ? content : `${content}\n`)
     }
     const from = {registry: 'the registry', checkout: 'the checkout this pipe runs from', 'package file': 'the package file this pipe was installed from'}[apipe.source]
@@ -251,7 +252,7 @@ type ProjectDocument = (config: Project['config'], entities: Project['entities']
 
 /** Load the project, write the document it describes as JSON, and say where. */
 async function writeProjectDocument(command: Command, project: string, output: string, build: ProjectDocument): Promise<number> {
-  const [{writeFile, mkdir}, path, {loadProject}, {projectInfo}] = await Promise.all([
+  const [{writeFile}, path, {loadProject}, {projectInfo}] = await Promise.all([
     import('node:fs/promises'),
     import('node:path'),
     import('../../runtime/project.js'),
@@ -260,7 +261,7 @@ async function writeProjectDocument(command: Command, project: string, output: s
   try {
     const loaded = await loadProject(path.resolve(project))
     const document = build(loaded.config, loaded.entities, loaded.controllers, projectInfo(loaded.root), {errorSchema: loaded.problemSchema, authSchemes: loaded.authSchemes})
-    await mkdir(path.dirname(path.resolve(output)), {recursive: true})
+    makeFolder(path.dirname(path.resolve(output)))
     await writeFile(output, JSON.stringify(document, null, 2) + '\n')
     command.context.stdout.write(`Wrote ${output}\n`)
     return 0

@@ -1,16 +1,17 @@
 import {Command, Option} from 'clipanion'
 import {projectOption, usageError} from '../options.js'
+import {makeFolder} from '../../pipeline/make-folder.js'
 
 /** Shared: write `content` to `file` under the working directory unless it exists (or `--force`). */
 async function writeNew(command: Command, file: string, content: string, force: boolean): Promise<number> {
-  const {mkdir, writeFile, access} = await import('node:fs/promises')
+  const {writeFile, access} = await import('node:fs/promises')
   const path = await import('node:path')
   const exists = await access(file).then(() => true, () => false)
   if (exists && !force) {
     command.context.stderr.write(`Refusing to overwrite \`${file}\`; pass --force to replace it\n`)
     return 1
   }
-  await mkdir(path.dirname(file), {recursive: true})
+  makeFolder(path.dirname(file))
   await writeFile(file, content)
   command.context.stdout.write(`Wrote ${file}\n`)
   return 0
@@ -193,9 +194,9 @@ export class GenerateTypesCommand extends Command {
       this.context.stderr.write(`${(error as {report?: string}).report ?? (error as Error).message}\n`)
       return 1
     }
-    const {mkdir, writeFile} = await import('node:fs/promises')
+    const {writeFile} = await import('node:fs/promises')
     const target = path.join(project.root, 'src/apipe-types.d.ts')
-    await mkdir(path.dirname(target), {recursive: true})
+    makeFolder(path.dirname(target))
     await writeFile(target, typesSource(project.entities, project.config.auth?.entity))
     this.context.stdout.write(`Wrote ${path.relative(process.cwd(), target) || target}\n`)
     return 0
