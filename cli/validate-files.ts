@@ -48,9 +48,11 @@ export async function expandInputs(args: string[], readStdin?: () => Promise<str
       add(arg)
       continue
     }
+    // Files only: a folder that a pattern matches (`out.json/`, which `pipe map --output out.json` makes) is not
+    // searched in turn, as tinyglobby would by default, for its `.html` and every other file.
     const matches = info?.isDirectory()
-      ? await glob(searched, {cwd: path.resolve(cwd, arg), ignore: skipped}).then((found) => found.map((file) => path.join(arg, file)))
-      : await glob(arg, {cwd, ignore: skipped})
+      ? await glob(searched, {cwd: path.resolve(cwd, arg), ignore: skipped, expandDirectories: false}).then((found) => found.map((file) => path.join(arg, file)))
+      : await glob(arg, {cwd, ignore: skipped, expandDirectories: false})
     const kept: string[] = []
     for (const match of matches) if (!(await ignored(match))) kept.push(match)
     if (kept.length === 0) {

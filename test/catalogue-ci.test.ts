@@ -46,6 +46,31 @@ test('pipe validate expands folders and quoted globs, and reads - from stdin', a
   assert.equal(stdin, {code: 0, stdout: readFileSync(fixture('validate-catalogue', 'summary', 'messages.txt'), 'utf8'), stderr: ''})
 })
 
+test('a glob or a folder search matches files only: a folder whose name matches (`pipe map --output out.json`) is not searched', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'apipe-glob-'))
+  try {
+    const clean = readFileSync(fixture('validate-catalogue', 'clean', 'input.json'), 'utf8')
+    writeFileSync(path.join(dir, 'top.json'), clean)
+    mkdirSync(path.join(dir, 'out.json'))
+    writeFileSync(path.join(dir, 'out.json', 'api.endpoints.json'), clean)
+    writeFileSync(path.join(dir, 'out.json', 'api.endpoints.html'), '<!doctype html>')
+    mkdirSync(path.join(dir, 'more', 'b.yaml'), {recursive: true})
+    writeFileSync(path.join(dir, 'more', 'b.yaml', 'page.html'), '<html>')
+    writeFileSync(path.join(dir, 'more', 'c.json'), clean)
+    for (const args of [['*.json'], ['**/*.json'], ['.'], ['out.json', 'more']]) {
+      const run = await runPipe(['validate', ...args], {cwd: dir})
+      assert.equal(run, {code: 0, stdout: '0 error(s), 0 warning(s)\n', stderr: ''}, args.join(' '))
+    }
+    // A pattern that asks for every file gets every file, pages too.
+    const all = await runPipe(['validate', '**/*'], {cwd: dir})
+    assert.is(all.code, 1)
+    assert.match(all.stdout, /^more\/b\.yaml\/page\.html: error parse /m)
+    assert.match(all.stdout, /^out\.json\/api\.endpoints\.html: error parse /m)
+  } finally {
+    rmSync(dir, {recursive: true, force: true})
+  }
+})
+
 /**
  * The structure SARIF 2.1.0 requires of a log and of what we emit (OASIS spec §3.13 sarifLog, §3.14 run, §3.18 tool,
  * §3.19 toolComponent, §3.27 result, §3.11 message, §3.28 location, §3.29 physicalLocation, §3.30 region), written
