@@ -389,15 +389,17 @@ export class SchemaTypes {
   }
 
   /**
-   * `not` and `if`/`then`/`else` have no catalogue equivalent: the importer is told, once a schema, and the rest of
-   * the schema is kept. Asked of a named schema and of each `allOf` member whose fields it takes.
+   * `not`, `if`/`then`/`else` and `$dynamicRef` (JSON Schema 2020-12's generics: `items: {$dynamicRef: '#itemType'}`,
+   * bound by a `$dynamicAnchor` of the schema that refers to this one) have no catalogue equivalent: the importer is
+   * told, once a schema, and the rest of the schema is kept (a schema of only a `$dynamicRef` is any value). Asked of
+   * every schema typed and of each `allOf` member whose fields it takes.
    */
   private leaveOutUnsupported(schema: Schema, name: string | (() => string)): void {
-    if (schema.not === undefined && schema.if === undefined) return
+    if (schema.not === undefined && schema.if === undefined && schema.$dynamicRef === undefined) return
     if (!this.onDropped || this.reported.has(schema)) return
     this.reported.add(schema)
-    const unsupported = ['not', 'if'].filter((keyword) => schema[keyword] !== undefined)
-    this.onDropped(`Left out \`${unsupported.join('`, `')}\` of schema \`${spelled(name)}\`: the catalogue has no ${unsupported[0] === 'not' ? 'negated' : 'conditional'} types`, schema)
+    const unsupported = ['not', 'if', '$dynamicRef'].filter((keyword) => schema[keyword] !== undefined)
+    this.onDropped(`Left out \`${unsupported.join('`, `')}\` of schema \`${spelled(name)}\`: the catalogue has no ${lacking[unsupported[0]]}`, schema)
   }
 
   /**
@@ -639,6 +641,9 @@ function isFieldName(properties: Record<string, unknown>, name: string): boolean
 function spelled(name: string | (() => string)): string {
   return typeof name === 'function' ? name() : name
 }
+
+/** What the catalogue has not, for each keyword `leaveOutUnsupported` tells of. */
+const lacking: Record<string, string> = {not: 'negated types', if: 'conditional types', $dynamicRef: 'dynamic references'}
 
 /** The JSON types of single values. */
 const scalarTypes = new Set(['string', 'integer', 'number', 'boolean'])
