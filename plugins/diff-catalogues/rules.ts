@@ -103,7 +103,9 @@ export const versionNotBumped = defineRule<CatalogueTree>({id: 'version-not-bump
   const was = file.data.previousVersion
   const now = tree.spec.meta?.version
   if ((was === undefined && now === undefined) || majorBumped(was, now)) return
-  const message = report(`${breaking} breaking change(s) without a major version bump: \`meta.version\` went from ${codeSpan(was ?? 'none')} to ${codeSpan(now ?? 'none')}`, {path: ['meta', 'version']})
+  // A side without a version (a GraphQL schema diffed against a REST description) is said so, not as a version `none`.
+  const shown = (version: string | undefined) => (version === undefined ? 'no version' : codeSpan(version))
+  const message = report(`${breaking} breaking change(s) without a major version bump: \`meta.version\` went from ${shown(was)} to ${shown(now)}`, {path: ['meta', 'version']})
   message.jsonPath = 'meta.version'
 })
 
