@@ -38,7 +38,9 @@ export async function expandInputs(args: string[], readStdin?: () => Promise<str
   }
   for (const arg of args) {
     if (arg === '-' && readStdin) {
-      inputs.push(new VFile({value: await readStdin(), cwd}))
+      // Standard input is read once, as a file named twice is (`pipe validate - -` is one input, not a second, empty one).
+      if (!seen.has('-')) inputs.push(new VFile({value: await readStdin(), cwd}))
+      seen.add('-')
       continue
     }
     const info = await stat(path.resolve(cwd, arg)).catch(() => undefined)

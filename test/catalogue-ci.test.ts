@@ -44,6 +44,9 @@ test('pipe validate expands folders and quoted globs, and reads - from stdin', a
   assert.equal(none, {code: 1, stdout: 'error read no-such-*.json No files match `no-such-*.json`\n1 error(s), 0 warning(s)\n', stderr: ''})
   const stdin = await runPipe(['validate', '-'], {input: readFileSync(path.join(root, summary), 'utf8')})
   assert.equal(stdin, {code: 0, stdout: readFileSync(fixture('validate-catalogue', 'summary', 'messages.txt'), 'utf8'), stderr: ''})
+  // Named twice, standard input is one input, as a file named twice is.
+  const twice = await runPipe(['validate', '-', '-'], {input: readFileSync(path.join(root, summary), 'utf8')})
+  assert.equal(twice, stdin)
 })
 
 test('a glob or a folder search matches files only: a folder whose name matches (`pipe map --output out.json`) is not searched', async () => {
