@@ -53,17 +53,20 @@ export function isGitInput(input: string, cwd: string): boolean {
 async function readAny(input: string, cwd: string): Promise<VFile> {
   if (!isGitInput(input, cwd)) return readInput(input, cwd)
   // Loaded only for a git input: node:child_process brings net, dgram and their streams (~1 ms of every diff).
-  const {gitFileReader, locateGitFile, showGitFile} = await import('../pipeline/git.js')
+  const {gitFileReader, locateGitFile, nearbyGitInput, showGitFile} = await import('../pipeline/git.js')
+  // Named as written until it is read (a finding then names what the user typed), then by its path from `cwd`.
   const file = new VFile({path: input.slice(input.indexOf(':') + 1), cwd})
   file.data.gitRevision = input.slice(0, input.indexOf(':'))
   try {
     const located = locateGitFile(input, cwd)
-    file.path = path.relative(cwd, path.join(located.top, located.name))
     file.value = await showGitFile(located)
+    file.path = path.relative(cwd, path.join(located.top, located.name))
     // The files its `$ref`s lead to, from the same revision.
     file.data.readRef = gitFileReader(located.revision, located.top, path.dirname(path.join(located.top, located.name)))
   } catch (error) {
-    fatalFinding(file, `Cannot read \`${input}\` from git: ${(error as Error).message}`, 'read')
+    const nearby = nearbyGitInput(input, cwd)
+    const hint = nearby ? `; did you mean \`${nearby}\`? After \`${file.data.gitRevision}:\` a path is from the repository's top folder, as git reads it` : ''
+    fatalFinding(file, `Cannot read \`${input}\` from git: ${(error as Error).message}${hint}`, 'read')
   }
   return file
 }

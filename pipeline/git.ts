@@ -29,6 +29,24 @@ export function locateGitFile(input: string, cwd: string): GitFile {
   return {revision: input.slice(0, colon), top, name: gitPath(top, absolute) ?? written}
 }
 
+/**
+ * What a user in a subfolder most likely meant by `<revision>:<path>` when the revision has no such file from the
+ * top folder: the same path from `cwd` (`HEAD:./openapi.yaml`), when the revision has that one, as git itself hints.
+ */
+export function nearbyGitInput(input: string, cwd: string): string | undefined {
+  const colon = input.indexOf(':')
+  const written = input.slice(colon + 1)
+  if (/^\.\.?[\\/]/.test(written)) return undefined
+  const nearby = `${input.slice(0, colon)}:./${written}`
+  try {
+    const file = locateGitFile(nearby, cwd)
+    run(['cat-file', '-e', `${file.revision}:${file.name}`], file.top)
+    return nearby
+  } catch {
+    return undefined
+  }
+}
+
 /** The text of a file of a revision (`git show`), without blocking: the document compared. */
 export function showGitFile(file: GitFile): Promise<string> {
   return new Promise((resolve, reject) => {

@@ -501,6 +501,17 @@ test('pipe diff starts each finding with the input it is in, a git revision by i
     git('commit', '-qm', 'a broken description')
     const fromGit = await runPipe(['diff', 'main:broken.json', path.join(root, old)], {cwd: dir})
     assert.equal(fromGit, {code: 1, stdout: '', stderr: 'main:broken.json: error parse 1:44 Unexpected end of file, expected a property name in double quotes\n1 error(s), 0 warning(s)\n'})
+    // From a subfolder, a path after the revision is from the top folder, as git reads it: the finding names what was
+    // typed, and the path from here that the revision has.
+    mkdirSync(path.join(dir, 'api'))
+    writeFileSync(path.join(dir, 'api', 'cat.json'), readFileSync(path.join(root, old)))
+    git('add', 'api/cat.json')
+    git('commit', '-qm', 'a catalogue in a folder')
+    const inFolder = await runPipe(['diff', 'main:cat.json', 'cat.json'], {cwd: path.join(dir, 'api')})
+    const missing = "main:cat.json: error read main:cat.json Cannot read `main:cat.json` from git: path 'cat.json' does not exist in 'main'"
+    assert.equal(inFolder, {code: 1, stdout: '', stderr: `${missing}; did you mean \`main:./cat.json\`? After \`main:\` a path is from the repository's top folder, as git reads it\n1 error(s), 0 warning(s)\n`})
+    const nowhere = await runPipe(['diff', 'main:nope.json', 'cat.json'], {cwd: path.join(dir, 'api')})
+    assert.equal(nowhere, {code: 1, stdout: '', stderr: "main:nope.json: error read main:nope.json Cannot read `main:nope.json` from git: path 'nope.json' does not exist in 'main'\n1 error(s), 0 warning(s)\n"})
   } finally {
     rmSync(dir, {recursive: true, force: true})
   }
