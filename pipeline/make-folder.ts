@@ -8,16 +8,21 @@ import path from 'node:path'
 
 export function makeFolder(folder: string): void {
   const missing: string[] = []
-  for (let at = path.resolve(folder); statSync(at, {throwIfNoEntry: false}) === undefined; at = path.dirname(at)) {
+  let at = path.resolve(folder)
+  let found = statSync(at, {throwIfNoEntry: false})
+  for (; found === undefined && path.dirname(at) !== at; found = statSync(at, {throwIfNoEntry: false})) {
     missing.push(at)
-    if (path.dirname(at) === at) break
+    at = path.dirname(at)
   }
-  for (const at of missing.reverse()) {
+  // A file where the folder itself should be: mkdir's EEXIST, as the recursive one says it (a file further up gives
+  // ENOTDIR below, when the first missing folder is made in it).
+  if (missing.length === 0 && found !== undefined && !found.isDirectory()) mkdirSync(at)
+  for (const next of missing.reverse()) {
     try {
-      mkdirSync(at)
+      mkdirSync(next)
     } catch (error) {
       // Made by someone else meanwhile: as good as made here.
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || !statSync(at, {throwIfNoEntry: false})?.isDirectory()) throw error
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || !statSync(next, {throwIfNoEntry: false})?.isDirectory()) throw error
     }
   }
 }

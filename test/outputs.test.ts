@@ -59,6 +59,7 @@ test('makeFolder makes the missing folders, keeps those there, and throws what s
   makeFolder(path.join(dir, 'a', 'b'))
   writeFileSync(path.join(dir, 'file'), 'x')
   assert.throws(() => makeFolder(path.join(dir, 'file', 'under')), (error: NodeJS.ErrnoException) => error.code === 'ENOTDIR')
+  assert.throws(() => makeFolder(path.join(dir, 'file')), (error: NodeJS.ErrnoException) => error.code === 'EEXIST')
 })
 
 // Node 20's recursive mkdir loops forever there (the kernel answers ENOENT though the parent exists).
