@@ -17,6 +17,9 @@ export interface GitFile {
 
 const maxBuffer = 1024 * 1024 * 1024
 
+/** A path written from the working folder (`./api.yaml`, `../api.yaml`), as git reads it after a revision. */
+const fromWorkingFolder = /^\.\.?[\\/]/
+
 /**
  * Where `<revision>:<path>` is. As `git show` reads it, the path is from the repository's top folder, or from `cwd`
  * when it starts with `./` or `../`. Throws git's own first line when `cwd` is not in a repository.
@@ -25,7 +28,7 @@ export function locateGitFile(input: string, cwd: string): GitFile {
   const colon = input.indexOf(':')
   const written = input.slice(colon + 1)
   const top = run(['rev-parse', '--show-toplevel'], cwd).trim()
-  const absolute = /^\.\.?[\\/]/.test(written) ? path.resolve(cwd, written) : path.resolve(top, written)
+  const absolute = fromWorkingFolder.test(written) ? path.resolve(cwd, written) : path.resolve(top, written)
   return {revision: input.slice(0, colon), top, name: gitPath(top, absolute) ?? written}
 }
 
@@ -36,7 +39,7 @@ export function locateGitFile(input: string, cwd: string): GitFile {
 export function nearbyGitInput(input: string, cwd: string): string | undefined {
   const colon = input.indexOf(':')
   const written = input.slice(colon + 1)
-  if (/^\.\.?[\\/]/.test(written)) return undefined
+  if (fromWorkingFolder.test(written)) return undefined
   const nearby = `${input.slice(0, colon)}:./${written}`
   try {
     const file = locateGitFile(nearby, cwd)

@@ -9,14 +9,14 @@ import path from 'node:path'
 export function makeFolder(folder: string): void {
   const missing: string[] = []
   let at = path.resolve(folder)
-  let found = statSync(at, {throwIfNoEntry: false})
-  for (; found === undefined && path.dirname(at) !== at; found = statSync(at, {throwIfNoEntry: false})) {
+  let found
+  while ((found = statSync(at, {throwIfNoEntry: false})) === undefined && path.dirname(at) !== at) {
     missing.push(at)
     at = path.dirname(at)
   }
   // A file where the folder itself should be: mkdir's EEXIST, as the recursive one says it (a file further up gives
   // ENOTDIR below, when the first missing folder is made in it).
-  if (missing.length === 0 && found !== undefined && !found.isDirectory()) mkdirSync(at)
+  if (missing.length === 0 && !found?.isDirectory()) mkdirSync(at)
   for (const next of missing.reverse()) {
     try {
       mkdirSync(next)

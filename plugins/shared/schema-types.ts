@@ -398,7 +398,7 @@ export class SchemaTypes {
     if (schema.not === undefined && schema.if === undefined && schema.$dynamicRef === undefined) return
     if (!this.onDropped || this.reported.has(schema)) return
     this.reported.add(schema)
-    const unsupported = ['not', 'if', '$dynamicRef'].filter((keyword) => schema[keyword] !== undefined)
+    const unsupported = unsupportedKeywords.filter((keyword) => schema[keyword] !== undefined)
     this.onDropped(`Left out \`${unsupported.join('`, `')}\` of schema \`${spelled(name)}\`: the catalogue has no ${lacking[unsupported[0]]}`, schema)
   }
 
@@ -644,6 +644,7 @@ function spelled(name: string | (() => string)): string {
 
 /** What the catalogue has not, for each keyword `leaveOutUnsupported` tells of. */
 const lacking: Record<string, string> = {not: 'negated types', if: 'conditional types', $dynamicRef: 'dynamic references'}
+const unsupportedKeywords = Object.keys(lacking)
 
 /** The JSON types of single values. */
 const scalarTypes = new Set(['string', 'integer', 'number', 'boolean'])
