@@ -115,7 +115,9 @@ export function openapiCatalogue(source: Record<string, unknown>, options: Optio
     if (inRoot) placed.push({entry, node})
   }
   // OpenAPI 3.1's document check leaves schemas to JSON Schema, so that no check reads their types: the import does.
-  const types = new SchemaTypes(refs, drop, {unknownTypes: /^3\.1\./.test(String(document.openapi)), mergeInline: true})
+  // OpenAPI 3.1's schemas are JSON Schema 2020-12, whose `$dynamicRef`s a `$dynamicAnchor` binds.
+  const v31 = /^3\.1\./.test(String(document.openapi))
+  const types = new SchemaTypes(refs, drop, {unknownTypes: v31, mergeInline: true, dynamicRefs: v31})
   const context: Context = {document, refs, types, ids: new Set(), drop}
   const endpoints: Endpoint[] = []
   const sources: JsonPath[] = []

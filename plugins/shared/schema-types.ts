@@ -5,8 +5,9 @@
  * Arrays are `X[]`; an unnamed primitive is its JSON type. Each schema object is one type, visited once (so cycles
  * end), and two schemas never share a name. "An X or null" around one schema is X (the field gets `x-nullable`);
  * `allOf` members merge their properties and their `required`. A map (`additionalProperties` with a schema) keeps
- * its values' type as `x-map-values`, on its type or, written inline, on the field. The AsyncAPI import uses it for
- * message payloads, which are JSON Schema too.
+ * its values' type as `x-map-values`, on its type or, written inline, on the field. A `$dynamicRef` (JSON Schema
+ * 2020-12's generics) is the schema that a `$dynamicAnchor` around it binds (see {@link SchemaTypes.boundType}). The
+ * AsyncAPI import uses it for message payloads, which are JSON Schema too.
  */
 import type {Field, TypeDefinition} from '../../schemas/types/endpoints.js'
 import type {JsonRefs, Resolved} from './json-refs.js'
@@ -37,6 +38,15 @@ export class SchemaTypes {
   private readonly inlineByShape = new Map<string, {types: InlineType[]; byBody?: Map<string, InlineType>}>()
   /** The inline types others merged with, for {@link sharedNames}. */
   private readonly merged = new Set<InlineType>()
+  /**
+   * The dynamic anchors bound around the schema being typed, outermost first: each entry is what one referring schema
+   * binds (`$defs: {itemType: {$dynamicAnchor: itemType, $ref: Planet}}` beside its `$ref`), anchor -> schema.
+   */
+  private readonly dynamicScope: Array<Map<string, unknown>> = []
+  /** The type of each schema that binds anchors for its `$ref`'s target, by its `$id` (else by the schema itself). */
+  private readonly boundTypes = new Map<unknown, string>()
+  /** The inline schemas named while anchors were bound: their types hold what was bound, so no other place reuses them. */
+  private readonly boundInline: Schema[] = []
   /** The inline schemas whose types are being built, and those of them met again inside themselves. */
   private readonly building = new Set<Schema>()
   private readonly reentered = new Set<Schema>()
@@ -44,11 +54,13 @@ export class SchemaTypes {
   /**
    * @param onDropped told about a schema whose kind the catalogue cannot express (`not`, `if`/`then`/`else`), which is
    *   typed `object` or by what else it says; the importer makes it a finding.
+   * @param options `dynamicRefs`: the document's schemas are JSON Schema 2020-12 (OpenAPI 3.1), whose `$dynamicRef`s are
+   *   bound by `$dynamicAnchor`s; `unknownTypes`, `mergeInline`: see {@link reportUnknownTypes} and {@link shared}.
    */
   constructor(
     private readonly refs: JsonRefs,
     private readonly onDropped?: (reason: string, schema: object) => void,
-    private readonly options: {unknownTypes?: boolean; mergeInline?: boolean} = {}
+    private readonly options: {unknownTypes?: boolean; mergeInline?: boolean; dynamicRefs?: boolean} = {}
   ) {}
 
   /**
@@ -78,6 +90,8 @@ export class SchemaTypes {
    * its `object`, and a body has no field to.
    */
   bodyTypeOf(node: unknown, fallback: string | (() => string)): string {
+    const bound = this.anchorsBoundBy(node)
+    if (bound) return this.boundType(node as Schema, bound, fallback).type
     const resolved = this.refs.resolve(node)
     const schema = resolved.value
     // A list of such maps written inline is a list of that type (`<fallback>Item[]`).
@@ -92,7 +106,67 @@ export class SchemaTypes {
 
   /** `typeOf`, and whether the schema also allows `null` (`nullable`, `anyOf: [X, {type: 'null'}]`, `type: [x, 'null']`). */
   typeAndNullability(node: unknown, fallback: string | (() => string)): {type: string; nullable: boolean} {
+    const bound = this.anchorsBoundBy(node)
+    if (bound) return this.boundType(node as Schema, bound, fallback)
     return this.typeOfResolved(this.refs.resolve(node), fallback)
+  }
+
+  /**
+   * The anchors that `node` binds for the target of its `$ref`: each `$defs` entry with a `$dynamicAnchor` (JSON Schema
+   * 2020-12), anchor -> that entry. Undefined for other schemas, and for documents of other dialects (not read there).
+   */
+  private anchorsBoundBy(node: unknown): Map<string, unknown> | undefined {
+    if (!this.options.dynamicRefs || !node || typeof node !== 'object' || typeof (node as Schema).$ref !== 'string') return undefined
+    const definitions = (node as Schema).$defs
+    if (!definitions || typeof definitions !== 'object') return undefined
+    let anchors: Map<string, unknown> | undefined
+    for (const definition of Object.values(definitions)) {
+      const anchor = record(definition).$dynamicAnchor
+      if (typeof anchor === 'string' && anchor !== '') (anchors ??= new Map()).set(anchor, definition)
+    }
+    return anchors
+  }
+
+  /**
+   * The type of a schema that binds dynamic anchors around a `$ref` (`{$defs: {itemType: {$dynamicAnchor: itemType,
+   * $ref: Planet}}, $ref: PaginatedResource}`, JSON Schema 2020-12's `PaginatedResource<Planet>`): the target, typed
+   * with those anchors bound, so that its `$dynamicRef: '#itemType'` is `Planet`. A type of its own, named by the
+   * schema's `$id` (`…/schemas/PaginatedPlanets`), else its title, else its place; one per `$id`. The target's
+   * inline schemas are typed anew for each binding; a named schema it reaches through another `$ref` keeps its one
+   * type.
+   */
+  private boundType(node: Schema, anchors: Map<string, unknown>, fallback: string | (() => string)): {type: string; nullable: boolean} {
+    const resolved = this.refs.resolve(node)
+    const target = resolved.value
+    if (!target) return this.typeOfResolved(resolved, fallback)
+    const key = typeof node.$id === 'string' && node.$id !== '' ? node.$id : node
+    let typeName = this.boundTypes.get(key)
+    if (typeName === undefined) {
+      const wanted = idName(node.$id) ?? (typeof node.title === 'string' && /[A-Za-z]/.test(node.title) ? pascal(node.title) : pascal(spelled(fallback)))
+      const named = this.boundInline.length
+      this.dynamicScope.push(anchors)
+      try {
+        // A copy of the target, which is one type as written and another as bound here.
+        typeName = this.named({...target}, wanted, fallback)
+      } finally {
+        this.dynamicScope.pop()
+        for (const schema of this.boundInline.splice(named)) this.names.delete(schema)
+      }
+      this.boundTypes.set(key, typeName)
+    }
+    return {type: typeName, nullable: allowsNull(node) || allowsNull(target)}
+  }
+
+  /**
+   * The schema that the anchors bound around it give a `$dynamicRef` (`#itemType`). The nearest binding wins: with
+   * JSON Schema's outermost one, `PaginatedPlanets` met inside `PaginatedMoons` would hold moons, and a type would say
+   * what the first place it is met binds.
+   */
+  private dynamicTarget(ref: string): unknown {
+    if (!ref.startsWith('#')) return undefined
+    const anchor = ref.slice(1)
+    for (let index = this.dynamicScope.length - 1; index >= 0; index--) if (this.dynamicScope[index].has(anchor)) return this.dynamicScope[index].get(anchor)
+    return undefined
   }
 
   /** `typeAndNullability` of a node already resolved (a field's property is resolved once for its type and its words). */
@@ -112,6 +186,10 @@ export class SchemaTypes {
     }
     // No schema at all (an array without `items`, a boolean schema `true`) is any value.
     if (!schema) return {type: 'any', nullable: false}
+    if (this.dynamicScope.length > 0 && typeof schema.$dynamicRef === 'string') {
+      const bound = this.dynamicTarget(schema.$dynamicRef)
+      if (bound !== undefined) return this.typeAndNullability(bound, fallback)
+    }
     // "An X or null" (`nullable` beside `allOf: [X]`, `anyOf`/`oneOf` of X and null, or of X alone) is X, not a new
     // type; but a named schema that only extends another (`SimplifiedShow: {allOf: [ShowBase]}`, or a `oneOf` of it)
     // is a type of its own, by its name.
@@ -140,7 +218,7 @@ export class SchemaTypes {
     if (primitives && primitives.length > 1 && primitives.every((type) => typeof type === 'string' && scalarTypes.has(type)) && !schema.enum && !('const' in schema)) {
       const known = this.known(schema)
       if (known) return known
-      const typeName = this.claim(schema, name ?? pascal(spelled(fallback)))
+      const typeName = this.claimType(schema, name, fallback)
       const type = Object.assign(typeHead(typeName, 'union', schema), {members: [...new Set(primitives as string[])]})
       this.types.set(typeName, type)
       return name ? typeName : this.shared(schema, type)
@@ -154,7 +232,7 @@ export class SchemaTypes {
     if (constants) return this.enumerated(schema, constants, name)
     const variants = (schema.oneOf ?? schema.anyOf) as unknown[] | undefined
     if (Array.isArray(variants) && variants.length > 0 && !variants.every((variant) => constraintOnly(this.refs.resolve(variant).value))) {
-      const typeName = this.claim(schema, name ?? pascal(spelled(fallback)))
+      const typeName = this.claimType(schema, name, fallback)
       const type = Object.assign(typeHead(typeName, 'union', schema), {members: [] as string[]})
       this.types.set(typeName, type)
       if (!name) this.building.add(schema)
@@ -190,7 +268,7 @@ export class SchemaTypes {
 
   /** The object type of `schema`: its fields (`allOf` merged), its map values, its discriminator. */
   private objectType(schema: Schema, name: string | undefined, fallback: string | (() => string)): string {
-    const typeName = this.claim(schema, name ?? pascal(spelled(fallback)))
+    const typeName = this.claimType(schema, name, fallback)
     const type = Object.assign(typeHead(typeName, 'object', schema), {fields: [] as Field[]})
     this.types.set(typeName, type)
     if (!name) this.building.add(schema)
@@ -389,17 +467,19 @@ export class SchemaTypes {
   }
 
   /**
-   * `not`, `if`/`then`/`else` and `$dynamicRef` (JSON Schema 2020-12's generics: `items: {$dynamicRef: '#itemType'}`,
-   * bound by a `$dynamicAnchor` of the schema that refers to this one) have no catalogue equivalent: the importer is
-   * told, once a schema, and the rest of the schema is kept (a schema of only a `$dynamicRef` is any value). Asked of
-   * every schema typed and of each `allOf` member whose fields it takes.
+   * `not` and `if`/`then`/`else` have no catalogue equivalent, nor has a `$dynamicRef` (JSON Schema 2020-12's generics:
+   * `items: {$dynamicRef: '#itemType'}`) that no `$dynamicAnchor` around it binds (a bound one never gets here, see
+   * {@link boundType}): the importer is told, once a schema, and the rest of the schema is kept (a schema of only a
+   * `$dynamicRef` is any value). Asked of every schema typed and of each `allOf` member whose fields it takes.
    */
   private leaveOutUnsupported(schema: Schema, name: string | (() => string)): void {
     if (schema.not === undefined && schema.if === undefined && schema.$dynamicRef === undefined) return
     if (!this.onDropped || this.reported.has(schema)) return
     this.reported.add(schema)
     const unsupported = unsupportedKeywords.filter((keyword) => schema[keyword] !== undefined)
-    this.onDropped(`Left out \`${unsupported.join('`, `')}\` of schema \`${spelled(name)}\`: the catalogue has no ${lacking[unsupported[0]]}`, schema)
+    const dynamic = typeof schema.$dynamicRef === 'string' && this.options.dynamicRefs ? `: nothing that refers to it binds \`${schema.$dynamicRef.replace(/^#/, '')}\` with a \`$dynamicAnchor\`` : undefined
+    if (unsupported.length === 1 && dynamic) this.onDropped(`Read \`$dynamicRef\` of schema \`${spelled(name)}\` as any value${dynamic}`, schema)
+    else this.onDropped(`Left out \`${unsupported.join('`, `')}\` of schema \`${spelled(name)}\`: the catalogue has no ${lacking[unsupported[0]]}`, schema)
   }
 
   /**
@@ -425,6 +505,16 @@ export class SchemaTypes {
     const candidate = this.freeName(wanted)
     this.names.set(schema, candidate)
     return candidate
+  }
+
+  /**
+   * `claim` for a type named `name` if it has a name, else after its place (`fallback`); an inline schema named while
+   * dynamic anchors are bound is noted, and forgotten once they are not (see {@link boundType}).
+   */
+  private claimType(schema: Schema, name: string | undefined, fallback: string | (() => string)): string {
+    const typeName = this.claim(schema, name ?? pascal(spelled(fallback)))
+    if (name === undefined && this.dynamicScope.length > 0) this.boundInline.push(schema)
+    return typeName
   }
 
   /**
@@ -508,7 +598,9 @@ export class SchemaTypes {
   /** The field that property `name` (its schema as written: `property`) of a type named `owner` is, not yet `required`. */
   private fieldOf(name: string, property: unknown, owner: string): Field {
     const resolved = this.refs.resolve(property)
-    const {type, nullable} = this.typeOfResolved(resolved, () => `${owner}${pascal(name)}`)
+    const place = () => `${owner}${pascal(name)}`
+    const bound = this.anchorsBoundBy(property)
+    const {type, nullable} = bound ? this.boundType(property as Schema, bound, place) : this.typeOfResolved(resolved, place)
     const field: Field = {name, type, required: false}
     // A description beside a `$ref` (OpenAPI 3.1 allows it) says what this property is: it wins over the target's.
     const target = resolved.value ?? {}
@@ -635,6 +727,16 @@ function mapValuesSchema(schema: Schema): Schema | undefined {
 /** Whether key `name` of `properties` is a field: its own, and not "" (a field's name cannot be empty). */
 function isFieldName(properties: Record<string, unknown>, name: string): boolean {
   return name !== '' && Object.hasOwn(properties, name)
+}
+
+/**
+ * The type name a schema's `$id` gives: its last path segment without an extension (`…/schemas/PaginatedPlanets`,
+ * `schemas/page.json` -> `Page`), or undefined when it has none that holds a letter.
+ */
+function idName(id: unknown): string | undefined {
+  if (typeof id !== 'string') return undefined
+  const segment = id.replace(/[?#].*$/, '').replace(/\/+$/, '').split('/').pop()?.replace(/\.(?:json|ya?ml)$/i, '')
+  return segment && /[A-Za-z]/.test(segment) ? pascal(catalogueName(segment)) : undefined
 }
 
 /** A name given as is or as a function that builds it. */
