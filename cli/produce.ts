@@ -11,6 +11,7 @@ import {writeOutputs} from '../pipeline/outputs.js'
 import {runPreset} from '../pipeline/process.js'
 import {statistics} from 'vfile-statistics'
 import {formatFindings} from '../pipeline/report.js'
+import type {Input} from '../pipeline/read.js'
 
 /** An output to write: the extension a plugin gave it (`.html`) and, optionally, where to write it instead. */
 export interface Target {
@@ -24,7 +25,7 @@ export interface Target {
  * Resolves to the exit code and, when it is 0, the written outputs in the order of `targets`, with the data of each
  * JSON output as the plugins made it (`values`). A JSON output sent to a `.yaml` or `.yml` path is written as YAML.
  */
-export async function produce(context: BaseContext, preset: Preset, input: string, targets: Target[], options: {quiet?: boolean} = {}): Promise<{code: number; outputs: VFile[]; values: unknown[]}> {
+export async function produce(context: BaseContext, preset: Preset, input: Input, targets: Target[], options: {quiet?: boolean} = {}): Promise<{code: number; outputs: VFile[]; values: unknown[]}> {
   // The nearest `.piperc*` applies here as in `pipe run` and `pipe validate`.
   // The input, then the files its refs led to, each with its own findings (a schema problem in `schemas/pet.yaml`).
   const files = await runPreset(preset, [input], {config: true})

@@ -1,4 +1,4 @@
-import {existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
+import {existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import {test} from 'uvu'
@@ -135,10 +135,16 @@ test('pipe map imports a GraphQL schema or an AsyncAPI document as pipe import d
   assert.is(JSON.parse(readFileSync(path.join(dir, 'events', 'api.endpoints.json'), 'utf8')).endpoints[0].method, 'EVENT')
 })
 
-test('pipe map on a folder that is not a project says its pipe.config.json is missing', async () => {
+test('pipe map on a folder that is not a project says its pipe.config.json is missing, and how to map a description in it', async () => {
   const result = await runPipe(['map', 'fixtures'])
   assert.is(result.code, 1)
-  assert.is(result.stderr, 'error read fixtures/pipe.config.json Cannot find file `fixtures/pipe.config.json`\n1 error(s), 0 warning(s)\n')
+  assert.is(result.stderr, 'error read fixtures/pipe.config.json Cannot find file `fixtures/pipe.config.json`: a folder is read as a framework project (`pipe init` makes one); to map an API description, name its file (`pipe map <file>`)\n1 error(s), 0 warning(s)\n')
+  const dir = temp()
+  mkdirSync(path.join(dir, 'specs'))
+  writeFileSync(path.join(dir, 'specs', 'petstore.yaml'), 'openapi: 3.0.3\n')
+  writeFileSync(path.join(dir, 'specs', 'notes.txt'), 'not a description\n')
+  const named = await runPipe(['map', 'specs'], {cwd: dir})
+  assert.equal(named, {code: 1, stdout: '', stderr: 'error read specs/pipe.config.json Cannot find file `specs/pipe.config.json`: a folder is read as a framework project (`pipe init` makes one); to map an API description, name its file (`pipe map specs/petstore.yaml`)\n1 error(s), 0 warning(s)\n'})
 })
 
 test('pipe import graphql writes the catalogue and says what it wrote', async () => {

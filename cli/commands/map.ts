@@ -1,4 +1,5 @@
 import {Command, Option} from 'clipanion'
+import {VFile} from 'vfile'
 import {quietOption} from '../options.js'
 
 /**
@@ -43,7 +44,8 @@ export class MapCommand extends Command {
     const info = await stat(given).catch(() => undefined)
     const project = info?.isDirectory() === true
     const preset = (project ? await import('../../presets/map-app.js') : await documentPreset(await fileKind(given))).default
-    const input = project ? path.join(given, 'pipe.config.json') : given
+    const config = path.join(given, 'pipe.config.json')
+    const input = !project ? given : (await stat(config).catch(() => undefined)) ? config : await notAProject(given, config)
     const {code, outputs} = await produce(this.context, preset, input, [
       {extension: '.json', name: project ? 'api.endpoints.json' : undefined, path: path.join(this.output, 'api.endpoints.json')},
       {extension: '.html', path: path.join(this.output, 'api.endpoints.html')},
@@ -53,6 +55,19 @@ export class MapCommand extends Command {
     if (!this.quiet) for (const output of outputs) this.context.stdout.write(`Wrote ${output.path}\n`)
     return code
   }
+}
+
+/**
+ * The input of a folder without `pipe.config.json`: its read finding says that a folder is read as a project, and how
+ * to map a description instead, with one in the folder when there is one (`pipe map specs/petstore.yaml`).
+ */
+async function notAProject(folder: string, config: string): Promise<VFile> {
+  const [{readdir}, path, {fatalFinding}] = await Promise.all([import('node:fs/promises'), import('node:path'), import('../../pipeline/rule.js')])
+  const description = (await readdir(folder).catch(() => [] as string[])).sort().find((name) => /\.(?:json|ya?ml|graphqls?|gql)$/i.test(name))
+  const file = new VFile({path: config})
+  const example = description ? path.join(folder, description) : '<file>'
+  fatalFinding(file, `Cannot find file \`${config}\`: a folder is read as a framework project (\`pipe init\` makes one); to map an API description, name its file (\`pipe map ${example}\`)`, 'read')
+  return file
 }
 
 /** The preset that imports and renders a document of `kind`. */
