@@ -5,6 +5,7 @@
  * extension of a type never defined is a `graphql-schema` warning, which import-graphql reports: the schema is built
  * as the SDL reads, the last definition of a name counting.
  */
+import {isUtf8} from 'node:buffer'
 import {
   buildASTSchema,
   buildClientSchema,
@@ -28,6 +29,7 @@ import type {Node, Point} from 'unist'
 import type {VFile} from 'vfile'
 import {parseJsonText} from '../pipeline/json-text.js'
 import {fatalFinding} from '../pipeline/rule.js'
+import {notUtf8} from './shared/encoding.js'
 import {noteAt} from './shared/import-findings.js'
 
 /** A GraphQL schema, ready to import. */
@@ -42,6 +44,8 @@ export default function parseGraphql(this: Processor) {
 }
 
 function readSchema(text: string, file: VFile): GraphQLSchema {
+  // Bytes that are not UTF-8 reach the parser as U+FFFD, which graphql-js would call an unexpected character.
+  if (file.value instanceof Uint8Array && !isUtf8(file.value)) throw notUtf8(text, file.value, file)
   if (text.trim() === '') fail(file, 'Unexpected empty file, expected GraphQL SDL or an introspection result', {line: 1, column: 1})
   const sdl = file.extname === '.graphql' || file.extname === '.gql' || file.extname === '.graphqls'
   if (!sdl && (text.trimStart()[0] === '{' || file.extname === '.json')) return fromIntrospection(text, file)

@@ -15,6 +15,7 @@ import {parseJsonText} from '../pipeline/json-text.js'
 import {readsBytes} from '../pipeline/process.js'
 import {yaml} from '../pipeline/lazy.js'
 import {readBlockYamlBytes} from './shared/block-yaml.js'
+import {notUtf8} from './shared/encoding.js'
 import {decodedUtf8, latin1Text} from './shared/latin1-bytes.js'
 import {fastYaml} from './shared/load-data.js'
 import {treeShaped} from './shared/tree-shaped.js'
@@ -100,19 +101,6 @@ function parseBytes(bytes: Uint8Array, file: VFile, options: Options): unknown {
   const text = new TextDecoder().decode(bytes)
   if (!utf8) notUtf8(text, bytes, file)
   return parseText(text, file, options, yamlByName && utf8)
-}
-
-/**
- * Bytes that are not UTF-8 (a Latin-1 `é`, a UTF-16 file) decode to U+FFFD, which would reach the catalogue, its page
- * and its sentences in place of the text: an error at the first of them, and the rest of the file read as decoded.
- */
-function notUtf8(text: string, bytes: Uint8Array, file: VFile): void {
-  const utf16 = (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)
-  const before = text.slice(0, Math.max(0, text.indexOf('\ufffd')))
-  const line = before.split('\n').length
-  const column = before.length - before.lastIndexOf('\n')
-  const reason = utf16 ? 'The file is UTF-16; save it as UTF-8, which JSON and YAML tools read' : 'The file is not UTF-8 here (Latin-1 or another encoding?); save it as UTF-8, or its text reaches the catalogue as �'
-  fatalFinding(file, reason, 'parse', utf16 ? {line: 1, column: 1} : {line, column})
 }
 
 /**

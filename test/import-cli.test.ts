@@ -102,7 +102,11 @@ test('a file that is not UTF-8 is a parse error at its first such byte, not text
   writeFileSync(path.join(dir, 'wide.json'), Buffer.from('\ufeff{"schema_version": 1}', 'utf16le'))
   const validated = await runPipe(['validate', 'wide.json'], {cwd: dir})
   assert.is(validated.code, 1)
-  assert.match(validated.stdout + validated.stderr, 'error parse 1:1 The file is UTF-16; save it as UTF-8, which JSON and YAML tools read')
+  assert.match(validated.stdout + validated.stderr, 'error parse 1:1 The file is UTF-16; save it as UTF-8, as JSON, YAML and GraphQL files are read')
+  writeFileSync(path.join(dir, 'latin1.graphql'), Buffer.from('type Query {\n  caf\xe9: String\n}\n', 'latin1'))
+  const graphql = await runPipe(['import', 'graphql', 'latin1.graphql', 'out.json'], {cwd: dir})
+  assert.equal(graphql, {code: 1, stdout: '', stderr: 'error parse 2:6 The file is not UTF-8 here (Latin-1 or another encoding?); save it as UTF-8, or its text reaches the catalogue as \ufffd\n1 error(s), 0 warning(s)\n'})
+  assert.not.ok(existsSync(path.join(dir, 'out.json')))
 })
 
 test('a JSON file that opens with a byte order mark has its findings at the same places as without it', async () => {
