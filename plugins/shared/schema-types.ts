@@ -104,6 +104,12 @@ export class SchemaTypes {
     return this.objectType(schema, undefined, fallback)
   }
 
+  /** Whether `node` is a map written inline (no `$ref`, see `isInlineMap`). */
+  private isInlineMapNode(node: unknown): boolean {
+    const resolved = this.refs.resolve(node)
+    return resolved.name === undefined && resolved.value !== undefined && isInlineMap(resolved.value)
+  }
+
   /** `typeOf`, and whether the schema also allows `null` (`nullable`, `anyOf: [X, {type: 'null'}]`, `type: [x, 'null']`). */
   typeAndNullability(node: unknown, fallback: string | (() => string)): {type: string; nullable: boolean} {
     const bound = this.anchorsBoundBy(node)
@@ -210,7 +216,11 @@ export class SchemaTypes {
     // A named array's items are named after it (`Tags: {type: array, items: {…}}` holds `TagsItem`).
     if (schema.type === 'array' || ((schema.items || schema.prefixItems) && !schema.properties)) {
       const arrayName = name ?? spelled(fallback)
-      return `${this.typeOf(this.itemsOf(schema, arrayName), `${arrayName}Item`)}[]`
+      const items = this.itemsOf(schema, arrayName)
+      // A named list of maps written inline (`Counts: {type: array, items: {additionalProperties: …}}`) is a list of
+      // a type of its own, which says the maps' values: no field beside it could.
+      if (name !== undefined && this.isInlineMapNode(items)) return `${this.bodyTypeOf(items, `${arrayName}Item`)}[]`
+      return `${this.typeOf(items, `${arrayName}Item`)}[]`
     }
     // An unnamed primitive is its JSON type: answer before building a name for it.
     // `type: [string, integer]` is a union of the two, as `oneOf` would write it.
