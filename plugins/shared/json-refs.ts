@@ -282,21 +282,8 @@ export class JsonRefs {
       if (urlPattern.test(ref)) {
         return {target: undefined, value: undefined, name: name ?? (lastSegment(ref.split('#')[1] ?? '') || urlName(ref.split('#')[0])), external: ref}
       }
-      const hash = ref.indexOf('#')
-      const target = hash === -1 ? ref : ref.slice(0, hash)
-      const pointer = hash === -1 ? '' : ref.slice(hash + 1)
       const home = this.fileOf(holder)
-      const file = target ? this.fileAt(home, target) : home
-      let steps = this.targets.get(file)
-      if (!steps) this.targets.set(file, (steps = new Map()))
-      let step = steps.get(pointer)
-      if (!step) {
-        const document = this.load(file)
-        const {node: found, walked} = document === undefined ? {node: undefined, walked: false} : this.pointAt(document, pointer)
-        const reason = document === undefined ? `cannot read \`${path.relative(path.dirname(home), file) || file}\`` : found === undefined ? `\`#${pointer}\` is not in ${target ? `\`${target}\`` : 'the document'}` : undefined
-        step = {node: found, name: lastSegment(pointer) || (target ? fileName(found, target) : undefined), reason, walkedInRoot: walked && file === this.rootFile}
-        steps.set(pointer, step)
-      }
+      const step = this.stepOf(ref, home)
       // Most chains are one ref long: the steps are recorded from the second on.
       if (first === undefined) first = step
       else {
@@ -310,6 +297,36 @@ export class JsonRefs {
       walkedInRoot = step.walkedInRoot
     }
     return {target: current, value: objectOrNothing(current), name, walkedInRoot}
+  }
+
+  /** Where `ref` (no URL), written in the file `home`, points: kept per file and pointer, for every ref written alike. */
+  private stepOf(ref: string, home: string): Step {
+    const hash = ref.indexOf('#')
+    const target = hash === -1 ? ref : ref.slice(0, hash)
+    const pointer = hash === -1 ? '' : ref.slice(hash + 1)
+    const file = target ? this.fileAt(home, target) : home
+    let steps = this.targets.get(file)
+    if (!steps) this.targets.set(file, (steps = new Map()))
+    let step = steps.get(pointer)
+    if (!step) {
+      const document = this.load(file)
+      const {node: found, walked} = document === undefined ? {node: undefined, walked: false} : this.pointAt(document, pointer)
+      const reason = document === undefined ? `cannot read \`${path.relative(path.dirname(home), file) || file}\`` : found === undefined ? `\`#${pointer}\` is not in ${target ? `\`${target}\`` : 'the document'}` : undefined
+      step = {node: found, name: lastSegment(pointer) || (target ? fileName(found, target) : undefined), reason, walkedInRoot: walked && file === this.rootFile}
+      steps.set(pointer, step)
+    }
+    return step
+  }
+
+  /**
+   * What the `$ref` of `node` points at, that one ref followed (not the chain on from there), and the name it gives;
+   * undefined for a node without one, a URL and a ref that leads nowhere (`resolve` says why).
+   */
+  followOnce(node: object): {node: unknown; name: string | undefined} | undefined {
+    const ref = (node as Node).$ref
+    if (typeof ref !== 'string' || urlPattern.test(ref)) return undefined
+    const step = this.stepOf(ref, this.fileOf(node))
+    return step.reason === undefined ? {node: step.node, name: step.name} : undefined
   }
 
   /** The absolute path of `target` seen from `home`, resolved once per pair (split descriptions repeat refs a lot). */

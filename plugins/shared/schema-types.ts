@@ -45,6 +45,8 @@ export class SchemaTypes {
   private readonly dynamicScope: Array<Map<string, unknown>> = []
   /** The type of each schema that binds anchors for its `$ref`'s target, by its `$id` (else by the schema itself). */
   private readonly boundTypes = new Map<unknown, string>()
+  /** The binding each schema that a `$ref` points at makes or leads to (null: none), by that schema. */
+  private readonly bindings = new Map<object, Binding | null>()
   /** The inline schemas named while anchors were bound: their types hold what was bound, so no other place reuses them. */
   private readonly boundInline: Schema[] = []
   /** The inline schemas whose types are being built, and those of them met again inside themselves. */
@@ -90,8 +92,8 @@ export class SchemaTypes {
    * its `object`, and a body has no field to.
    */
   bodyTypeOf(node: unknown, fallback: string | (() => string)): string {
-    const bound = this.anchorsBoundBy(node)
-    if (bound) return this.boundType(node as Schema, bound, fallback).type
+    const bound = this.bindingOf(node)
+    if (bound) return this.boundType(bound, fallback).type
     const resolved = this.refs.resolve(node)
     const schema = resolved.value
     // A list of such maps written inline is a list of that type (`<fallback>Item[]`).
@@ -112,43 +114,51 @@ export class SchemaTypes {
 
   /** `typeOf`, and whether the schema also allows `null` (`nullable`, `anyOf: [X, {type: 'null'}]`, `type: [x, 'null']`). */
   typeAndNullability(node: unknown, fallback: string | (() => string)): {type: string; nullable: boolean} {
-    const bound = this.anchorsBoundBy(node)
-    if (bound) return this.boundType(node as Schema, bound, fallback)
+    const bound = this.bindingOf(node)
+    if (bound) return this.boundType(bound, fallback)
     return this.typeOfResolved(this.refs.resolve(node), fallback)
   }
 
   /**
-   * The anchors that `node` binds for the target of its `$ref`: each `$defs` entry with a `$dynamicAnchor` (JSON Schema
-   * 2020-12), anchor -> that entry. Undefined for other schemas, and for documents of other dialects (not read there).
+   * The binding of `node`: its `$defs` entries with a `$dynamicAnchor` (JSON Schema 2020-12) when it holds a `$ref`,
+   * or those of the schema its `$ref` leads to (`$ref: '#/components/schemas/PaginatedPlanets'`, itself `{$defs: …,
+   * $ref: PaginatedResource}`: following the chain to its end would pass them by). Undefined for other schemas, and
+   * for documents of other dialects (not read there).
    */
-  private anchorsBoundBy(node: unknown): Map<string, unknown> | undefined {
+  private bindingOf(node: unknown): Binding | undefined {
     if (!this.options.dynamicRefs || !node || typeof node !== 'object' || typeof (node as Schema).$ref !== 'string') return undefined
-    const definitions = (node as Schema).$defs
-    if (!definitions || typeof definitions !== 'object') return undefined
-    let anchors: Map<string, unknown> | undefined
-    for (const definition of Object.values(definitions)) {
-      const anchor = record(definition).$dynamicAnchor
-      if (typeof anchor === 'string' && anchor !== '') (anchors ??= new Map()).set(anchor, definition)
+    const anchors = anchorsIn(node as Schema)
+    if (anchors) return {holder: node as Schema, anchors}
+    const step = this.refs.followOnce(node)
+    if (!step || !step.node || typeof step.node !== 'object') return undefined
+    let found = this.bindings.get(step.node)
+    if (found === undefined) {
+      // A cycle of refs back here finds none.
+      this.bindings.set(step.node, null)
+      const further = this.bindingOf(step.node)
+      found = further === undefined ? null : {...further, name: further.name ?? step.name}
+      this.bindings.set(step.node, found)
     }
-    return anchors
+    return found ?? undefined
   }
 
   /**
    * The type of a schema that binds dynamic anchors around a `$ref` (`{$defs: {itemType: {$dynamicAnchor: itemType,
    * $ref: Planet}}, $ref: PaginatedResource}`, JSON Schema 2020-12's `PaginatedResource<Planet>`): the target, typed
-   * with those anchors bound, so that its `$dynamicRef: '#itemType'` is `Planet`. A type of its own, named by the
-   * schema's `$id` (`…/schemas/PaginatedPlanets`), else its title, else its place; one per `$id`. The target's
+   * with those anchors bound, so that its `$dynamicRef: '#itemType'` is `Planet`. A type of its own, named as a
+   * referenced schema is (`components/schemas/PaginatedPlanets`), else by its `$id` (`…/schemas/PaginatedPlanets`),
+   * else its title, else its place; one per `$id`. The target's
    * inline schemas are typed anew for each binding; a named schema it reaches through another `$ref` keeps its one
    * type.
    */
-  private boundType(node: Schema, anchors: Map<string, unknown>, fallback: string | (() => string)): {type: string; nullable: boolean} {
+  private boundType({holder: node, anchors, name}: Binding, fallback: string | (() => string)): {type: string; nullable: boolean} {
     const resolved = this.refs.resolve(node)
     const target = resolved.value
     if (!target) return this.typeOfResolved(resolved, fallback)
     const key = typeof node.$id === 'string' && node.$id !== '' ? node.$id : node
     let typeName = this.boundTypes.get(key)
     if (typeName === undefined) {
-      const wanted = idName(node.$id) ?? (typeof node.title === 'string' && /[A-Za-z]/.test(node.title) ? pascal(node.title) : pascal(spelled(fallback)))
+      const wanted = (name === undefined ? undefined : catalogueName(name)) ?? idName(node.$id) ?? (typeof node.title === 'string' && /[A-Za-z]/.test(node.title) ? pascal(node.title) : pascal(spelled(fallback)))
       const named = this.boundInline.length
       this.dynamicScope.push(anchors)
       try {
@@ -609,8 +619,8 @@ export class SchemaTypes {
   private fieldOf(name: string, property: unknown, owner: string): Field {
     const resolved = this.refs.resolve(property)
     const place = () => `${owner}${pascal(name)}`
-    const bound = this.anchorsBoundBy(property)
-    const {type, nullable} = bound ? this.boundType(property as Schema, bound, place) : this.typeOfResolved(resolved, place)
+    const bound = this.bindingOf(property)
+    const {type, nullable} = bound ? this.boundType(bound, place) : this.typeOfResolved(resolved, place)
     const field: Field = {name, type, required: false}
     // A description beside a `$ref` (OpenAPI 3.1 allows it) says what this property is: it wins over the target's.
     const target = resolved.value ?? {}
@@ -631,6 +641,28 @@ export class SchemaTypes {
     this.addFacts(field, property, type, resolved.value, value)
     return field
   }
+}
+
+/**
+ * A schema that binds dynamic anchors for the target of its `$ref` (see `SchemaTypes.boundType`): the schema, anchor ->
+ * the `$defs` entry that declares it, and the name a `$ref` to the schema gives it, when one led there.
+ */
+interface Binding {
+  holder: Schema
+  anchors: Map<string, unknown>
+  name?: string
+}
+
+/** The `$defs` entries of `schema` with a `$dynamicAnchor`, by anchor; undefined when it has none. */
+function anchorsIn(schema: Schema): Map<string, unknown> | undefined {
+  const definitions = schema.$defs
+  if (!definitions || typeof definitions !== 'object') return undefined
+  let anchors: Map<string, unknown> | undefined
+  for (const definition of Object.values(definitions)) {
+    const anchor = record(definition).$dynamicAnchor
+    if (typeof anchor === 'string' && anchor !== '') (anchors ??= new Map()).set(anchor, definition)
+  }
+  return anchors
 }
 
 /** The words of a PascalCase name: `GetPet401Response` -> Get, Pet, 401, Response. */
