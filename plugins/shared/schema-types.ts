@@ -158,16 +158,19 @@ export class SchemaTypes {
     const key = typeof node.$id === 'string' && node.$id !== '' ? node.$id : node
     let typeName = this.boundTypes.get(key)
     if (typeName === undefined) {
-      const wanted = (name === undefined ? undefined : catalogueName(name)) ?? idName(node.$id) ?? (typeof node.title === 'string' && /[A-Za-z]/.test(node.title) ? pascal(node.title) : pascal(spelled(fallback)))
+      // Named before it is built: a binding that its own type holds again (a folder's page of folders) is that type.
+      const claimed = this.freeName((name === undefined ? undefined : catalogueName(name)) ?? idName(node.$id) ?? (typeof node.title === 'string' && /[A-Za-z]/.test(node.title) ? pascal(node.title) : pascal(spelled(fallback))))
+      this.boundTypes.set(key, claimed)
       const named = this.boundInline.length
       this.dynamicScope.push(anchors)
       try {
         // A copy of the target, which is one type as written and another as bound here.
-        typeName = this.named({...target}, wanted, fallback)
+        typeName = this.named({...target}, claimed, fallback)
       } finally {
         this.dynamicScope.pop()
         for (const schema of this.boundInline.splice(named)) this.names.delete(schema)
       }
+      // A target that is no object (a list) is a type expression of its own.
       this.boundTypes.set(key, typeName)
     }
     return {type: typeName, nullable: allowsNull(node) || allowsNull(target)}
