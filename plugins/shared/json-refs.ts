@@ -203,6 +203,8 @@ export class JsonRefs {
         const {target, walkedInRoot} = this.follow(record)
         // What a reference to an example leads to is an example: its value is data there too.
         if (!(tree && walkedInRoot)) walk(target, true, context)
+        // Beside a `$ref`, only `$defs` is read (the schemas that bind a `$dynamicRef` of its target, OpenAPI 3.1).
+        if (record.$defs && typeof record.$defs === 'object') walk(record.$defs, recorded)
         return
       }
       for (const key in record) {
