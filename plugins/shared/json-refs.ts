@@ -384,7 +384,7 @@ function fileName(found: unknown, target: string): string {
  * A name for the schema at a URL: its file name, with as many folders before it as it takes to start with a letter
  * (`…/schemas/2.0.0.json` -> `schemas-2.0.0`, `…/schema/2024-10-18` -> `schema-2024-10-18`).
  */
-function urlName(url: string): string {
+export function urlName(url: string): string {
   const segments = url.replace(/^[a-z][\w+.-]*:\/\/[^/]*/i, '').split(/[/?]/).filter(Boolean)
   let name = fileStem(segments.pop() ?? url)
   while (!/^[A-Za-z_]/.test(name) && segments.length > 0) name = `${segments.pop()}-${name}`

@@ -10,7 +10,7 @@
  * AsyncAPI import uses it for message payloads, which are JSON Schema too.
  */
 import type {Field, TypeDefinition} from '../../schemas/types/endpoints.js'
-import type {JsonRefs, Resolved} from './json-refs.js'
+import {urlName, type JsonRefs, type Resolved} from './json-refs.js'
 import {pascal, record, text, typeName as catalogueName} from './readers.js'
 
 type Schema = Record<string, unknown>
@@ -97,8 +97,7 @@ export class SchemaTypes {
     const resolved = this.refs.resolve(node)
     const schema = resolved.value
     // A list of such maps written inline is a list of that type (`<fallback>Item[]`).
-    const items = resolved.name === undefined && schema?.type === 'array' ? this.refs.resolve(schema.items) : undefined
-    if (items?.name === undefined && items?.value && isInlineMap(items.value)) return `${this.bodyTypeOf(schema!.items, `${pascal(spelled(fallback))}Item`)}[]`
+    if (resolved.name === undefined && schema?.type === 'array' && this.isInlineMapNode(schema.items)) return `${this.bodyTypeOf(schema.items, `${pascal(spelled(fallback))}Item`)}[]`
     if (resolved.name !== undefined || !schema || !isInlineMap(schema)) return this.typeOfResolved(resolved, fallback).type
     const known = this.known(schema)
     if (known) return known
@@ -114,9 +113,13 @@ export class SchemaTypes {
 
   /** `typeOf`, and whether the schema also allows `null` (`nullable`, `anyOf: [X, {type: 'null'}]`, `type: [x, 'null']`). */
   typeAndNullability(node: unknown, fallback: string | (() => string)): {type: string; nullable: boolean} {
+    return this.typeOfNode(node, this.refs.resolve(node), fallback)
+  }
+
+  /** `typeAndNullability` of `node`, resolved already (`resolved`): the bound type when `node` binds dynamic anchors. */
+  private typeOfNode(node: unknown, resolved: Resolved, fallback: string | (() => string)): {type: string; nullable: boolean} {
     const bound = this.bindingOf(node)
-    if (bound) return this.boundType(bound, fallback)
-    return this.typeOfResolved(this.refs.resolve(node), fallback)
+    return bound ? this.boundType(bound, fallback) : this.typeOfResolved(resolved, fallback)
   }
 
   /**
@@ -621,9 +624,7 @@ export class SchemaTypes {
   /** The field that property `name` (its schema as written: `property`) of a type named `owner` is, not yet `required`. */
   private fieldOf(name: string, property: unknown, owner: string): Field {
     const resolved = this.refs.resolve(property)
-    const place = () => `${owner}${pascal(name)}`
-    const bound = this.bindingOf(property)
-    const {type, nullable} = bound ? this.boundType(bound, place) : this.typeOfResolved(resolved, place)
+    const {type, nullable} = this.typeOfNode(property, resolved, () => `${owner}${pascal(name)}`)
     const field: Field = {name, type, required: false}
     // A description beside a `$ref` (OpenAPI 3.1 allows it) says what this property is: it wins over the target's.
     const target = resolved.value ?? {}
@@ -775,13 +776,13 @@ function isFieldName(properties: Record<string, unknown>, name: string): boolean
 }
 
 /**
- * The type name a schema's `$id` gives: its last path segment without an extension (`…/schemas/PaginatedPlanets`,
- * `schemas/page.json` -> `Page`), or undefined when it has none that holds a letter.
+ * The type name a schema's `$id` gives, as an outside ref's URL names its type (`…/schemas/PaginatedPlanets`,
+ * `schemas/page.json` -> `Page`), or undefined for none or one without a letter.
  */
 function idName(id: unknown): string | undefined {
-  if (typeof id !== 'string') return undefined
-  const segment = id.replace(/[?#].*$/, '').replace(/\/+$/, '').split('/').pop()?.replace(/\.(?:json|ya?ml)$/i, '')
-  return segment && /[A-Za-z]/.test(segment) ? pascal(catalogueName(segment)) : undefined
+  if (typeof id !== 'string' || id === '') return undefined
+  const name = urlName(id.replace(/#.*$/, ''))
+  return /[A-Za-z]/.test(name) ? pascal(catalogueName(name)) : undefined
 }
 
 /** A name given as is or as a function that builds it. */
